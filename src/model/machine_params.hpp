@@ -1,0 +1,38 @@
+// The machine parameters the cost models are written in (SPEC section 4).
+//
+// Units are the thesis' own: latency in seconds, throughput tau in doubles
+// per second (so a message of s doubles costs latency + s / tau), t_op in
+// seconds per floating-point operation. The refined model adds measured
+// values that the paper model does not know about; a value of 0 means
+// "not measured", and the refined model then falls back to the paper's.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace mmbench::model {
+
+// One point of the measured DGEMM profile: rate of DGEMM(m, n, k).
+struct DgemmPoint {
+  std::int64_t m = 0, n = 0, k = 0;
+  double mflops = 0;
+};
+
+struct MachineParams {
+  // Paper model (Tab. 2.5): one latency, one throughput, one flop time.
+  double latency_s = 0;       // lambda
+  double tau = 0;             // doubles per second
+  double t_op = 0;            // seconds per flop (1 / DGEMM flop rate)
+
+  // Refined model (0 / empty = not measured).
+  double latency_eager_s = 0;          // small messages
+  double latency_rendezvous_s = 0;     // above the eager limit
+  double tau_eager = 0;                // doubles per second, small messages
+  double tau_rendezvous = 0;           // doubles per second, large messages
+  std::int64_t eager_limit_bytes = 0;  // where the two regimes meet
+  double add_bytes_per_s = 0;          // memory bandwidth of C = A + B (24 bytes per element)
+  double t_op_pdgemm_default = 0;      // flop time of PDGEMM with lb = 32, if measured
+  std::vector<DgemmPoint> dgemm_profile;  // measured DGEMM rates at several shapes
+};
+
+}  // namespace mmbench::model
