@@ -1,0 +1,95 @@
+// What every algorithm in mmbench is: a name, its preconditions, its data
+// layout, and a Plan that multiplies. One file per algorithm in this folder;
+// registry.cpp lists them.
+//
+// Life of one measured configuration (cli/run_command.cpp):
+//   check()  -> not applicable? write a row with the reason, go on
+//   plan()   -> layouts of A, B, C and all resources (communicators, BLACS
+//               grids, workspace, redistribution schedules); not timed
+//   generate A, B in plan->layout_a(), layout_b()
+//   multiply() warm-up + timed repetitions; verification of the last one
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/comm.hpp"
+#include "core/dist_matrix.hpp"
+
+namespace mmbench::algos {
+
+// C (m x n) = A (m x k) * B (k x n).
+struct Problem {
+  Index m = 0, n = 0, k = 0;
+  double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
+};
+
+// The tunable choices of one configuration. Algorithms ignore what they do
+// not use (uses() says which they use).
+struct Options {
+  int threads = 1;        // BLAS threads per rank
+  int nb = 64;            // block-cyclic block size
+  int lb = 0;             // PBLAS logical block size; 0 = library default (32)
+  int pr = 0, pc = 0;     // process grid; 0 = most square
+  int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
+  int local_levels = 0;   // local Strassen-Winograd levels in each rank
+  std::string local_variant = "winograd";
+};
+
+// Which Options an algorithm reads (so a sweep does not repeat identical
+// configurations for options the algorithm ignores).
+struct Uses {
+  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false;
+};
+
+// Empty reason = applicable.
+struct Applicability {
+  std::string reason;
+  bool ok() const { return reason.empty(); }
+};
+
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  virtual const Layout& layout_a() const = 0;
+  virtual const Layout& layout_b() const = 0;
+  virtual const Layout& layout_c() const = 0;
+  // Collective over the plan's communicator.
+  virtual void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) = 0;
+  // Doubles of workspace this rank holds beyond A, B, C.
+  virtual Index workspace_doubles() const { return 0; }
+  // Factor by which the verification limit grows (fast algorithms).
+  virtual double error_growth() const { return 1.0; }
+  // CSV columns this plan knows (docs/csv-columns.md): schema, cutoff,
+  // grid, nb, lb, lb_override, recursions, ... Called after the runs.
+  virtual std::map<std::string, std::string> describe() const { return {}; }
+  // Warnings to print once on rank 0 after the first multiplication
+  // (e.g. "the lb override was not called").
+  virtual std::string warning() const { return {}; }
+};
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view summary() const = 0;       // one line for `mmbench list`
+  virtual std::string_view requirements() const = 0;  // p, n constraints in words
+  virtual std::string_view layout() const = 0;        // data layout in words
+  virtual Uses uses() const { return {}; }
+  // Same answer on every rank (it depends only on its arguments).
+  virtual Applicability check(const Problem& pb, const Options& opt, int ranks) const = 0;
+  // Doubles per rank (max over ranks) that a plan will need for A, B, C and
+  // workspace, estimated without building anything: the sweep refuses
+  // configurations that cannot fit before allocating. Default: an even
+  // share of the three matrices (block-cyclic, 1D blocks).
+  virtual double estimate_doubles_per_rank(const Problem& pb, const Options&, int ranks) const {
+    double mk = double(pb.m) * double(pb.k), kn = double(pb.k) * double(pb.n), mn = double(pb.m) * double(pb.n);
+    return (mk + kn + mn) / ranks * 1.05;
+  }
+  // Collective over comm. Only called when check() passed.
+  virtual std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const = 0;
+};
+
+}  // namespace mmbench::algos

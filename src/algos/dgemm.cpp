@@ -1,0 +1,72 @@
+// dgemm: the single-node baseline (SPEC 2.1).
+//
+// Layout: all of A, B, C on rank 0. Rank 0 calls BLAS DGEMM with
+// threads x p BLAS threads -- all the cores the job was given -- while the
+// other ranks sleep in a barrier. With p = 1 this is plain DGEMM; with p > 1
+// it is the peer a single-node user would pick instead of MPI, measured in
+// the same sweep as the parallel algorithms. The CSV row says p = 1 and the
+// real thread count, so the figure is never mistaken for a p-rank run.
+#include "algos/algorithm.hpp"
+#include "core/blas.hpp"
+
+namespace mmbench::algos {
+
+namespace {
+
+class DgemmPlan : public Plan {
+ public:
+  DgemmPlan(const Problem& pb, const Options& opt, const Comm& comm)
+      : pb_(pb), comm_(comm), threads_(opt.threads * comm.size()),
+        a_(single_owner(pb.m, pb.k, comm.size(), 0)),
+        b_(single_owner(pb.k, pb.n, comm.size(), 0)),
+        c_(single_owner(pb.m, pb.n, comm.size(), 0)) {}
+  const Layout& layout_a() const override { return a_; }
+  const Layout& layout_b() const override { return b_; }
+  const Layout& layout_c() const override { return c_; }
+  void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
+    const bool worker = comm_.rank() == 0;
+    if (worker) {
+      int before = blas_threads();
+      set_blas_threads(threads_);
+      dgemm(pb_.m, pb_.n, pb_.k, A.data(), std::max<Index>(1, pb_.m), B.data(), std::max<Index>(1, pb_.k),
+            0.0, C.data(), std::max<Index>(1, pb_.m));
+      set_blas_threads(before);
+    }
+    comm_.idle_barrier(!worker);
+  }
+  std::map<std::string, std::string> describe() const override {
+    return {{"p", "1"}, {"threads", std::to_string(threads_)}};
+  }
+
+ private:
+  Problem pb_;
+  const Comm& comm_;
+  int threads_;
+  Layout a_, b_, c_;
+};
+
+class Dgemm : public Algorithm {
+ public:
+  std::string_view name() const override { return "dgemm"; }
+  std::string_view summary() const override {
+    return "BLAS DGEMM on rank 0 with all the job's cores as threads (the single-node peer)";
+  }
+  std::string_view requirements() const override { return "any p (uses rank 0 with threads x p BLAS threads)"; }
+  std::string_view layout() const override { return "A, B, C whole on rank 0"; }
+  Applicability check(const Problem&, const Options&, int) const override { return {}; }
+  double estimate_doubles_per_rank(const Problem& pb, const Options&, int) const override {
+    return double(pb.m) * double(pb.k) + double(pb.k) * double(pb.n) + double(pb.m) * double(pb.n);
+  }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+    return std::make_unique<DgemmPlan>(pb, opt, comm);
+  }
+};
+
+}  // namespace
+
+const Algorithm& dgemm_algorithm() {
+  static const Dgemm a;
+  return a;
+}
+
+}  // namespace mmbench::algos

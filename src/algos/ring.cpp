@@ -1,0 +1,118 @@
+// ring: the 1D k-panel ring (SPEC 2.3, thesis section 2.4.4).
+//
+// Layout: rank i owns rows R_i of A (all k columns) and of C (all n
+// columns), and columns C_i of B (all k rows); R_i and C_i are contiguous
+// blocks, the first ranks taking one extra row/column when p does not
+// divide m or n (layout.hpp block_start/block_size).
+//
+// p steps. In step s rank i holds the B block of rank j = (i - s) mod p and
+// computes C(R_i, C_j) = A(R_i, :) * B(:, C_j); meanwhile it passes that
+// block on to rank i + 1 and receives the next one from rank i - 1.
+// Example, p = 3, rank 1: step 0 uses B_1, step 1 B_0, step 2 B_2.
+// p local DGEMMs, p - 1 shifts, each overlapped with the DGEMM of the same
+// step: the DGEMM is cut into a few column chunks with MPI_Testall between
+// them, because Open MPI only moves a large (rendezvous) message while the
+// program is inside an MPI call.
+#include <mpi.h>
+
+#include <algorithm>
+
+#include "algos/algorithm.hpp"
+#include "core/blas.hpp"
+#include "core/mpi_check.hpp"
+
+namespace mmbench::algos {
+
+namespace {
+
+class RingPlan : public Plan {
+ public:
+  RingPlan(const Problem& pb, const Comm& comm)
+      : pb_(pb), comm_(comm),
+        a_(row_blocks(pb.m, pb.k, comm.size())),
+        b_(col_blocks(pb.k, pb.n, comm.size())),
+        c_(row_blocks(pb.m, pb.n, comm.size())) {
+    const Index widest = block_size(pb.n, comm.size(), 0);
+    if (comm.size() > 1)
+      for (auto& buf : buf_) buf.assign(static_cast<std::size_t>(widest * pb.k), 0.0);
+  }
+  const Layout& layout_a() const override { return a_; }
+  const Layout& layout_b() const override { return b_; }
+  const Layout& layout_c() const override { return c_; }
+  Index workspace_doubles() const override { return static_cast<Index>(buf_[0].size() + buf_[1].size()); }
+
+  void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
+    const int p = comm_.size(), me = comm_.rank();
+    const Index my_rows = block_size(pb_.m, p, me), k = pb_.k;
+    const Index lda = std::max<Index>(1, my_rows), ldb = std::max<Index>(1, k);
+    const int next = (me + 1) % p, prev = (me - 1 + p) % p;
+    const double* cur = B.data();
+    int spare = 0;  // buf_[spare] is free to receive into
+    for (int s = 0; s < p; ++s) {
+      const int j = (me - s + p) % p;  // owner of the block held now
+      const Index w = block_size(pb_.n, p, j);
+      MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+      double* incoming = nullptr;
+      if (s < p - 1) {
+        const int jn = (me - s - 1 + p) % p;
+        incoming = buf_[spare].data();
+        MMBENCH_MPI(MPI_Irecv(incoming, static_cast<int>(k * block_size(pb_.n, p, jn)), MPI_DOUBLE, prev, 11,
+                              comm_.get(), &req[0]));
+        MMBENCH_MPI(MPI_Isend(cur, static_cast<int>(k * w), MPI_DOUBLE, next, 11, comm_.get(), &req[1]));
+      }
+      double* cblock = C.data() + block_start(pb_.n, p, j) * lda;
+      // Chunks of the column block; progress the shift between them.
+      const Index chunks = s < p - 1 ? std::min<Index>(4, std::max<Index>(1, w / 128)) : 1;
+      for (Index c = 0; c < chunks; ++c) {
+        Index c0 = block_start(w, static_cast<int>(chunks), static_cast<int>(c));
+        Index cw = block_size(w, static_cast<int>(chunks), static_cast<int>(c));
+        dgemm(my_rows, cw, k, A.data(), lda, cur + c0 * ldb, ldb, 0.0, cblock + c0 * lda, lda);
+        if (s < p - 1) {
+          int done = 0;
+          MMBENCH_MPI(MPI_Testall(2, req, &done, MPI_STATUSES_IGNORE));
+        }
+      }
+      if (s < p - 1) {
+        MMBENCH_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+        cur = incoming;
+        spare = 1 - spare;
+      }
+    }
+  }
+
+ private:
+  Problem pb_;
+  const Comm& comm_;
+  Layout a_, b_, c_;
+  std::vector<double> buf_[2];
+};
+
+class Ring : public Algorithm {
+ public:
+  std::string_view name() const override { return "ring"; }
+  std::string_view summary() const override { return "1D ring: p local DGEMMs, B blocks shifted, shifts overlapped"; }
+  std::string_view requirements() const override { return "any p, any m, n, k"; }
+  std::string_view layout() const override { return "A, C in row blocks; B in column blocks (remainders to the first ranks)"; }
+  Applicability check(const Problem& pb, const Options&, int ranks) const override {
+    // One shifted B block is one MPI message of k x ceil(n/p) doubles.
+    if (double(pb.k) * double(block_size(pb.n, ranks, 0)) > 2147483647.0)
+      return {"a B block of k x ceil(n/p) doubles exceeds one MPI message (2^31 elements); use more ranks"};
+    return {};
+  }
+  double estimate_doubles_per_rank(const Problem& pb, const Options& o, int ranks) const override {
+    return Algorithm::estimate_doubles_per_rank(pb, o, ranks) +
+           (ranks > 1 ? 2.0 * double(pb.k) * double(block_size(pb.n, ranks, 0)) : 0.0);
+  }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options&, const Comm& comm) const override {
+    return std::make_unique<RingPlan>(pb, comm);
+  }
+};
+
+}  // namespace
+
+const Algorithm& ring_algorithm() {
+  static const Ring a;
+  return a;
+}
+
+}  // namespace mmbench::algos

@@ -1,0 +1,76 @@
+// mmbench: benchmark and autotuner for distributed dense matrix multiplication.
+//
+// Every rank parses the same command line and validates it the same way, so
+// bad input is detected everywhere without communication: rank 0 prints one
+// message, all ranks exit with code 2 (never an MPI_Abort).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/list_command.hpp"
+#include "cli/run_command.hpp"
+#include "cli/usage_error.hpp"
+#include "core/comm.hpp"
+#include "core/mpi_check.hpp"
+#include "core/mpi_env.hpp"
+#include "core/sysinfo.hpp"
+
+using namespace mmbench;
+
+namespace {
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  MpiEnvironment env(&argc, &argv);
+  Comm world = Comm::world();
+  const bool root = world.rank() == 0;
+
+  CLI::App app{"mmbench " + mmbench_version() +
+               " -- benchmark and autotuner for distributed dense matrix multiplication (C = A*B).\n"
+               "Run under MPI: mpirun -n P mmbench <command> ..."};
+  app.require_subcommand(1);
+  CLI::App* list = app.add_subcommand("list", "List the algorithms, what each needs (p, n) and its data layout");
+  cli::RunArgs run_args;
+  CLI::App* run = cli::add_run_command(app, run_args);
+  run_args.command_line = command_line(argc, argv);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    if (root) app.exit(e);
+    return 0;
+  } catch (const CLI::CallForAllHelp& e) {
+    if (root) app.exit(e);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    if (root) {
+      std::string what = e.what();
+      fmt::print(stderr, "mmbench: {} (see mmbench --help)\n", what);
+    }
+    return cli::kExitUsage;
+  }
+
+  try {
+    if (*list) {
+      if (root) cli::list_command();
+      return 0;
+    }
+    if (*run) return cli::run_command(run_args, world);
+  } catch (const cli::UsageError& e) {
+    if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
+    return cli::kExitUsage;
+  } catch (const std::exception& e) {
+    // An internal error on one rank may leave others inside a collective:
+    // abort the job rather than hang.
+    fmt::print(stderr, "mmbench: rank {}: internal error: {}\n", world.rank(), e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  return 0;
+}

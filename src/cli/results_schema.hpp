@@ -1,0 +1,19 @@
+// The columns of a results CSV, in order (docs/csv-columns.md explains each).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mmbench::cli {
+
+inline const std::vector<std::string>& results_columns() {
+  static const std::vector<std::string> cols = {
+      "timestamp", "host", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
+      "lb_override", "local_levels", "local_variant", "q7_split", "m", "n", "k", "warmup", "reps", "t_min",
+      "t_median", "t_max", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",
+      "err_refined", "selected_by", "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb",
+      "exchanges_total", "exchanges_node_local", "status", "reason"};
+  return cols;
+}
+
+}  // namespace mmbench::cli

@@ -1,0 +1,38 @@
+// `mmbench run`: sweep algorithms x sizes x options, measure, verify, print
+// a table on rank 0 and append one CSV row per configuration.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "core/comm.hpp"
+
+namespace mmbench::cli {
+
+struct RunArgs {
+  std::string algos;
+  std::string n, m, k;
+  int reps = 3;
+  int warmup = 1;
+  std::string csv;
+  std::string nb = "64";
+  std::string lb = "default";
+  std::string grid = "auto";
+  std::string recursions = "max";
+  int threads = 1;
+  std::uint64_t seed = 42;
+  bool no_verify = false;
+  std::string profile;
+  bool quiet = false;
+  bool progress = false;
+  std::string command_line;  // for the sidecar
+};
+
+CLI::App* add_run_command(CLI::App& app, RunArgs& args);
+// Returns the process exit code: 0 all verified, 1 a run failed verification.
+// Throws UsageError for bad input.
+int run_command(const RunArgs& args, const Comm& world);
+
+}  // namespace mmbench::cli

@@ -1,0 +1,62 @@
+// A communicator that frees what it owns (RAII), with the few collective
+// helpers mmbench needs.
+//
+// Comm::world() is a non-owning view of MPI_COMM_WORLD; split() returns an
+// owning sub-communicator that is freed in the destructor. A rank that is not
+// part of a split (MPI_UNDEFINED colour) gets a null Comm (is_null()).
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace mmbench {
+
+class Comm {
+ public:
+  Comm() = default;                        // null communicator
+  static Comm world();                     // non-owning view of MPI_COMM_WORLD
+  static Comm view(MPI_Comm c);            // non-owning view of any communicator
+  ~Comm();
+  Comm(Comm&& other) noexcept;
+  Comm& operator=(Comm&& other) noexcept;
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+
+  bool is_null() const { return comm_ == MPI_COMM_NULL; }
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // Collective over this communicator. colour < 0 means "not a member".
+  Comm split(int colour, int key) const;
+  // Ranks that share a node (MPI_COMM_TYPE_SHARED).
+  Comm split_node() const;
+  // Ranks listed (in this communicator's numbering) form the new one, in
+  // that order; collective over this communicator.
+  Comm subset(const std::vector<int>& ranks) const;
+
+  void barrier() const;
+  // Barrier for measurements where some ranks sit out: ranks that pass
+  // idle = true sleep between polls instead of spinning, so they do not
+  // steal a core from the ranks that work (Open MPI busy-polls otherwise).
+  void idle_barrier(bool idle) const;
+  double max(double v) const;
+  double min(double v) const;
+  double sum(double v) const;
+  long long max(long long v) const;
+  long long sum(long long v) const;
+  bool all(bool v) const;
+  void sum_inplace(std::vector<double>& v) const;
+  std::string bcast_string(const std::string& s, int root) const;
+
+ private:
+  explicit Comm(MPI_Comm c, bool owned);
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool owned_ = false;
+  int rank_ = -1;
+  int size_ = 0;
+};
+
+}  // namespace mmbench

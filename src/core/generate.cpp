@@ -1,0 +1,32 @@
+#include "core/generate.hpp"
+
+namespace mmbench {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+double matrix_entry(Index i, Index j, std::uint64_t seed) {
+  // Hash the three inputs in sequence so (i, j) and (j, i) differ.
+  std::uint64_t h = splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(i) ^
+                                                 splitmix64(static_cast<std::uint64_t>(j) + 0x51ed27ULL)));
+  // 53 random bits -> [0, 1) -> [-1, 1).
+  return static_cast<double>(h >> 11) * 0x1.0p-52 - 1.0;
+}
+
+void generate(DistMatrix& m, std::uint64_t seed) {
+  for (std::size_t idx : m.layout.rects_of(m.rank)) {
+    const Rect& r = m.layout.rects()[idx];
+    for (Index j = 0; j < r.cols; ++j) {
+      double* col = m.local.data() + r.offset + j * r.ld;
+      for (Index i = 0; i < r.rows; ++i) col[i] = matrix_entry(r.row + i, r.col + j, seed);
+    }
+  }
+}
+
+}  // namespace mmbench

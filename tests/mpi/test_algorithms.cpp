@@ -1,0 +1,98 @@
+// Every registered algorithm that applies at this p, against one serial
+// DGEMM of the gathered inputs, element by element, for square and
+// non-square, divisible and non-divisible sizes; plus the residual check
+// (small for the right C, large for a corrupted one) and the pdgemm lb
+// override really being called.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "algos/pilaenv_override.hpp"
+#include "algos/registry.hpp"
+#include "core/comm.hpp"
+#include "core/generate.hpp"
+#include "core/mpi_env.hpp"
+#include "core/verify.hpp"
+#include "mpi_check_main.hpp"
+
+using namespace mmbench;
+using namespace mmbench::algos;
+
+namespace {
+
+// Max |C - C_ref| / (k^2 eps) over all entries. Two classical summation
+// orders differ by at most about 2 k eps sum_l |a_il||b_lj| <= 2 k^2 eps
+// (entries of A, B are in [-1, 1]), so a correct product stays below 2;
+// a wrong block gives O(1) / (k^2 eps), i.e. millions.
+double scaled_error(const std::vector<double>& C, const std::vector<double>& A, const std::vector<double>& B,
+                    Index m, Index n, Index k) {
+  std::vector<double> ref(static_cast<std::size_t>(m * n), 0.0);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0, A.data(), int(std::max<Index>(1, m)),
+              B.data(), int(std::max<Index>(1, k)), 0.0, ref.data(), int(std::max<Index>(1, m)));
+  double err = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) err = std::max(err, std::fabs(C[i] - ref[i]));
+  return err / (double(k) * double(k) * std::numeric_limits<double>::epsilon());
+}
+
+void run_case(const Algorithm& algo, Problem pb, Options opt, const Comm& world, const std::string& label) {
+  if (!algo.check(pb, opt, world.size()).ok()) return;
+  auto plan = algo.plan(pb, opt, world);
+  DistMatrix A(plan->layout_a(), world.rank()), B(plan->layout_b(), world.rank()), C(plan->layout_c(), world.rank());
+  plan->layout_a().check();
+  plan->layout_b().check();
+  plan->layout_c().check();
+  generate(A, 11);
+  generate(B, 12);
+  plan->multiply(A, B, C);
+  plan->multiply(A, B, C);  // twice: a second call must give the same answer
+  double res = normwise_residual(A, B, C, world);
+  double limit = kClassicalResidualLimit * plan->error_growth();
+  CHECK(res <= limit, "{} {} m={} n={} k={}: residual {} > {}", algo.name(), label, pb.m, pb.n, pb.k, res, limit);
+  auto a = gather(A, world), b = gather(B, world), c = gather(C, world);
+  if (world.rank() == 0) {
+    double e = scaled_error(c, a, b, pb.m, pb.n, pb.k);
+    CHECK(e <= 2.0 * plan->error_growth(), "{} {} m={} n={} k={}: scaled error {}", algo.name(), label, pb.m, pb.n,
+          pb.k, e);
+  }
+  // Corrupt one element of C: the residual must notice.
+  if (!C.local.empty()) C.local[C.local.size() / 2] += 1.0;
+  double bad = normwise_residual(A, B, C, world);
+  bool someone_has_data = world.max(static_cast<double>(C.local.size())) > 0;
+  if (someone_has_data)
+    CHECK(bad > 1000 * limit, "{} {}: corrupted C gave residual {} only", algo.name(), label, bad);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MpiEnvironment env(&argc, &argv);
+  Comm world = Comm::world();
+  const std::vector<Problem> problems = {
+      {64, 64, 64}, {67, 67, 67}, {50, 37, 71}, {33, 80, 9}, {1, 1, 1}, {3, 5, 2}, {128, 96, 160}};
+  for (const Algorithm* algo : all_algorithms()) {
+    for (const Problem& pb : problems) {
+      Options opt;
+      opt.nb = 8;
+      run_case(*algo, pb, opt, world, "default");
+      if (algo->uses().lb) {
+        opt.lb = 16;
+        run_case(*algo, pb, opt, world, "lb=16");
+        opt.nb = 5;
+        opt.lb = 3;
+        run_case(*algo, pb, opt, world, "nb=5,lb=3");
+      }
+      if (algo->uses().grid && world.size() > 1) {
+        Options g;
+        g.nb = 4;
+        g.pr = world.size();
+        g.pc = 1;
+        run_case(*algo, pb, g, world, "grid px1");
+      }
+    }
+  }
+  // The lb override: PDGEMM must have called our pilaenv_.
+  CHECK(pilaenv_calls() > 0, "ScaLAPACK never called mmbench's pilaenv_ (lb override not linked?)");
+  return testing::finish("test_algorithms");
+}
