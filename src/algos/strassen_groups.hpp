@@ -24,8 +24,9 @@ std::array<int, 4> q7_group_sizes(int p);
 // Q8 group sizes: p/4 each. Requires p >= 4 and p % 4 == 0.
 std::array<int, 4> q8_group_sizes(int p);
 
-// floor(log7 p) and floor(log4 p) (eq. 2.9), in exact integer arithmetic
-// (a floating log would give floor(log7 343) = 2 on some platforms).
+// floor(log7 p) and floor(log4 p) (eq. 2.9), in exact integer arithmetic:
+// log(p) / log(7) is rounded and may land just below the integer at an exact
+// power, and floor() then loses a level. Integer powers cannot.
 // Requires p >= 1.
 int max_recursions_q7(int p);
 int max_recursions_q8(int p);
