@@ -1,11 +1,18 @@
 #include "algos/process_grid.hpp"
 
+#include <cmath>
+#include <stdexcept>
+
 namespace mmbench::algos {
 
 std::pair<int, int> most_square_grid(int p) {
-  int pr = 1;
-  for (int d = 1; static_cast<long long>(d) * d <= p; ++d)
-    if (p % d == 0) pr = d;
+  if (p < 1) throw std::invalid_argument("most_square_grid: p = " + std::to_string(p) + " ranks, needs p >= 1");
+  // Start at floor(sqrt(p)) (corrected if the floating sqrt lands one off)
+  // and walk down to the first divisor.
+  int pr = static_cast<int>(std::sqrt(static_cast<double>(p)));
+  while (static_cast<long long>(pr) * pr > p) --pr;
+  while (static_cast<long long>(pr + 1) * (pr + 1) <= p) ++pr;
+  while (p % pr != 0) --pr;
   return {pr, p / pr};
 }
 

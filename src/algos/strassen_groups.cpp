@@ -1,5 +1,7 @@
 #include "algos/strassen_groups.hpp"
 
+#include "core/layout.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -97,9 +99,8 @@ RowBlock ring_row_block(std::int64_t rows, int ranks, int rank) {
   if (rank < 0 || rank >= ranks)
     throw std::invalid_argument("ring_row_block: rank = " + std::to_string(rank) + ", needs 0 <= rank < " +
                                 std::to_string(ranks));
-  const std::int64_t base = rows / ranks, rem = rows % ranks;
-  const std::int64_t begin = rank * base + std::min<std::int64_t>(rank, rem);
-  return {begin, begin + base + (rank < rem ? 1 : 0)};
+  const std::int64_t begin = block_start(rows, ranks, rank);
+  return {begin, begin + block_size(rows, ranks, rank)};
 }
 
 int max_partners_1d(std::int64_t rows, int sa, int sb) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algos/process_grid.hpp"
 #include "algos/strassen_groups.hpp"
 
 namespace mmbench::model {
@@ -202,14 +203,5 @@ Prediction paper_strassen_q8(std::int64_t n, int p, int r, Cutoff cutoff, int nb
   return {comm_top + copies * cut.comm_s, add_top + copies * cut.comp_s};
 }
 
-std::pair<int, int> most_square_grid(int p) {
-  require(p >= 1, "most_square_grid: p = " + to_string(p) + " ranks, needs p >= 1");
-  int pr = static_cast<int>(std::sqrt(static_cast<double>(p)));
-  // Correct a floating sqrt that lands one off, then find the divisor.
-  while (static_cast<std::int64_t>(pr) * pr > p) --pr;
-  while (static_cast<std::int64_t>(pr + 1) * (pr + 1) <= p) ++pr;
-  while (p % pr != 0) --pr;
-  return {pr, p / pr};
-}
 
 }  // namespace mmbench::model

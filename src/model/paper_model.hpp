@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "algos/process_grid.hpp"
+
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
 
@@ -100,8 +102,7 @@ Prediction paper_strassen_q7_ring_largest_group(std::int64_t n, int p, int r, co
 // (nb is ignored by the other cut-offs); ring takes any p'.
 Prediction paper_strassen_q8(std::int64_t n, int p, int r, Cutoff cutoff, int nb, const MachineParams& mp);
 
-// The most square grid pr x pc = p with pr <= pc: pr is the largest divisor
-// of p not above sqrt(p). 56 -> 7 x 8, 32 -> 4 x 8, 7 -> 1 x 7, 1 -> 1 x 1.
-std::pair<int, int> most_square_grid(int p);
+// The grid PDGEMM gets by default (algos/process_grid.hpp).
+using algos::most_square_grid;
 
 }  // namespace mmbench::model
