@@ -45,9 +45,10 @@ class FastGemm {
   //
   // threads > 1 changes OpenBLAS's global thread count to 1 while the top
   // level's products run and restores it afterwards; no other thread of the
-  // process should call BLAS meanwhile. Where the top level does not apply
-  // (levels = 0 or a dimension below min_dim), DGEMM runs with whatever
-  // thread count the caller has set.
+  // process should call BLAS meanwhile. With threads = 1, or where the top
+  // level does not apply (levels = 0 or a dimension below min_dim), the BLAS
+  // thread count is left as the caller set it: DGEMM calls use OpenBLAS's own
+  // threading, the additions run on the calling thread.
   void multiply(std::int64_t m, std::int64_t n, std::int64_t k, const double* A,
                 std::int64_t lda, const double* B, std::int64_t ldb, double* C,
                 std::int64_t ldc);
