@@ -1,0 +1,560 @@
+// Strassen–Winograd / Strassen levels on top of DGEMM; see fast_gemm.hpp.
+//
+// One level, with A, B, C split into 2×2 quadrants of the *even* part
+// (quadrant sizes mh = ⌊m/2⌋, nh = ⌊n/2⌋, kh = ⌊k/2⌋):
+//
+//   Winograd (15 additions)              classic Strassen (18, SPEC 2.5)
+//   S1 = A21 + A22   T1 = B12 - B11      Q1 = (A11 + A22)(B11 + B22)
+//   S2 = S1 - A11    T2 = B22 - T1       Q2 = (A21 + A22) B11
+//   S3 = A11 - A21   T3 = B22 - B12      Q3 = A11 (B12 - B22)
+//   S4 = A12 - S2    T4 = T2 - B21       Q4 = A22 (B21 - B11)
+//   P1 = A11 B11     P5 = S1 T1          Q5 = (A11 + A12) B22
+//   P2 = A12 B21     P6 = S2 T2          Q6 = (A21 - A11)(B11 + B12)
+//   P3 = S4 B22      P7 = S3 T3          Q7 = (A12 - A22)(B21 + B22)
+//   P4 = A22 T4
+//   U2 = P1 + P6, U3 = U2 + P7, U4 = U2 + P5
+//   C11 = P1 + P2    C12 = U4 + P3       C11 = Q1 + Q4 - Q5 + Q7   C12 = Q3 + Q5
+//   C21 = U3 - P4    C22 = U3 + P5       C21 = Q2 + Q4             C22 = Q1 - Q2 + Q3 + Q6
+//
+// Odd sizes: dynamic peeling, not padding. A level multiplies the even part
+// A[0:2mh, 0:2kh]·B[0:2kh, 0:2nh] into C[0:2mh, 0:2nh] and then fixes up with
+// BLAS-2 calls (O(mn + mk + nk) work, no copies):
+//   k odd: C[0:2mh, 0:2nh] += A[0:2mh, k-1] · B[k-1, 0:2nh]   (DGER, rank 1)
+//   n odd: C[0:2mh, n-1]    = A[0:2mh, :]   · B[:, n-1]        (DGEMV)
+//   m odd: C[m-1, :]        = A[m-1, :]     · B                (DGEMV, transposed)
+// Example m = 5, n = 3, k = 7: the level works on 4×2×6 (quadrants 2×1×3);
+// DGER adds A[0:4, 6]·B[6, 0:2], DGEMV fills column 2 rows 0..3, and the
+// transposed DGEMV fills row 4 (all three columns). Padding would copy A, B
+// and C into larger buffers on every call and multiply zeros; peeling touches
+// only the thin border and works on the caller's storage directly. Each level
+// peels again, so any shape reaches the recursion.
+//
+// Workspace (one buffer, 64-byte aligned parts, sized by workspace_doubles()):
+// - sequential level (threads = 1, and every level below a parallel top):
+//   Winograd X: mh×max(kh, nh), Y: kh×nh; Strassen X: mh×kh, Y: kh×nh, Z: mh×nh.
+//   The seven products of a level run one after another and write into C's
+//   quadrants or X/Z (schedules below), so the next level's workspace follows
+//   directly and is shared by all seven: the total is a geometric sum,
+//   about (2/3)·n² doubles for square Winograd (n²/2 per level, shrinking 4×).
+// - parallel top level: every operand sum and three of the products get their
+//   own buffer (Winograd 4 S, 4 T, 3 P; Strassen 5 + 5 operand sums, 3 Q),
+//   because the seven products run at once; then one sequential workspace per
+//   thread for the levels below.
+#include "local/fast_gemm.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <array>
+#include <barrier>
+#include <climits>
+#include <cmath>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "local/fast_gemm_passes.hpp"
+
+namespace mmbench::local {
+namespace {
+
+using i64 = std::int64_t;
+
+constexpr int kMaxLevels = 30;
+constexpr i64 kAlignDoubles = 8;  // 64 bytes: a cache line, an AVX-512 vector
+constexpr std::align_val_t kAlignBytes{64};
+
+i64 aligned(i64 doubles) { return (doubles + kAlignDoubles - 1) / kAlignDoubles * kAlignDoubles; }
+
+bool level_applies(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
+  return levels > 0 && std::min({m, n, k}) >= std::max<i64>(cfg.min_dim, 2);
+}
+
+// Doubles the sequential recursion from this shape down needs. All seven
+// products of a level have the same shape (mh, nh, kh) and run one after the
+// other, so each level adds its own temporaries once.
+i64 sequential_workspace(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
+  i64 total = 0;
+  while (level_applies(m, n, k, levels, cfg)) {
+    m /= 2;
+    n /= 2;
+    k /= 2;
+    --levels;
+    if (cfg.variant == FastVariant::winograd)
+      total += aligned(m * std::max(k, n)) + aligned(k * n);
+    else
+      total += aligned(m * k) + aligned(k * n) + aligned(m * n);
+  }
+  return total;
+}
+
+bool parallel_top(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
+  return cfg.threads > 1 && level_applies(m, n, k, cfg.levels, cfg);
+}
+
+// Which part of which of the 7 top-level products thread t computes.
+// Products are dealt out whole, ⌊7/T⌋ per thread; the 7 mod T remaining ones
+// are cut into T column slices, one per thread, so every thread gets 7/T
+// products' worth of work. Example T = 2: thread 0 computes products 0-2,
+// thread 1 products 3-5, and each computes half of the columns of product 6
+// (3.5 each instead of 4 against 3). T = 4: one whole product each, and a
+// quarter of each of products 4, 5, 6.
+struct ProductPart {
+  int product;
+  i64 col0;
+  i64 cols;
+};
+
+template <class F>
+void for_each_part(int t, int threads, i64 nh, F&& f) {
+  const int whole = 7 / threads;
+  for (int p = t * whole; p < (t + 1) * whole; ++p) f(ProductPart{p, 0, nh});
+  const i64 c0 = nh * t / threads;
+  const i64 c1 = nh * (t + 1) / threads;
+  if (c1 > c0)
+    for (int p = whole * threads; p < 7; ++p) f(ProductPart{p, c0, c1 - c0});
+}
+
+// Sequential workspace each thread needs at a parallel top level.
+i64 per_thread_workspace(i64 mh, i64 nh, i64 kh, const FastGemmConfig& cfg) {
+  i64 most = 0;
+  for (int t = 0; t < cfg.threads; ++t)
+    for_each_part(t, cfg.threads, nh, [&](const ProductPart& part) {
+      most = std::max(most, sequential_workspace(mh, part.cols, kh, cfg.levels - 1, cfg));
+    });
+  return most;
+}
+
+// Buffers of the parallel top level, in workspace order.
+struct ParallelLayout {
+  int a_sums, b_sums, products;  // how many operand sums / product temporaries
+  i64 a_size, b_size, c_size;    // doubles each (aligned)
+  i64 per_thread;                // sequential workspace per thread
+  i64 temporaries() const { return a_sums * a_size + b_sums * b_size + products * c_size; }
+};
+
+ParallelLayout parallel_layout(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
+  const i64 mh = m / 2, nh = n / 2, kh = k / 2;
+  ParallelLayout l{};
+  const bool w = cfg.variant == FastVariant::winograd;
+  l.a_sums = w ? 4 : 5;
+  l.b_sums = w ? 4 : 5;
+  l.products = 3;
+  l.a_size = aligned(mh * kh);
+  l.b_size = aligned(kh * nh);
+  l.c_size = aligned(mh * nh);
+  l.per_thread = per_thread_workspace(mh, nh, kh, cfg);
+  return l;
+}
+
+i64 workspace_doubles(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
+  if (!parallel_top(m, n, k, cfg)) return sequential_workspace(m, n, k, cfg.levels, cfg);
+  const ParallelLayout l = parallel_layout(m, n, k, cfg);
+  return l.temporaries() + cfg.threads * l.per_thread;
+}
+
+// ---- operation count ------------------------------------------------------
+
+double addition_flops(i64 mh, i64 nh, i64 kh, FastVariant v) {
+  const double a = static_cast<double>(mh) * kh, b = static_cast<double>(kh) * nh,
+               c = static_cast<double>(mh) * nh;
+  return v == FastVariant::winograd ? 4 * a + 4 * b + 7 * c : 5 * a + 5 * b + 8 * c;
+}
+
+double peel_flops(i64 m, i64 n, i64 k) {
+  const i64 me = m & ~i64{1}, ne = n & ~i64{1}, ke = k & ~i64{1};
+  double f = 0;
+  if (k > ke) f += 2.0 * me * ne;
+  if (n > ne) f += 2.0 * me * k;
+  if (m > me) f += 2.0 * k * n;
+  return f;
+}
+
+double sequential_flops(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
+  if (!level_applies(m, n, k, levels, cfg)) return 2.0 * m * n * k;
+  const i64 mh = m / 2, nh = n / 2, kh = k / 2;
+  return 7 * sequential_flops(mh, nh, kh, levels - 1, cfg) +
+         addition_flops(mh, nh, kh, cfg.variant) + peel_flops(m, n, k);
+}
+
+// ---- BLAS ---------------------------------------------------------------
+
+int blas_int(i64 v) { return static_cast<int>(v); }  // range checked in multiply()
+
+void dgemm(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k),
+              1.0, a.data, blas_int(a.ld), b.data, blas_int(b.ld), 0.0, c.data, blas_int(c.ld));
+}
+
+// The border of an odd-sized level (see the file comment), after the even
+// part C[0:me, 0:ne] has been computed.
+void peel_fixup(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
+  const i64 me = m & ~i64{1}, ne = n & ~i64{1}, ke = k & ~i64{1};
+  if (k > ke)
+    cblas_dger(CblasColMajor, blas_int(me), blas_int(ne), 1.0, a.data + ke * a.ld, 1,
+               b.data + ke, blas_int(b.ld), c.data, blas_int(c.ld));
+  if (n > ne)
+    cblas_dgemv(CblasColMajor, CblasNoTrans, blas_int(me), blas_int(k), 1.0, a.data,
+                blas_int(a.ld), b.data + ne * b.ld, 1, 0.0, c.data + ne * c.ld, 1);
+  if (m > me)
+    cblas_dgemv(CblasColMajor, CblasTrans, blas_int(k), blas_int(n), 1.0, b.data,
+                blas_int(b.ld), a.data + me, blas_int(a.ld), 0.0, c.data + me,
+                blas_int(c.ld));
+}
+
+// ---- quadrants ----------------------------------------------------------
+
+// Quadrant (i, j) of a block split into rows×cols quadrants: offset i·rows
+// down and j·cols across (column-major: j·cols·ld elements).
+ConstBlock quad(ConstBlock x, int i, int j, i64 rows, i64 cols) {
+  return {x.data + i * rows + j * cols * x.ld, x.ld};
+}
+Block quad(Block x, int i, int j, i64 rows, i64 cols) {
+  return {x.data + i * rows + j * cols * x.ld, x.ld};
+}
+
+struct Quadrants {
+  ConstBlock a11, a12, a21, a22, b11, b12, b21, b22;
+  Block c11, c12, c21, c22;
+};
+
+Quadrants split(ConstBlock a, ConstBlock b, Block c, i64 mh, i64 nh, i64 kh) {
+  return {quad(a, 0, 0, mh, kh), quad(a, 0, 1, mh, kh), quad(a, 1, 0, mh, kh),
+          quad(a, 1, 1, mh, kh), quad(b, 0, 0, kh, nh), quad(b, 0, 1, kh, nh),
+          quad(b, 1, 0, kh, nh), quad(b, 1, 1, kh, nh), quad(c, 0, 0, mh, nh),
+          quad(c, 0, 1, mh, nh), quad(c, 1, 0, mh, nh), quad(c, 1, 1, mh, nh)};
+}
+
+// ---- sequential recursion -----------------------------------------------
+
+void multiply_sequential(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, int levels,
+                         double* ws, const FastGemmConfig& cfg);
+
+// One Winograd level with two temporaries; products land in C's quadrants
+// or X (a schedule of Boyer, Dumas, Pernet and Zhou, "Memory efficient
+// scheduling of Strassen-Winograd's matrix multiplication algorithm", 2009).
+// Step numbers refer to that order; steps 13-17 are fused into one pass.
+void winograd_level(const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
+                    const FastGemmConfig& cfg) {
+  const Block x{ws, mh};  // mh×kh operand sums, later P1 (mh×nh)
+  const Block y{ws + aligned(mh * std::max(kh, nh)), kh};  // kh×nh
+  double* next = y.data + aligned(kh * nh);
+  const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
+  auto product = [&](ConstBlock l, ConstBlock r, Block out) {
+    multiply_sequential(mh, nh, kh, l, r, out, levels - 1, next, cfg);
+  };
+  sub(ak, q.a11, q.a21, x);            // 1  X = S3
+  sub(bn, q.b22, q.b12, y);            // 2  Y = T3
+  product(x, y, q.c21);                // 3  C21 = P7
+  add(ak, q.a21, q.a22, x);            // 4  X = S1
+  sub(bn, q.b12, q.b11, y);            // 5  Y = T1
+  product(x, y, q.c22);                // 6  C22 = P5
+  sub_in_place(ak, x, q.a11);          // 7  X = S2 = S1 - A11
+  reverse_sub_in_place(bn, y, q.b22);  // 8  Y = T2 = B22 - T1
+  product(x, y, q.c12);                // 9  C12 = P6
+  reverse_sub_in_place(ak, x, q.a12);  // 10 X = S4 = A12 - S2
+  product(x, q.b22, q.c11);            // 11 C11 = P3
+  product(q.a11, q.b11, x);            // 12 X = P1
+  // 13-17: C12 = U5 = P1 + P6 + P5 + P3 (final), C21 = U3 = P1 + P6 + P7,
+  // C22 = U7 = U3 + P5 (final).
+  winograd_combine_partial(cn, x, q.c11, q.c12, q.c21, q.c22);
+  sub_in_place(bn, y, q.b21);          // 18 Y = T4 = T2 - B21
+  product(q.a22, y, q.c11);            // 19 C11 = P4
+  sub_in_place(cn, q.c21, q.c11);      // 20 C21 = U3 - P4 (final)
+  product(q.a12, q.b21, q.c11);        // 21 C11 = P2
+  add_in_place(cn, q.c11, x);          // 22 C11 = P2 + P1 (final)
+}
+
+// One classic Strassen level with three temporaries. Q2, Q3, Q6, Q7 land
+// in C's quadrants; Q1, Q4, Q5 pass through Z and are added where they
+// belong right away (one fused pass each).
+void strassen_level(const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
+                    const FastGemmConfig& cfg) {
+  const Block x{ws, mh};                           // mh×kh
+  const Block y{ws + aligned(mh * kh), kh};        // kh×nh
+  const Block z{y.data + aligned(kh * nh), mh};    // mh×nh
+  double* next = z.data + aligned(mh * nh);
+  const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
+  auto product = [&](ConstBlock l, ConstBlock r, Block out) {
+    multiply_sequential(mh, nh, kh, l, r, out, levels - 1, next, cfg);
+  };
+  sub(ak, q.a21, q.a11, x);
+  add(bn, q.b11, q.b12, y);
+  product(x, y, q.c22);                      // C22 = Q6
+  sub(ak, q.a12, q.a22, x);
+  add(bn, q.b21, q.b22, y);
+  product(x, y, q.c11);                      // C11 = Q7
+  add(ak, q.a21, q.a22, x);
+  product(x, q.b11, q.c21);                  // C21 = Q2
+  sub(bn, q.b12, q.b22, y);
+  product(q.a11, y, q.c12);                  // C12 = Q3
+  add(ak, q.a11, q.a22, x);
+  add(bn, q.b11, q.b22, y);
+  product(x, y, z);                          // Z = Q1
+  strassen_add_q1(cn, z, q.c11, q.c12, q.c21, q.c22);  // C11 = Q7 + Q1, C22 = Q6 + Q1 + Q3 - Q2 (final)
+  sub(bn, q.b21, q.b11, y);
+  product(q.a22, y, z);                      // Z = Q4
+  add_to_both(cn, q.c21, q.c11, z);          // C21 = Q2 + Q4 (final), C11 += Q4
+  add(ak, q.a11, q.a12, x);
+  product(x, q.b22, z);                      // Z = Q5
+  add_to_first_sub_from_second(cn, q.c12, q.c11, z);  // C12 = Q3 + Q5, C11 -= Q5 (both final)
+}
+
+void multiply_sequential(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, int levels,
+                         double* ws, const FastGemmConfig& cfg) {
+  if (!level_applies(m, n, k, levels, cfg)) {
+    dgemm(m, n, k, a, b, c);
+    return;
+  }
+  const i64 mh = m / 2, nh = n / 2, kh = k / 2;
+  const Quadrants q = split(a, b, c, mh, nh, kh);
+  if (cfg.variant == FastVariant::winograd)
+    winograd_level(q, mh, nh, kh, levels, ws, cfg);
+  else
+    strassen_level(q, mh, nh, kh, levels, ws, cfg);
+  peel_fixup(m, n, k, a, b, c);
+}
+
+// ---- parallel top level -------------------------------------------------
+
+// Sets OpenBLAS's (process-global) thread count for a scope and restores the
+// previous one, also when leaving by an exception.
+class BlasThreads {
+ public:
+  explicit BlasThreads(int n) : previous_(openblas_get_num_threads()) {
+    openblas_set_num_threads(n);
+  }
+  ~BlasThreads() { openblas_set_num_threads(previous_); }
+  BlasThreads(const BlasThreads&) = delete;
+  BlasThreads& operator=(const BlasThreads&) = delete;
+
+ private:
+  int previous_;
+};
+
+struct ProductSpec {
+  ConstBlock left, right;
+  Block out;
+};
+
+// Columns [j0, j1) of `cols` that thread t of T handles in a split pass.
+Columns share(i64 rows, i64 cols, int t, int threads) {
+  return {rows, cols * t / threads, cols * (t + 1) / threads};
+}
+
+void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, double* ws,
+                           const FastGemmConfig& cfg) {
+  const i64 mh = m / 2, nh = n / 2, kh = k / 2;
+  const Quadrants q = split(a, b, c, mh, nh, kh);
+  const ParallelLayout l = parallel_layout(m, n, k, cfg);
+  const bool winograd = cfg.variant == FastVariant::winograd;
+
+  // Carve the buffers: A-side sums (mh×kh), B-side sums (kh×nh), product
+  // temporaries (mh×nh), then one sequential workspace per thread.
+  double* p = ws;
+  std::array<Block, 5> as{}, bs{};
+  std::array<Block, 3> ps{};
+  for (int i = 0; i < l.a_sums; ++i, p += l.a_size) as[i] = {p, mh};
+  for (int i = 0; i < l.b_sums; ++i, p += l.b_size) bs[i] = {p, kh};
+  for (int i = 0; i < l.products; ++i, p += l.c_size) ps[i] = {p, mh};
+  double* thread_ws = p;
+
+  // The seven products: operands and destination. Four land in C directly.
+  ProductSpec products[7];
+  if (winograd) {
+    // as = S1..S4, bs = T1..T4, ps = P1, P6, P7.
+    products[0] = {q.a11, q.b11, ps[0]};   // P1
+    products[1] = {q.a12, q.b21, q.c11};   // P2
+    products[2] = {as[3], q.b22, q.c12};   // P3 = S4 B22
+    products[3] = {q.a22, bs[3], q.c21};   // P4 = A22 T4
+    products[4] = {as[0], bs[0], q.c22};   // P5 = S1 T1
+    products[5] = {as[1], bs[1], ps[1]};   // P6 = S2 T2
+    products[6] = {as[2], bs[2], ps[2]};   // P7 = S3 T3
+  } else {
+    // as = operands of Q1, Q2, Q5, Q6, Q7; bs = of Q1, Q3, Q4, Q6, Q7; ps = Q1, Q4, Q5.
+    products[0] = {as[0], bs[0], ps[0]};   // Q1
+    products[1] = {as[1], q.b11, q.c21};   // Q2
+    products[2] = {q.a11, bs[1], q.c12};   // Q3
+    products[3] = {q.a22, bs[2], ps[1]};   // Q4
+    products[4] = {as[2], q.b22, ps[2]};   // Q5
+    products[5] = {as[3], bs[3], q.c22};   // Q6
+    products[6] = {as[4], bs[4], q.c11};   // Q7
+  }
+
+  const int threads = cfg.threads;
+  std::barrier sync(threads);
+  auto work = [&](int t) {
+    // Phase 1: operand sums, split by columns.
+    const Columns ak = share(mh, kh, t, threads), bn = share(kh, nh, t, threads);
+    if (winograd) {
+      winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3]);
+      winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3]);
+    } else {
+      strassen_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3], as[4]);
+      strassen_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3], bs[4]);
+    }
+    sync.arrive_and_wait();
+    // Phase 2: this thread's products (or column slices of them).
+    double* my_ws = thread_ws + t * l.per_thread;
+    for_each_part(t, threads, nh, [&](const ProductPart& part) {
+      const ProductSpec& s = products[part.product];
+      const ConstBlock right{s.right.data + part.col0 * s.right.ld, s.right.ld};
+      const Block out{s.out.data + part.col0 * s.out.ld, s.out.ld};
+      multiply_sequential(mh, part.cols, kh, s.left, right, out, cfg.levels - 1, my_ws, cfg);
+    });
+    sync.arrive_and_wait();
+    // Phase 3: result additions, split by columns.
+    const Columns cn = share(mh, nh, t, threads);
+    if (winograd)
+      winograd_combine(cn, ps[0], ps[1], ps[2], q.c11, q.c12, q.c21, q.c22);
+    else
+      strassen_combine(cn, ps[0], ps[1], ps[2], q.c11, q.c12, q.c21, q.c22);
+  };
+
+  {
+    const BlasThreads single(1);
+    std::vector<std::jthread> helpers;  // joined on scope exit
+    helpers.reserve(threads - 1);
+    for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
+    work(0);
+  }
+  peel_fixup(m, n, k, a, b, c);
+}
+
+void check_dim(const char* name, i64 v) {
+  if (v < 0 || v > INT_MAX)
+    throw std::invalid_argument(std::string("FastGemm::multiply: ") + name + " = " +
+                                std::to_string(v) + " out of range (allowed 0.." +
+                                std::to_string(INT_MAX) + ")");
+}
+
+void check_ld(const char* name, i64 ld, i64 rows) {
+  const i64 low = std::max<i64>(1, rows);
+  if (ld < low || ld > INT_MAX)
+    throw std::invalid_argument(std::string("FastGemm::multiply: ") + name + " = " +
+                                std::to_string(ld) + " out of range (allowed " +
+                                std::to_string(low) + ".." + std::to_string(INT_MAX) + ")");
+}
+
+void check_flops_shape(i64 m, i64 n, i64 k) {
+  if (m < 0 || n < 0 || k < 0)
+    throw std::invalid_argument("FastGemm: negative shape " + std::to_string(m) + "x" +
+                                std::to_string(n) + "x" + std::to_string(k) +
+                                " (m, n, k must be >= 0)");
+}
+
+FastGemmConfig validated(FastGemmConfig cfg) {
+  if (cfg.levels < 0 || cfg.levels > kMaxLevels)
+    throw std::invalid_argument("FastGemm: levels = " + std::to_string(cfg.levels) +
+                                " out of range (allowed 0.." + std::to_string(kMaxLevels) + ")");
+  if (cfg.min_dim < 1)
+    throw std::invalid_argument("FastGemm: min_dim = " + std::to_string(cfg.min_dim) +
+                                " out of range (allowed >= 1)");
+  if (cfg.threads < 1)
+    throw std::invalid_argument("FastGemm: threads = " + std::to_string(cfg.threads) +
+                                " out of range (allowed >= 1)");
+  if (cfg.variant != FastVariant::winograd && cfg.variant != FastVariant::strassen)
+    throw std::invalid_argument("FastGemm: unknown variant value " +
+                                std::to_string(static_cast<int>(cfg.variant)));
+  return cfg;
+}
+
+}  // namespace
+
+FastVariant parse_fast_variant(std::string_view name) {
+  if (name == "winograd") return FastVariant::winograd;
+  if (name == "strassen") return FastVariant::strassen;
+  throw std::invalid_argument("unknown fast-gemm variant '" + std::string(name) +
+                              "' (allowed: winograd, strassen)");
+}
+
+std::string_view to_string(FastVariant variant) {
+  return variant == FastVariant::winograd ? "winograd" : "strassen";
+}
+
+void FastGemm::AlignedDelete::operator()(double* p) const {
+  ::operator delete[](p, kAlignBytes);
+}
+
+FastGemm::FastGemm(FastGemmConfig cfg) : cfg_(validated(cfg)) {}
+
+void FastGemm::reserve(std::size_t doubles) {
+  if (doubles <= capacity_) return;
+  workspace_.reset();  // free first: the old buffer is not needed and may be large
+  capacity_ = 0;
+  workspace_.reset(static_cast<double*>(::operator new[](doubles * sizeof(double), kAlignBytes)));
+  capacity_ = doubles;
+  ++allocations_;
+}
+
+std::size_t FastGemm::workspace_bytes_needed(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
+  check_flops_shape(m, n, k);
+  const FastGemmConfig c = validated(cfg);
+  return static_cast<std::size_t>(workspace_doubles(m, n, k, c)) * sizeof(double);
+}
+
+void FastGemm::multiply(i64 m, i64 n, i64 k, const double* A, i64 lda, const double* B, i64 ldb,
+                        double* C, i64 ldc) {
+  check_dim("m", m);
+  check_dim("n", n);
+  check_dim("k", k);
+  check_ld("lda", lda, m);
+  check_ld("ldb", ldb, k);
+  check_ld("ldc", ldc, m);
+  if (m == 0 || n == 0) return;
+  if (C == nullptr || (k > 0 && (A == nullptr || B == nullptr)))
+    throw std::invalid_argument("FastGemm::multiply: null matrix pointer");
+  if (k == 0) {  // DGEMM semantics: C = 0·C with beta = 0
+    for (i64 j = 0; j < n; ++j) std::fill_n(C + j * ldc, m, 0.0);
+    return;
+  }
+  reserve(static_cast<std::size_t>(workspace_doubles(m, n, k, cfg_)));
+  const ConstBlock a{A, lda}, b{B, ldb};
+  const Block c{C, ldc};
+  if (parallel_top(m, n, k, cfg_))
+    multiply_parallel_top(m, n, k, a, b, c, workspace_.get(), cfg_);
+  else
+    multiply_sequential(m, n, k, a, b, c, cfg_.levels, workspace_.get(), cfg_);
+}
+
+double FastGemm::flops(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
+  check_flops_shape(m, n, k);
+  const FastGemmConfig c = validated(cfg);
+  if (!parallel_top(m, n, k, c)) return sequential_flops(m, n, k, c.levels, c);
+  // The parallel top level slices some products by columns, and a slice
+  // recurses on a narrower shape, so count exactly what the threads do.
+  const i64 mh = m / 2, nh = n / 2, kh = k / 2;
+  double f = addition_flops(mh, nh, kh, c.variant) + peel_flops(m, n, k);
+  for (int t = 0; t < c.threads; ++t)
+    for_each_part(t, c.threads, nh, [&](const ProductPart& part) {
+      f += sequential_flops(mh, part.cols, kh, c.levels - 1, c);
+    });
+  return f;
+}
+
+// Error growth. Higham (Accuracy and Stability of Numerical Algorithms, 2nd
+// ed., sec. 23.2) bounds the max-norm error of L levels on n = 2^L·n0 as
+//   classic Strassen: ((n/n0)^log2(12) · (n0² + 5·n0) − 5n) · u · ‖A‖‖B‖,
+//   Winograd:         ((n/n0)^log2(18) · (n0² + 6·n0) − 6n) · u · ‖A‖‖B‖,
+// against n²·u·‖A‖‖B‖ for the conventional product at n = n0 (L = 0). With
+// (n/n0)^log2(g) = g^L, each level multiplies the bound by 12 (Strassen) or
+// 18 (Winograd) relative to the leaf DGEMM's. Measured relative to the
+// conventional bound at the *same* n the growth is only (g/4)^L (3 and 4.5
+// per level), since the leaves are 4^L times smaller in n0². We use the larger
+// 12^L / 18^L: a threshold should not fail a correct result, and it still
+// leaves the ~1e-16 relative errors of a correct product 10+ orders of
+// magnitude below the O(1) error of a wrong formula for any practical L (18^5
+// ≈ 1.9e6). Winograd's constant is larger because its operands are sums of
+// sums (S2 = S1 − A11, S4 = A12 − S2, likewise T2 and T4) and its result
+// terms reuse partial sums (U2, U3).
+double fast_gemm_error_growth(int levels, FastVariant variant) {
+  if (levels < 0 || levels > kMaxLevels)
+    throw std::invalid_argument("fast_gemm_error_growth: levels = " + std::to_string(levels) +
+                                " out of range (allowed 0.." + std::to_string(kMaxLevels) + ")");
+  const double per_level = variant == FastVariant::winograd ? 18.0 : 12.0;
+  return std::pow(per_level, levels);
+}
+
+}  // namespace mmbench::local

@@ -1,0 +1,92 @@
+// Local fast matrix multiplication: L levels of Strassen–Winograd (7 products,
+// 15 additions per level) or classic Strassen (7 products, 18 additions) on
+// top of OpenBLAS DGEMM, for the per-rank multiply below the distributed
+// algorithms (SPEC section 2.9). Column-major, like BLAS.
+//
+// Usage:
+//   FastGemm fg({.levels = 2});                       // Winograd, cut-off 256
+//   fg.multiply(m, n, k, A, lda, B, ldb, C, ldc);     // C = A*B
+//
+// The object owns one workspace buffer that holds the temporaries of all
+// levels; it grows only when a larger shape arrives, so repeated calls of the
+// same (or a smaller) shape allocate nothing. One FastGemm must not be used by
+// two threads at once (the workspace is shared); use one object per thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace mmbench::local {
+
+enum class FastVariant { winograd, strassen };
+
+// "winograd" | "strassen"; anything else throws std::invalid_argument.
+FastVariant parse_fast_variant(std::string_view name);
+std::string_view to_string(FastVariant variant);
+
+struct FastGemmConfig {
+  int levels = 0;                   // L: Strassen levels (0 = plain DGEMM); 0..30
+  FastVariant variant = FastVariant::winograd;
+  std::int64_t min_dim = 256;       // a level is done only if min(m, n, k) >= min_dim (and >= 2)
+  int threads = 1;                  // > 1: the 7 products of the top level run on this many threads
+};
+
+class FastGemm {
+ public:
+  // Throws std::invalid_argument for levels outside 0..30, min_dim < 1 or threads < 1.
+  explicit FastGemm(FastGemmConfig cfg);
+
+  // C = A*B, C overwritten (never read, so it may hold garbage or NaN).
+  // A is m×k (lda >= max(1, m)), B is k×n (ldb >= max(1, k)), C is m×n
+  // (ldc >= max(1, m)), column-major. Sizes may be 0 (nothing to do; with
+  // k = 0, C is set to zero as DGEMM does). Only the m×n part of C is written.
+  //
+  // threads > 1 changes OpenBLAS's global thread count to 1 while the top
+  // level's products run and restores it afterwards; no other thread of the
+  // process should call BLAS meanwhile. With threads = 1, or where the top
+  // level does not apply (levels = 0 or a dimension below min_dim), the BLAS
+  // thread count is left as the caller set it: DGEMM calls use OpenBLAS's own
+  // threading, the additions run on the calling thread.
+  void multiply(std::int64_t m, std::int64_t n, std::int64_t k, const double* A,
+                std::int64_t lda, const double* B, std::int64_t ldb, double* C,
+                std::int64_t ldc);
+
+  std::size_t workspace_bytes() const { return capacity_ * sizeof(double); }  // currently held
+  // How many times the workspace was (re)allocated.
+  std::int64_t workspace_allocations() const { return allocations_; }
+  const FastGemmConfig& config() const { return cfg_; }
+
+  // Workspace a multiply of this shape needs (what workspace_bytes() becomes
+  // after it, unless a larger shape came first).
+  static std::size_t workspace_bytes_needed(std::int64_t m, std::int64_t n, std::int64_t k,
+                                            const FastGemmConfig& cfg);
+
+  // Floating-point operations actually performed for this shape, for the cost
+  // model. Convention: a DGEMM of p×q×r counts 2·p·q·r (not 2pqr − pq), each
+  // element of a matrix addition counts 1, the odd-size fix-ups count 2 per
+  // multiply-add. One Winograd level on an even square n therefore counts
+  // 7·2(n/2)³ + 15(n/2)², classic Strassen 7·2(n/2)³ + 18(n/2)².
+  static double flops(std::int64_t m, std::int64_t n, std::int64_t k, const FastGemmConfig& cfg);
+
+ private:
+  struct AlignedDelete {
+    void operator()(double* p) const;
+  };
+
+  void reserve(std::size_t doubles);
+
+  FastGemmConfig cfg_;
+  std::unique_ptr<double[], AlignedDelete> workspace_;
+  std::size_t capacity_ = 0;  // doubles
+  std::int64_t allocations_ = 0;
+};
+
+// Factor by which the normwise error bound of L fast levels exceeds that of
+// plain DGEMM; verification multiplies its threshold by this. See
+// fast_gemm.cpp for the reasoning behind the constants (12 per level for
+// classic Strassen, 18 for Winograd). Throws std::invalid_argument for levels < 0.
+double fast_gemm_error_growth(int levels, FastVariant variant);
+
+}  // namespace mmbench::local
