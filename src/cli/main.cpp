@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "cli/list_command.hpp"
+#include "cli/predict_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/usage_error.hpp"
 #include "core/comm.hpp"
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
   cli::RunArgs run_args;
   CLI::App* run = cli::add_run_command(app, run_args);
   run_args.command_line = command_line(argc, argv);
+  cli::PredictArgs predict_args, explain_args;
+  CLI::App* predict = cli::add_predict_command(app, predict_args);
+  CLI::App* explain = cli::add_explain_command(app, explain_args);
+  explain_args.explain = true;
 
   try {
     app.parse(argc, argv);
@@ -62,6 +67,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) return cli::run_command(run_args, world);
+    if (*predict) return cli::predict_command(predict_args, world);
+    if (*explain) return cli::predict_command(explain_args, world);
   } catch (const cli::UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
     return cli::kExitUsage;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "algos/registry.hpp"
+#include "cli/ranking_table.hpp"
 #include "cli/progress.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
@@ -21,6 +23,7 @@
 #include "core/timing.hpp"
 #include "core/verify.hpp"
 #include "cli/results_schema.hpp"
+#include "model/selection.hpp"
 
 namespace mmbench::cli {
 
@@ -30,7 +33,9 @@ using algos::Problem;
 
 CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   CLI::App* run = app.add_subcommand("run", "Measure algorithms over a sweep of sizes and options; verify; write CSV");
-  run->add_option("--algo", a.algos, "Algorithms, comma-separated, or 'all' (see `mmbench list`)")->required();
+  run->add_option("--algo", a.algos,
+                  "Algorithms, comma-separated, 'all' (see `mmbench list`), or 'auto' (the model's pick; needs a machine)")
+      ->required();
   run->add_option("--n", a.n, "Matrix size n (C is m x n); list or range: 1024,2048 or 1024:4096:1024 or 512:4096:*2")->required();
   run->add_option("--m", a.m, "Rows of A and C (default: = n)");
   run->add_option("--k", a.k, "Inner dimension (default: = n)");
@@ -45,7 +50,12 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");
-  run->add_option("--profile", a.profile, "Machine profile (configs/<host>.json from `mmbench tune`)");
+  add_machine_options(run, a.machine);
+  run->add_option("--model", a.model, "Model that ranks candidates for --algo auto / --validate: refined or paper")
+      ->capture_default_str();
+  run->add_flag("--explain", a.explain, "Print the ranked candidates (and why others are excluded) before running");
+  run->add_flag("--validate", a.validate,
+                "Run every applicable candidate of --algo; report measured best, auto's pick, regret, model errors");
   run->add_flag("--quiet", a.quiet, "No progress on stderr");
   run->add_flag("--progress", a.progress, "Progress on stderr even when it is not a terminal");
   return run;
@@ -54,16 +64,26 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
 namespace {
 
 struct Config {
+  Config(const Algorithm* al, const Problem& p, const Options& o) : algo(al), pb(p), opt(o) {}
   const Algorithm* algo;
   Problem pb;
   Options opt;
+  std::string selected_by = "user";
+  std::string runner_up;
+  int group = -1;          // --validate: index of the problem this candidate belongs to
+  bool model_pick = false;  // --validate: the candidate --algo auto would run
 };
 
+// nullptr stands for "auto".
 std::vector<const Algorithm*> resolve_algorithms(const std::string& text) {
   std::vector<const Algorithm*> out;
   for (const std::string& name : parse_word_list("--algo", text)) {
     if (name == "all") {
       for (auto* a : algos::all_algorithms()) out.push_back(a);
+      continue;
+    }
+    if (name == "auto") {
+      out.push_back(nullptr);
       continue;
     }
     const Algorithm* a = algos::find_algorithm(name);
@@ -77,8 +97,40 @@ std::vector<const Algorithm*> resolve_algorithms(const std::string& text) {
 
 constexpr std::int64_t kMaxDim = 10'000'000;
 
-std::vector<Config> expand(const RunArgs& a, int ranks) {
+// What the selection needs besides the arguments.
+struct Selection {
+  const Machine* machine = nullptr;  // null: no machine given
+  model::ModelKind kind = model::ModelKind::refined;
+  double max_doubles_per_rank = 0;   // memory per rank (same on every rank)
+};
+
+model::CandidateSpace space_for(const Selection& sel, const std::vector<std::string>& only) {
+  model::CandidateSpace space;
+  if (sel.machine && sel.machine->lb > 0 &&
+      std::find(space.lbs.begin(), space.lbs.end(), sel.machine->lb) == space.lbs.end())
+    space.lbs.push_back(sel.machine->lb);
+  space.max_doubles_per_rank = sel.max_doubles_per_rank;
+  // dgemm runs here, on this node.
+  space.cores_per_node = cpu_cores();
+  space.only = only;
+  return space;
+}
+
+model::Ranking rank_for(const Problem& pb, const Options& base, int ranks, const Selection& sel,
+                        const std::vector<std::string>& only) {
+  try {
+    return model::rank_candidates(pb, ranks, base, sel.machine->params, sel.kind, space_for(sel, only));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("model: ") + e.what());
+  }
+}
+
+std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   auto algos_ = resolve_algorithms(a.algos);
+  const bool wants_auto = std::find(algos_.begin(), algos_.end(), nullptr) != algos_.end();
+  if ((wants_auto || a.validate || a.explain) && !sel.machine)
+    throw UsageError(std::string(wants_auto ? "--algo auto" : a.validate ? "--validate" : "--explain") +
+                     " needs a machine: --profile FILE, or --lambda SECONDS --tau MB/s --flops MFLOPS");
   auto ns = parse_int_list("--n", a.n, 1, kMaxDim);
   auto ms = a.m.empty() ? std::vector<std::int64_t>{} : parse_int_list("--m", a.m, 1, kMaxDim);
   auto ks = a.k.empty() ? std::vector<std::int64_t>{} : parse_int_list("--k", a.k, 1, kMaxDim);
@@ -91,8 +143,9 @@ std::vector<Config> expand(const RunArgs& a, int ranks) {
   for (const std::string& w : parse_word_list("--lb", a.lb)) {
     if (w == "default") lbs.push_back(0);
     else if (w == "auto") {
-      if (a.profile.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
-      throw UsageError("--lb auto: machine profiles are not supported by this build yet");
+      if (a.machine.profile.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
+      if (!sel.machine || sel.machine->lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
+      lbs.push_back(sel.machine->lb);
     } else {
       lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
     }
@@ -110,7 +163,43 @@ std::vector<Config> expand(const RunArgs& a, int ranks) {
     rs.push_back(w == "max" ? -1 : static_cast<int>(parse_int_list("--recursions", w, 0, 30).at(0)));
 
   std::vector<Config> out;
+  std::vector<Problem> problems;
+  for (std::int64_t n : ns)
+    for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
+      for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks) problems.push_back(Problem{m, n, k});
+  Options base;
+  base.threads = a.threads;
+  base.nb = static_cast<int>(nbs.at(0));
+
+  // --validate: every applicable candidate of the named algorithms.
+  if (a.validate) {
+    std::vector<std::string> only;
+    for (const Algorithm* al : algos_)
+      if (al) only.emplace_back(al->name());
+    for (std::size_t g = 0; g < problems.size(); ++g) {
+      const model::Ranking rk = rank_for(problems[g], base, ranks, sel, only);
+      for (std::size_t i = 0; i < rk.ranked.size(); ++i) {
+        Config c{rk.ranked[i].algo, problems[g], rk.ranked[i].opt};
+        c.group = static_cast<int>(g);
+        c.model_pick = i == 0;
+        out.push_back(c);
+      }
+    }
+    return out;
+  }
+
   for (const Algorithm* al : algos_) {
+    if (!al) {  // auto: the model's first candidate for each problem
+      for (const Problem& pb : problems) {
+        const model::Ranking rk = rank_for(pb, base, ranks, sel, {});
+        if (rk.ranked.empty()) throw UsageError("--algo auto: no applicable candidate for n = " + std::to_string(pb.n));
+        Config c{rk.ranked[0].algo, pb, rk.ranked[0].opt};
+        c.selected_by = "auto-" + model::to_string(sel.kind);
+        if (rk.ranked.size() > 1) c.runner_up = rk.ranked[1].label();
+        out.push_back(c);
+      }
+      continue;
+    }
     const algos::Uses u = al->uses();
     for (std::int64_t n : ns)
       for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
@@ -187,7 +276,44 @@ struct Outcome {
   bool failed = false;
 };
 
-Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warned) {
+// Both predictions for the configuration as it ran: recursions, grid and lb
+// as the plan reported them (describe()), so "max" and "auto" are priced at
+// what the algorithm really chose.
+void add_predictions(const Config& c, const Machine& machine, int ranks, std::map<std::string, std::string>& row) {
+  Options o = c.opt;
+  auto get = [&](const char* k) {
+    auto it = row.find(k);
+    return it == row.end() ? std::string() : it->second;
+  };
+  try {
+    if (!get("recursions").empty()) o.recursions = std::stoi(get("recursions"));
+    if (auto g = get("grid"); !g.empty() && g.find('x') != std::string::npos) {
+      o.pr = std::stoi(g.substr(0, g.find('x')));
+      o.pc = std::stoi(g.substr(g.find('x') + 1));
+    }
+    // lb 0 (library default) stays 0: the paper prices it with its own rate.
+    if (!get("lb").empty() && o.lb > 0) o.lb = std::stoi(get("lb"));
+  } catch (const std::exception&) {
+    // a column the plan wrote in another form: price the options as given
+  }
+  model::Prediction paper, refined;
+  try {
+    if (!model::predict_configuration(*c.algo, c.pb, o, ranks, machine.params, paper, refined)) return;
+  } catch (const std::invalid_argument&) {
+    return;  // a model that does not cover this configuration: leave empty
+  }
+  row["pred_paper"] = fmt_sig(paper.total());
+  row["pred_refined"] = fmt_sig(refined.total());
+  if (auto it = row.find("t_median"); it != row.end() && !it->second.empty()) {
+    const double t = std::stod(it->second);
+    if (t > 0) {
+      row["err_paper"] = fmt::format("{:.4f}", (paper.total() - t) / t);
+      row["err_refined"] = fmt::format("{:.4f}", (refined.total() - t) / t);
+    }
+  }
+}
+
+Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warned, const Machine* machine) {
   const int p = world.size();
   Outcome out;
   auto& row = out.row;
@@ -202,7 +328,8 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
   row["warmup"] = std::to_string(a.warmup);
   row["reps"] = std::to_string(a.reps);
   row["local_levels"] = std::to_string(c.opt.local_levels);
-  row["selected_by"] = "user";
+  row["selected_by"] = c.selected_by;
+  if (!c.runner_up.empty()) row["runner_up"] = c.runner_up;
 
   algos::Applicability ap = c.algo->check(c.pb, c.opt, p);
   if (!ap.ok()) {
@@ -247,6 +374,7 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
   }
   row["status"] = out.failed ? "failed" : "ok";
   if (out.failed) row["reason"] = "residual above limit";
+  if (machine) add_predictions(c, *machine, p, row);
   return out;
 }
 
@@ -268,10 +396,112 @@ void print_row(const std::map<std::string, std::string>& r) {
   std::fflush(stdout);
 }
 
+// The p-th quantile (0..1) of v by linear interpolation; v not empty.
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - lo) * (v[hi] - v[lo]);
+}
+
+// --validate: per problem, the measured best against the model's pick
+// (regret = t(pick) / t(best), 1 = the model chose right) and the spread of
+// both models' |relative error|. Rank 0 only.
+void write_validation(const std::string& csv_path, const std::vector<Config>& configs,
+                      const std::vector<std::map<std::string, std::string>>& rows, model::ModelKind kind, int ranks) {
+  const std::string stem = csv_path.size() > 4 && csv_path.ends_with(".csv") ? csv_path.substr(0, csv_path.size() - 4) : csv_path;
+  const std::vector<std::string> cols = {"p", "m", "n", "k", "candidates", "measured", "best", "t_best", "pick", "t_pick",
+                                         "regret", "model", "median_abs_err_paper", "p90_abs_err_paper",
+                                         "median_abs_err_refined", "p90_abs_err_refined"};
+  CsvFile out(stem + "-validate.csv", cols);
+  std::string text = fmt::format("validation of the {} model on p = {} ({} configurations)\n", model::to_string(kind),
+                                 ranks, configs.size());
+  std::vector<double> regrets, all_paper, all_refined;
+  int groups = 0;
+  for (const Config& c : configs) groups = std::max(groups, c.group + 1);
+  for (int g = 0; g < groups; ++g) {
+    std::map<std::string, std::string> r;
+    std::vector<double> ep, er;
+    double t_best = 0, t_pick = 0;
+    std::string best, pick;
+    int candidates = 0, measured = 0;
+    Problem pb{};
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      if (configs[i].group != g) continue;
+      ++candidates;
+      pb = configs[i].pb;
+      model::Candidate cd{configs[i].algo, configs[i].opt, {}, {}};
+      if (configs[i].model_pick) pick = cd.label();
+      const auto& row = rows[i];
+      auto get = [&](const char* k) {
+        auto it = row.find(k);
+        return it == row.end() ? std::string() : it->second;
+      };
+      if (get("status") != "ok" || get("t_median").empty()) continue;
+      ++measured;
+      const double t = std::stod(get("t_median"));
+      if (best.empty() || t < t_best) {
+        t_best = t;
+        best = cd.label();
+      }
+      if (configs[i].model_pick) t_pick = t;
+      if (!get("err_paper").empty()) ep.push_back(std::abs(std::stod(get("err_paper"))));
+      if (!get("err_refined").empty()) er.push_back(std::abs(std::stod(get("err_refined"))));
+    }
+    all_paper.insert(all_paper.end(), ep.begin(), ep.end());
+    all_refined.insert(all_refined.end(), er.begin(), er.end());
+    r = {{"p", std::to_string(ranks)}, {"m", std::to_string(pb.m)}, {"n", std::to_string(pb.n)}, {"k", std::to_string(pb.k)},
+         {"candidates", std::to_string(candidates)}, {"measured", std::to_string(measured)}, {"best", best},
+         {"pick", pick}, {"model", model::to_string(kind)}};
+    if (!best.empty()) r["t_best"] = fmt_sig(t_best);
+    std::string regret = "-";
+    if (t_pick > 0 && t_best > 0) {
+      r["t_pick"] = fmt_sig(t_pick);
+      r["regret"] = fmt::format("{:.3f}", t_pick / t_best);
+      regret = r["regret"];
+      regrets.push_back(t_pick / t_best);
+    }
+    auto q = [](const std::vector<double>& v, double x) { return v.empty() ? std::string() : fmt::format("{:.3f}", quantile(v, x)); };
+    r["median_abs_err_paper"] = q(ep, 0.5);
+    r["p90_abs_err_paper"] = q(ep, 0.9);
+    r["median_abs_err_refined"] = q(er, 0.5);
+    r["p90_abs_err_refined"] = q(er, 0.9);
+    out.append(r);
+    text += fmt::format(
+        "m={} n={} k={}: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}\n",
+        pb.m, pb.n, pb.k, best.empty() ? "-" : best, r["t_best"], pick, r["t_pick"].empty() ? "-" : r["t_pick"], regret,
+        r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"]);
+  }
+  if (!regrets.empty())
+    text += fmt::format("overall: regret median {:.3f}, max {:.3f} over {} problems; |err| median paper {}, refined {}\n",
+                        quantile(regrets, 0.5), *std::max_element(regrets.begin(), regrets.end()), regrets.size(),
+                        all_paper.empty() ? "-" : fmt::format("{:.3f}", quantile(all_paper, 0.5)),
+                        all_refined.empty() ? "-" : fmt::format("{:.3f}", quantile(all_refined, 0.5)));
+  write_file_atomically(stem + "-validate.txt", text);
+  fmt::print("{}validation written to {}-validate.csv and {}-validate.txt\n", text, stem, stem);
+}
+
 }  // namespace
 
 int run_command(const RunArgs& a, const Comm& world) {
-  std::vector<Config> configs = expand(a, world.size());
+  // The machine, if any: every rank reads the same file, so every rank
+  // throws the same UsageError.
+  std::optional<Machine> machine;
+  if (a.machine.given()) machine = load_machine(a.machine);
+  Selection sel;
+  sel.machine = machine ? &*machine : nullptr;
+  try {
+    sel.kind = model::parse_model_kind(a.model);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--model: ") + e.what());
+  }
+  {
+    Comm node = world.split_node();
+    const double avail = world.min(static_cast<double>(available_memory_bytes()) / node.size());
+    if (avail > 0) sel.max_doubles_per_rank = 0.9 * avail / 8.0;
+  }
+  std::vector<Config> configs = expand(a, world.size(), sel);
   check_memory(configs, world);
 
   // Rank 0 owns the files; it checks them before anything runs and tells
@@ -290,23 +520,40 @@ int run_command(const RunArgs& a, const Comm& world) {
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("--csv: " + err);
 
+  if (a.explain && world.rank() == 0) {
+    fmt::print("machine {}\n", describe(*machine));
+    std::vector<Problem> shown;
+    for (const Config& c : configs) {
+      bool seen = false;
+      for (const Problem& q : shown) seen = seen || (q.m == c.pb.m && q.n == c.pb.n && q.k == c.pb.k);
+      if (seen) continue;
+      shown.push_back(c.pb);
+      Options base;
+      base.threads = a.threads;
+      base.nb = c.opt.nb;
+      print_ranking(rank_for(c.pb, base, world.size(), sel, {}), c.pb, world.size(), 0, true);
+    }
+  }
   Progress progress(world.rank() == 0 && !a.quiet, a.progress, configs.size());
   if (world.rank() == 0) print_header();
+  std::vector<std::map<std::string, std::string>> rows;
   bool warned = false;
   int failures = 0;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];
     progress.start(fmt::format("{} m={} n={} k={}", c.algo->name(), c.pb.m, c.pb.n, c.pb.k));
-    Outcome o = run_one(c, a, world, warned);
+    Outcome o = run_one(c, a, world, warned, sel.machine);
     if (o.failed) ++failures;
     if (world.rank() == 0) {
       progress.clear();
       print_row(o.row);
       csv->append(o.row);
+      if (a.validate) rows.push_back(o.row);
     }
   }
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
+  if (a.validate && world.rank() == 0) write_validation(csv_path, configs, rows, sel.kind, world.size());
   return failures ? 1 : 0;
 }
 

@@ -1,5 +1,12 @@
 // `mmbench run`: sweep algorithms x sizes x options, measure, verify, print
 // a table on rank 0 and append one CSV row per configuration.
+//
+// With a machine (--profile or --lambda/--tau/--flops) every row also gets
+// both model predictions and their relative errors. `--algo auto` runs the
+// candidate the model ranks first (model/selection.hpp); `--explain` prints
+// the ranking; `--validate` runs every applicable candidate and reports,
+// per problem, the measured best, auto's pick, the regret and the models'
+// errors (<csv stem>-validate.csv and .txt).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/machine_source.hpp"
 #include "core/comm.hpp"
 
 namespace mmbench::cli {
@@ -24,7 +32,10 @@ struct RunArgs {
   int threads = 1;
   std::uint64_t seed = 42;
   bool no_verify = false;
-  std::string profile;
+  MachineArgs machine;          // --profile, --lambda, --tau, --flops: fills pred_* columns
+  std::string model = "refined";  // which model --algo auto / --validate rank by
+  bool explain = false;           // print the ranked candidates before running
+  bool validate = false;          // run every applicable candidate, report regret and model error
   bool quiet = false;
   bool progress = false;
   std::string command_line;  // for the sidecar

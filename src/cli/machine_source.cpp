@@ -1,0 +1,99 @@
+#include "cli/machine_source.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "cli/usage_error.hpp"
+#include "core/sysinfo.hpp"
+
+// The profile reader lives in src/tuner (mmbench tune). Until that folder is
+// part of the build, --profile says so instead of failing to compile.
+#if __has_include("tuner/machine_profile.hpp")
+#include "tuner/machine_profile.hpp"
+#define MMBENCH_HAVE_PROFILES 1
+#else
+#define MMBENCH_HAVE_PROFILES 0
+#endif
+
+namespace mmbench::cli {
+
+void add_machine_options(CLI::App* cmd, MachineArgs& a) {
+  cmd->add_option("--profile", a.profile, "Machine profile JSON (configs/<host>.json from `mmbench tune`)");
+  cmd->add_option("--lambda", a.lambda_s, "Network latency in SECONDS, e.g. 17e-6 (overrides the profile)");
+  cmd->add_option("--tau", a.tau_mb_s,
+                  "Network throughput per rank in MB/s, e.g. 146 (models use doubles/s = MB/s*1e6/8; overrides the profile)");
+  cmd->add_option("--flops", a.flops_mflops, "DGEMM rate per rank in MFLOPS, e.g. 3300 (t_op = 1/rate; overrides the profile)");
+  cmd->add_option("--cores-per-node", a.cores_per_node,
+                  "Cores of one node; dgemm (one node, p x threads threads) applies only within it (default: the profile's, else this host's)");
+  cmd->add_option("--add-bandwidth", a.add_mb_s, "Memory bandwidth of C = A + B in MB/s (refined model; overrides the profile)");
+}
+
+Machine load_machine(const MachineArgs& a) {
+  Machine m;
+  if (!a.profile.empty()) {
+#if MMBENCH_HAVE_PROFILES
+    try {
+      const tuner::MachineProfile prof = tuner::read_profile(a.profile);
+      m.params = tuner::to_params(prof);
+      m.lb = static_cast<int>(prof.lb);
+      m.cores = prof.cores;
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--profile: ") + e.what());
+    }
+    m.origin = a.profile;
+#else
+    throw UsageError("--profile " + a.profile +
+                     ": this build cannot read profiles yet (src/tuner is missing); give --lambda, --tau and --flops");
+#endif
+  }
+  bool cmdline = false;
+  auto bad = [](const std::string& opt, double v, const char* allowed) {
+    throw UsageError(fmt::format("{}: {} is out of range; allowed {}", opt, v, allowed));
+  };
+  if (a.lambda_s != -1) {
+    if (!(a.lambda_s >= 0) || !std::isfinite(a.lambda_s) || a.lambda_s > 1) bad("--lambda", a.lambda_s, "0 to 1 second");
+    m.params.latency_s = a.lambda_s;
+    cmdline = true;
+  }
+  if (a.tau_mb_s != -1) {
+    if (!(a.tau_mb_s > 0) || !std::isfinite(a.tau_mb_s)) bad("--tau", a.tau_mb_s, "> 0 MB/s");
+    m.params.tau = a.tau_mb_s * 1e6 / 8.0;
+    cmdline = true;
+  }
+  if (a.flops_mflops != -1) {
+    if (!(a.flops_mflops > 0) || !std::isfinite(a.flops_mflops)) bad("--flops", a.flops_mflops, "> 0 MFLOPS");
+    m.params.t_op = 1.0 / (a.flops_mflops * 1e6);
+    m.params.dgemm_profile.clear();  // the rate given replaces the measured one
+    cmdline = true;
+  }
+  if (a.add_mb_s != -1) {
+    if (!(a.add_mb_s > 0) || !std::isfinite(a.add_mb_s)) bad("--add-bandwidth", a.add_mb_s, "> 0 MB/s");
+    m.params.add_bytes_per_s = a.add_mb_s * 1e6;
+    cmdline = true;
+  }
+  if (a.cores_per_node < 0) bad("--cores-per-node", a.cores_per_node, ">= 1");
+  if (a.cores_per_node > 0) m.cores = a.cores_per_node;
+  if (m.cores <= 0) m.cores = cpu_cores();
+  if (cmdline) m.origin += m.origin.empty() ? "command line" : " + command line";
+
+  const std::string where = a.profile.empty() ? "" : " (profile " + a.profile + " has none)";
+  if (!(m.params.t_op > 0) && m.params.dgemm_profile.empty())
+    throw UsageError("missing machine value: the flop rate; give --flops MFLOPS or --profile FILE" + where);
+  if (!(m.params.tau > 0))
+    throw UsageError("missing machine value: the network throughput; give --tau MB/s or --profile FILE" + where);
+  if (a.profile.empty() && a.lambda_s == -1)
+    throw UsageError("missing machine value: the network latency; give --lambda SECONDS or --profile FILE");
+  return m;
+}
+
+std::string describe(const Machine& m) {
+  const model::MachineParams& p = m.params;
+  return fmt::format("{}: lambda {:.3g} s, tau {:.4g} MB/s ({:.4g} doubles/s), {} MFLOPS (t_op {:.3g} s), add bandwidth {}, "
+                     "DGEMM profile {} points, {} cores per node{}",
+                     m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
+                     p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
+                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "");
+}
+
+}  // namespace mmbench::cli

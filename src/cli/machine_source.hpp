@@ -1,0 +1,50 @@
+// Where the cost models get their machine parameters: a profile file from
+// `mmbench tune` (--profile), values on the command line (--lambda, --tau,
+// --flops, --add-bandwidth), or both (the command line wins, so a profile
+// tuned on one rank can be completed with a network by hand).
+//
+// Command-line units are the ones people quote: --lambda in seconds
+// (17e-6), --tau in MB/s (146; the models use doubles/s = MB/s * 1e6 / 8),
+// --flops in MFLOPS (3300; t_op = 1 / (MFLOPS * 1e6)), --add-bandwidth in
+// MB/s of C = A + B (24 bytes per element).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "model/machine_params.hpp"
+
+namespace mmbench::cli {
+
+struct MachineArgs {
+  std::string profile;
+  double lambda_s = -1;  // -1: not given
+  double tau_mb_s = -1;
+  double flops_mflops = -1;
+  double add_mb_s = -1;
+  int cores_per_node = 0;  // 0: the profile's cores, else this host's
+  bool given() const { return !profile.empty() || lambda_s != -1 || tau_mb_s != -1 || flops_mflops != -1 || add_mb_s != -1; }
+};
+
+// Adds --profile, --lambda, --tau, --flops, --add-bandwidth, --cores-per-node.
+void add_machine_options(CLI::App* cmd, MachineArgs& args);
+
+struct Machine {
+  model::MachineParams params;
+  int lb = 0;          // the profile's tuned lb (0 = none)
+  int cores = 0;       // cores of one node: --cores-per-node, the profile's, or this host's
+  std::string origin;  // "configs/x.json", "command line", or both
+};
+
+// The machine of the arguments. Throws UsageError with one line naming the
+// file and field, or the missing option, when the models could not use
+// them: latency >= 0, tau > 0 and a flop rate are all required.
+Machine load_machine(const MachineArgs& args);
+
+// model::MachineParams in words, one line: "lambda 1.7e-05 s, tau 146 MB/s,
+// 3300 MFLOPS (t_op 3.03e-10 s), add bandwidth -, DGEMM profile 0 points".
+std::string describe(const Machine& m);
+
+}  // namespace mmbench::cli

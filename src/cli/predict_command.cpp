@@ -1,0 +1,137 @@
+#include "cli/predict_command.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "algos/registry.hpp"
+#include "cli/ranking_table.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/value_lists.hpp"
+#include "core/csv_file.hpp"
+#include "model/selection.hpp"
+
+namespace mmbench::cli {
+
+namespace {
+
+constexpr std::int64_t kMaxP = 1 << 20;
+constexpr std::int64_t kMaxDim = 10'000'000;
+
+void add_common(CLI::App* c, PredictArgs& a) {
+  add_machine_options(c, a.machine);
+  c->add_option("--m", a.m, "Rows of A and C (default: = n)");
+  c->add_option("--k", a.k, "Inner dimension (default: = n)");
+  c->add_option("--model", a.model, "Model that ranks the candidates: refined or paper (both are shown)")
+      ->capture_default_str();
+  c->add_option("--algo", a.algos, "Only these algorithms, comma-separated (default: every registered one)");
+  c->add_option("--nb", a.nb, "Block-cyclic block size for pdgemm (one value)")->capture_default_str();
+  c->add_option("--lb", a.lb, "PBLAS logical block sizes to consider: 'default' (32), 'auto' (the profile's) or numbers")
+      ->capture_default_str();
+  c->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
+  c->add_option("--top", a.top, "Candidates printed per (p, n); 0 = all (files always get all)")->capture_default_str();
+  c->add_option("--csv", a.csv, "Append every ranked candidate to this CSV (docs/csv-columns.md)");
+  c->add_option("--json", a.json, "Write the rankings (and exclusions) as JSON to this file");
+}
+
+}  // namespace
+
+CLI::App* add_predict_command(CLI::App& app, PredictArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "predict", "Predict time and MFLOPS/proc of every applicable candidate for any p and n, ranked (no measurement)");
+  c->add_option("--p", a.p, "Process counts: list or range like --n (1 to 1048576)")->required();
+  c->add_option("--n", a.n, "Matrix size n: 1024,2048 or 1024:4096:1024 or 512:4096:*2")->required();
+  add_common(c, a);
+  return c;
+}
+
+CLI::App* add_explain_command(CLI::App& app, PredictArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "explain", "Ranked candidates for this job's p (or --p) with the reason each excluded one does not apply");
+  c->add_option("--p", a.p, "Process counts (default: the number of MPI ranks)");
+  c->add_option("--n", a.n, "Matrix size n (list or range)")->required();
+  add_common(c, a);
+  return c;
+}
+
+int predict_command(const PredictArgs& a, const Comm& world) {
+  // Validation first, on every rank alike (usage_error.hpp).
+  const std::vector<std::int64_t> ps =
+      a.p.empty() ? std::vector<std::int64_t>{world.size()} : parse_int_list("--p", a.p, 1, kMaxP);
+  const std::vector<std::int64_t> ns = parse_int_list("--n", a.n, 1, kMaxDim);
+  const std::vector<std::int64_t> ms = a.m.empty() ? std::vector<std::int64_t>{} : parse_int_list("--m", a.m, 1, kMaxDim);
+  const std::vector<std::int64_t> ks = a.k.empty() ? std::vector<std::int64_t>{} : parse_int_list("--k", a.k, 1, kMaxDim);
+  model::ModelKind kind;
+  try {
+    kind = model::parse_model_kind(a.model);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--model: ") + e.what());
+  }
+  if (a.threads < 1 || a.threads > 1024)
+    throw UsageError("--threads: " + std::to_string(a.threads) + " is out of range; allowed 1 to 1024");
+  if (a.top < 0) throw UsageError("--top: " + std::to_string(a.top) + " is out of range; allowed 0 (all) or more");
+  const Machine machine = load_machine(a.machine);
+
+  model::CandidateSpace space;
+  space.lbs.clear();
+  for (const std::string& w : parse_word_list("--lb", a.lb)) {
+    if (w == "default") space.lbs.push_back(0);
+    else if (w == "auto") {
+      if (machine.lb <= 0) throw UsageError("--lb auto needs --profile FILE with a tuned lb");
+      space.lbs.push_back(machine.lb);
+    } else {
+      space.lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
+    }
+  }
+  if (!a.algos.empty())
+    for (const std::string& name : parse_word_list("--algo", a.algos)) {
+      if (!algos::find_algorithm(name))
+        throw UsageError("--algo: unknown algorithm '" + name + "'; did you mean '" + algos::closest_algorithm(name) +
+                         "'? (`mmbench list` shows all)");
+      space.only.push_back(name);
+    }
+  algos::Options base;
+  base.threads = a.threads;
+  base.nb = static_cast<int>(parse_int_list("--nb", a.nb, 1, 1 << 20).at(0));
+  space.cores_per_node = machine.cores;
+
+  if (world.rank() != 0) return 0;
+
+  std::unique_ptr<CsvFile> csv;
+  if (!a.csv.empty()) {
+    try {
+      csv = std::make_unique<CsvFile>(a.csv, predict_columns());
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--csv: ") + e.what());
+    }
+  }
+  fmt::print("machine {}\n", describe(machine));
+  nlohmann::json doc = {{"schema", "mmbench-predict/1"}, {"machine", describe(machine)}, {"rankings", nlohmann::json::array()}};
+  for (std::int64_t p : ps)
+    for (std::int64_t n : ns)
+      for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
+        for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks) {
+          const algos::Problem pb{m, n, k};
+          model::Ranking rk;
+          try {
+            rk = model::rank_candidates(pb, static_cast<int>(p), base, machine.params, kind, space);
+          } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+          }
+          print_ranking(rk, pb, static_cast<int>(p), static_cast<std::size_t>(a.top), a.explain);
+          if (csv)
+            for (const auto& row : ranking_rows(rk, pb, static_cast<int>(p))) csv->append(row);
+          if (!a.json.empty()) doc["rankings"].push_back(ranking_json(rk, pb, static_cast<int>(p)));
+        }
+  if (!a.json.empty()) {
+    try {
+      write_file_atomically(a.json, doc.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--json: ") + e.what());
+    }
+  }
+  return 0;
+}
+
+}  // namespace mmbench::cli

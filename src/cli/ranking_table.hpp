@@ -1,0 +1,30 @@
+// The ranked candidate table of `predict`, `explain` and `run --explain`,
+// and its rows for the predict CSV / JSON (docs/csv-columns.md).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/selection.hpp"
+
+namespace mmbench::cli {
+
+// Prints one block for problem pb on p ranks: a title line, the best `top`
+// candidates (0 = all) with both predictions, and with show_excluded every
+// excluded candidate with its reason.
+void print_ranking(const model::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded);
+
+// Columns of the predict CSV, in order.
+const std::vector<std::string>& predict_columns();
+// One CSV row per ranked candidate (rank 1 = the pick).
+std::vector<std::map<std::string, std::string>> ranking_rows(const model::Ranking& rk, const algos::Problem& pb, int p);
+// {"p", "m", "n", "k", "model", "ranked": [...], "excluded": [...]}.
+nlohmann::json ranking_json(const model::Ranking& rk, const algos::Problem& pb, int p);
+
+// MFLOPS per rank of a predicted time (classical 2mnk count, SPEC 1).
+double mflops_per_proc(const algos::Problem& pb, double seconds, int p);
+
+}  // namespace mmbench::cli

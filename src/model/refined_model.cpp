@@ -1,0 +1,184 @@
+#include "model/refined_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "algos/strassen_groups.hpp"
+
+namespace mmbench::model {
+
+namespace {
+
+using std::to_string;
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+double tau_capped(double regime_tau, const MachineParams& mp) {
+  if (regime_tau > 0 && mp.tau > 0) return std::min(regime_tau, mp.tau);
+  return regime_tau > 0 ? regime_tau : mp.tau;
+}
+
+}  // namespace
+
+double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
+  if (!mp.dgemm_profile.empty()) {
+    // Nearest in log space: a factor 2 off in any dimension counts the same
+    // at k = 32 as at k = 4096.
+    auto lg = [](double x) { return std::log(std::max(1.0, x)); };
+    double best = std::numeric_limits<double>::infinity(), rate = 0;
+    for (const DgemmPoint& pt : mp.dgemm_profile) {
+      const double d = std::abs(lg(m) - lg(double(pt.m))) + std::abs(lg(n) - lg(double(pt.n))) +
+                       std::abs(lg(k) - lg(double(pt.k)));
+      if (d < best && pt.mflops > 0) {
+        best = d;
+        rate = pt.mflops * 1e6;
+      }
+    }
+    if (rate > 0) return rate;
+  }
+  require(std::isfinite(mp.t_op) && mp.t_op > 0,
+          "refined model: no DGEMM profile and t_op = " + to_string(mp.t_op) + " s/flop; needs t_op > 0");
+  return 1.0 / mp.t_op;
+}
+
+double refined_dgemm_time(double m, double n, double k, int threads, const MachineParams& mp) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0.0;
+  return 2.0 * m * n * k / (dgemm_rate(m, n, k, mp) * std::max(1, threads));
+}
+
+double refined_add_time(double elements, const MachineParams& mp) {
+  if (mp.add_bytes_per_s > 0) return 24.0 * elements / mp.add_bytes_per_s;
+  return elements * mp.t_op;
+}
+
+namespace {
+
+// Latency and throughput of the MPI regime a message of `doubles` falls in.
+struct Regime {
+  double latency_s, tau;
+};
+
+Regime regime_of(double doubles, const MachineParams& mp) {
+  Regime rg{mp.latency_s, mp.tau};
+  if (mp.eager_limit_bytes > 0) {
+    const bool eager = 8.0 * doubles <= static_cast<double>(mp.eager_limit_bytes);
+    const double l = eager ? mp.latency_eager_s : mp.latency_rendezvous_s;
+    if (l > 0) rg.latency_s = l;
+    rg.tau = tau_capped(eager ? mp.tau_eager : mp.tau_rendezvous, mp);
+  }
+  require(rg.tau > 0, "refined model: network throughput tau = " + to_string(rg.tau) +
+                          " doubles/s; needs tau > 0 (a profile tuned with one rank has no network values)");
+  return rg;
+}
+
+}  // namespace
+
+double refined_message_time(double doubles, const MachineParams& mp) {
+  if (doubles <= 0) return 0.0;
+  const Regime rg = regime_of(doubles, mp);
+  return rg.latency_s + doubles / rg.tau;
+}
+
+// Eqs. 2.12/2.13 with the overlap of ring.cpp.
+Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp) {
+  const double bm = std::ceil(m / p), bn = std::ceil(n / p);
+  const double step = refined_dgemm_time(bm, bn, k, threads, mp);
+  const double shift = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
+  return {(p - 1) * std::max(0.0, shift - step), p * step};
+}
+
+// Eqs. 2.14/2.15: p DGEMMs, p - 1 swaps, no overlap.
+Prediction refined_tpmm(double m, double n, double k, int p, int threads, const MachineParams& mp) {
+  const double bm = std::ceil(m / p), bn = std::ceil(n / p);
+  const double swap = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
+  return {(p - 1) * swap, p * refined_dgemm_time(bm, bn, k, threads, mp)};
+}
+
+// Eqs. 2.16/2.17 with lb panels.
+Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
+                          const MachineParams& mp) {
+  require(pr >= 1 && pc >= 1 && nb >= 1 && lb >= 1, "refined_pdgemm: grid " + to_string(pr) + " x " +
+                                                        to_string(pc) + ", nb " + to_string(nb) + ", lb " +
+                                                        to_string(lb) + ": each needs >= 1");
+  const double lm = std::ceil(m / pr), ln = std::ceil(n / pc);
+  const double p = double(pr) * pc;
+  // The whole local update runs in panels of width lb; price all of its
+  // flops at the rate of one panel update.
+  const double rate = dgemm_rate(lm, ln, std::min<double>(lb, k), mp) * std::max(1, threads);
+  const double comp = 2.0 * m * n * k / p / rate;
+  const double lr = std::log2(double(pr)), lc = std::log2(double(pc));
+  if (p == 1) return {0.0, comp};
+  const double panels = std::ceil(k / lb);
+  // One panel message: an lb-wide slice of the local A or B block.
+  const Regime rg = regime_of(std::max(lm, ln) * std::min<double>(lb, k), mp);
+  const double startup = rg.latency_s;
+  const double volume = (lc * m * k / pr + lr * k * n / pc) / rg.tau;
+  return {volume + panels * (lr + lc) * startup, comp};
+}
+
+namespace {
+
+void check_split(int p, int r, int level, const char* who) {
+  require(p >= 4, std::string(who) + ": r = " + to_string(r) + " needs a group of >= 4 ranks at level " +
+                      to_string(level) + ", got " + to_string(p));
+}
+
+Prediction q7(double m, double n, double k, int p, int r, int level, const LeafModel& leaf,
+              const MachineParams& mp) {
+  if (r == level) return leaf(m, n, k, p);
+  check_split(p, r, level, "refined_strassen_q7");
+  const std::array<int, 4> g = algos::q7_group_sizes(p);
+  const double hm = std::ceil(m / 2), hn = std::ceil(n / 2), hk = std::ceil(k / 2);
+  // Per task (T_C11, T_C12, T_C21, T_C22): see the table in the header.
+  constexpr std::array<int, 4> products = {2, 2, 2, 1}, sums_ab = {2, 1, 1, 1}, sums_c = {3, 1, 1, 3},
+                               quads_in = {4, 2, 2, 4}, prods_in = {2, 0, 0, 3};
+  const int largest = *std::max_element(g.begin(), g.end());
+  double comm_top = 0, comm_leaf = 0, comp = 0;
+  for (int t = 0; t < 4; ++t) {
+    const Prediction sub = q7(hm, hn, hk, g[t], r, level + 1, leaf, mp);
+    const double sums = sums_ab[t] * refined_add_time((hm * hk + hk * hn) / 2 / g[t], mp) +
+                        sums_c[t] * refined_add_time(hm * hn / g[t], mp);
+    comp = std::max(comp, sums + products[t] * sub.comp_s);
+    comm_leaf = std::max(comm_leaf, products[t] * sub.comm_s);
+    const double quad = std::max({hm * hk, hk * hn, hm * hn});
+    const int partners = std::max(1, algos::max_partners_1d(static_cast<std::int64_t>(hm), g[t], largest));
+    const double one = partners * refined_message_time(quad / g[t] / partners, mp);
+    comm_top = std::max(comm_top, (quads_in[t] + prods_in[t]) * one);
+  }
+  return {comm_top + comm_leaf, comp};
+}
+
+}  // namespace
+
+Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
+                               const MachineParams& mp) {
+  require(r >= 0, "refined_strassen_q7: r = " + to_string(r) + ", needs r >= 0");
+  return q7(m, n, k, p, r, 0, leaf, mp);
+}
+
+Prediction refined_strassen_q8(double m, double n, double k, int p, int r, const LeafModel& leaf,
+                               const MachineParams& mp) {
+  require(r >= 0, "refined_strassen_q8: r = " + to_string(r) + ", needs r >= 0");
+  std::int64_t four_r = 1;
+  for (int i = 0; i < r && four_r <= p; ++i) four_r *= 4;
+  require(four_r <= p && p % four_r == 0, "refined_strassen_q8: p = " + to_string(p) + " with r = " +
+                                              to_string(r) + ", schema Q8 needs p divisible by 4^r");
+  // Per rank, every level moves and adds the same share: (m/2)(k/2)/(p/4).
+  const double share = std::max({m * k, k * n, m * n}) / p;
+  const double per_sub = 8.0 * refined_message_time(share, mp);
+  const double sums = 7.0 * refined_add_time(share, mp);
+  const double subproblems = std::ldexp(1.0, r) - 1;  // sum_{l<r} 2^l
+  double lm = m, ln = n, lk = k;
+  for (int i = 0; i < r; ++i) lm = std::ceil(lm / 2), ln = std::ceil(ln / 2), lk = std::ceil(lk / 2);
+  const Prediction cut = leaf(lm, ln, lk, static_cast<int>(p / four_r));
+  const double copies = std::ldexp(1.0, r);
+  return {subproblems * per_sub + copies * cut.comm_s, subproblems * sums + copies * cut.comp_s};
+}
+
+}  // namespace mmbench::model

@@ -1,0 +1,128 @@
+#include "model/selection.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "algos/process_grid.hpp"
+#include "algos/registry.hpp"
+#include "algos/strassen_groups.hpp"
+#include "model/algorithm_models.hpp"
+
+namespace mmbench::model {
+
+using algos::Algorithm;
+using algos::Options;
+using algos::Problem;
+
+std::string to_string(ModelKind kind) { return kind == ModelKind::paper ? "paper" : "refined"; }
+
+ModelKind parse_model_kind(const std::string& word) {
+  if (word == "refined") return ModelKind::refined;
+  if (word == "paper") return ModelKind::paper;
+  throw std::invalid_argument("unknown model '" + word + "'; allowed: refined, paper");
+}
+
+std::string Candidate::label() const {
+  std::string s(algo ? algo->name() : "?");
+  const algos::Uses u = algo ? algo->uses() : algos::Uses{};
+  if (u.recursions) s += " r=" + std::to_string(opt.recursions);
+  if (u.grid && opt.pr > 0) s += " grid=" + std::to_string(opt.pr) + "x" + std::to_string(opt.pc);
+  if (u.nb) s += " nb=" + std::to_string(opt.nb);
+  if (u.lb) s += " lb=" + (opt.lb > 0 ? std::to_string(opt.lb) : std::string("32(default)"));
+  return s;
+}
+
+namespace {
+
+// Every pr x pc = p with pr <= pc, squarest last. p = 12 -> 1x12 2x6 3x4.
+std::vector<std::pair<int, int>> grids_of(int p) {
+  std::vector<std::pair<int, int>> out;
+  for (long long pr = 1; pr * pr <= p; ++pr)
+    if (p % pr == 0) out.emplace_back(static_cast<int>(pr), static_cast<int>(p / pr));
+  return out;
+}
+
+}  // namespace
+
+bool predict_configuration(const Algorithm& algo, const Problem& pb, const Options& opt, int p,
+                           const MachineParams& mp, Prediction& paper, Prediction& refined) {
+  const AlgorithmModel* m = find_model(algo.name());
+  if (!m) return false;
+  Options o = opt;
+  o.recursions = resolve_recursions(*m, opt, p);
+  paper = m->paper(pb, o, p, mp);
+  refined = m->refined(pb, o, p, mp);
+  return true;
+}
+
+Ranking rank_candidates(const Problem& pb, int p, const Options& base, const MachineParams& mp, ModelKind model,
+                        const CandidateSpace& space) {
+  if (p < 1) throw std::invalid_argument("rank_candidates: p = " + std::to_string(p) + ", needs p >= 1");
+  if (pb.m < 1 || pb.n < 1 || pb.k < 1)
+    throw std::invalid_argument("rank_candidates: m, n, k = " + std::to_string(pb.m) + ", " + std::to_string(pb.n) +
+                                ", " + std::to_string(pb.k) + ", each needs >= 1");
+  Ranking out;
+  out.model = model;
+  const int r_top = algos::max_recursions_q8(p) + 1;
+  const std::vector<std::pair<int, int>> grids = grids_of(p);
+  std::vector<int> lbs = space.lbs.empty() ? std::vector<int>{0} : space.lbs;
+
+  for (const Algorithm* algo : algos::all_algorithms()) {
+    if (!space.only.empty() &&
+        std::find(space.only.begin(), space.only.end(), std::string(algo->name())) == space.only.end())
+      continue;
+    const algos::Uses u = algo->uses();
+    const AlgorithmModel* m = find_model(algo->name());
+    std::vector<Options> variants;
+    for (auto g : u.grid ? grids : std::vector<std::pair<int, int>>{{0, 0}})
+      for (int lb : u.lb ? lbs : std::vector<int>{0})
+        for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r) {
+          Options o = base;
+          o.pr = g.first;
+          o.pc = g.second;
+          o.lb = lb;
+          o.recursions = r;
+          variants.push_back(o);
+        }
+    for (const Options& o : variants) {
+      Candidate c;
+      c.algo = algo;
+      c.opt = o;
+      if (!m) {
+        out.excluded.push_back({c.label(), "no cost model for this algorithm"});
+        continue;
+      }
+      const algos::Applicability ap = algo->check(pb, o, p);
+      if (!ap.ok()) {
+        out.excluded.push_back({c.label(), ap.reason});
+        continue;
+      }
+      const long long threads = static_cast<long long>(p) * o.threads;
+      if (m->one_node && space.cores_per_node > 0 && threads > space.cores_per_node) {
+        out.excluded.push_back({c.label(), "runs on one node: p x threads = " + std::to_string(threads) +
+                                               " threads, a node has " + std::to_string(space.cores_per_node) + " cores"});
+        continue;
+      }
+      if (space.max_doubles_per_rank > 0) {
+        const double need = algo->estimate_doubles_per_rank(pb, o, p);
+        if (need > space.max_doubles_per_rank) {
+          out.excluded.push_back({c.label(), "needs " + std::to_string(static_cast<long long>(need * 8 / (1 << 20))) +
+                                                 " MiB per rank, more than available"});
+          continue;
+        }
+      }
+      try {
+        predict_configuration(*algo, pb, o, p, mp, c.paper, c.refined);
+      } catch (const std::invalid_argument& e) {
+        out.excluded.push_back({c.label(), std::string("model: ") + e.what()});
+        continue;
+      }
+      out.ranked.push_back(c);
+    }
+  }
+  std::stable_sort(out.ranked.begin(), out.ranked.end(),
+                   [&](const Candidate& a, const Candidate& b) { return a.time(model) < b.time(model); });
+  return out;
+}
+
+}  // namespace mmbench::model

@@ -1,0 +1,76 @@
+// The poly-algorithm's choice (SPEC 6): enumerate every applicable candidate
+// (algorithm x r x grid x lb) for a problem on p ranks, predict each with
+// both models, rank by one of them.
+//
+// Applicability is the algorithm's own check() from the registry, so only
+// registered algorithms appear, and nothing here allocates per-rank data:
+// enumerating p = 100000 costs a few hundred check() calls and model
+// evaluations (the divisors of p give the grids).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algos/algorithm.hpp"
+#include "model/machine_params.hpp"
+#include "model/prediction.hpp"
+
+namespace mmbench::model {
+
+enum class ModelKind { refined, paper };
+// "refined" / "paper".
+std::string to_string(ModelKind kind);
+// Throws std::invalid_argument naming the word and the allowed values.
+ModelKind parse_model_kind(const std::string& word);
+
+struct Candidate {
+  const algos::Algorithm* algo = nullptr;
+  algos::Options opt;  // concrete: recursions, grid and lb resolved
+  Prediction paper, refined;
+  double time(ModelKind kind) const { return kind == ModelKind::paper ? paper.total() : refined.total(); }
+  // Short description, e.g. "pdgemm grid=2x4 nb=64 lb=256",
+  // "strassen-q7+ring r=2", "ring".
+  std::string label() const;
+};
+
+struct Excluded {
+  std::string label;   // as Candidate::label
+  std::string reason;  // from check(), or "no cost model", or memory
+};
+
+// What to enumerate besides the algorithms' own structure.
+struct CandidateSpace {
+  // PBLAS logical block sizes to try for algorithms that use lb; 0 = the
+  // library default (32). Default: 0 (32), 64, 128, 256, 512.
+  std::vector<int> lbs = {0, 64, 128, 256, 512};
+  // Exclude candidates whose Algorithm::estimate_doubles_per_rank exceeds
+  // this (0 = no limit).
+  double max_doubles_per_rank = 0;
+  // Cores of one node: one-node algorithms (dgemm) need p x threads <= this
+  // (0 = no limit).
+  int cores_per_node = 0;
+  // Only these algorithm names (empty = every registered algorithm).
+  std::vector<std::string> only;
+};
+
+struct Ranking {
+  ModelKind model = ModelKind::refined;
+  std::vector<Candidate> ranked;  // fastest first by `model`; ties keep enumeration order
+  std::vector<Excluded> excluded;
+};
+
+// base supplies threads, nb and local_levels; grid, lb and recursions are
+// enumerated: every grid pr x pc = p with pr <= pc, every lb of the space,
+// r = 1 .. floor(log4 p) + 1 for Strassen (check() rejects what does not
+// apply). Throws std::invalid_argument for p < 1 or an empty problem, and
+// what the models throw for unusable machine parameters.
+Ranking rank_candidates(const algos::Problem& pb, int p, const algos::Options& base, const MachineParams& mp,
+                        ModelKind model, const CandidateSpace& space = {});
+
+// Both predictions of one configuration as it will run (or ran): the
+// algorithm's model with its options resolved. false if there is no model
+// for the algorithm (then out is untouched).
+bool predict_configuration(const algos::Algorithm& algo, const algos::Problem& pb, const algos::Options& opt, int p,
+                           const MachineParams& mp, Prediction& paper, Prediction& refined);
+
+}  // namespace mmbench::model
