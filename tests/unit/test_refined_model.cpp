@@ -1,0 +1,187 @@
+// The refined cost models (model/refined_model.hpp) against values worked out
+// by hand. Synthetic machine R unless a test says otherwise:
+//   lambda = 1e-3 s, tau = 1e6 doubles/s, t_op = 1e-9 s, no profile, no
+//   add bandwidth, no eager/rendezvous split.
+#include "model/refined_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace mmbench::model;
+
+namespace {
+
+MachineParams synthetic() {
+  MachineParams mp;
+  mp.latency_s = 1e-3;
+  mp.tau = 1e6;
+  mp.t_op = 1e-9;
+  return mp;
+}
+
+void expect_rel(double actual, double expected, double rel = 1e-12) {
+  if (expected == 0) {
+    EXPECT_EQ(actual, 0.0);
+  } else {
+    EXPECT_NEAR(actual, expected, std::abs(expected) * rel) << "expected " << expected;
+  }
+}
+
+}  // namespace
+
+TEST(DgemmRate, NearestProfilePointInLogSpace) {
+  MachineParams mp = synthetic();
+  mp.dgemm_profile = {{1000, 1000, 32, 2000.0}, {1000, 1000, 256, 3000.0}};
+  // |ln(200/256)| = 0.25 < |ln(200/32)| = 1.83 -> the k = 256 point.
+  expect_rel(dgemm_rate(1000, 1000, 200, mp), 3e9);
+  // |ln(40/32)| = 0.22 < |ln(40/256)| = 1.86 -> the k = 32 point.
+  expect_rel(dgemm_rate(1000, 1000, 40, mp), 2e9);
+}
+
+TEST(DgemmRate, FallsBackToTopOrThrows) {
+  MachineParams mp = synthetic();
+  expect_rel(dgemm_rate(10, 10, 10, mp), 1e9);
+  mp.t_op = 0;
+  EXPECT_THROW(dgemm_rate(10, 10, 10, mp), std::invalid_argument);
+}
+
+TEST(RefinedDgemm, FlopsOverRateTimesThreads) {
+  // 2 * 100 * 200 * 300 = 1.2e7 flops at 1e9 flop/s on 2 threads = 0.006 s.
+  expect_rel(refined_dgemm_time(100, 200, 300, 2, synthetic()), 0.006);
+  EXPECT_EQ(refined_dgemm_time(0, 200, 300, 1, synthetic()), 0.0);
+}
+
+TEST(RefinedAdd, MemoryBoundWhenBandwidthKnown) {
+  MachineParams mp = synthetic();
+  // Paper fallback: 1e6 elements * 1e-9 s = 1e-3 s.
+  expect_rel(refined_add_time(1e6, mp), 1e-3);
+  // 24 bytes per element at 12e9 B/s: 24e6 / 12e9 = 2e-3 s.
+  mp.add_bytes_per_s = 12e9;
+  expect_rel(refined_add_time(1e6, mp), 2e-3);
+}
+
+TEST(RefinedMessage, EagerAndRendezvousRegimes) {
+  MachineParams mp = synthetic();
+  // One regime: 1e-3 + 1000 / 1e6 = 2e-3 s.
+  expect_rel(refined_message_time(1000, mp), 2e-3);
+  mp.tau = 1.5e8;
+  mp.eager_limit_bytes = 1024;
+  mp.latency_eager_s = 1e-6;
+  mp.tau_eager = 1e8;
+  mp.latency_rendezvous_s = 5e-6;
+  mp.tau_rendezvous = 2e8;
+  // 100 doubles = 800 B <= 1024: 1e-6 + 100 / min(1e8, 1.5e8) = 2e-6 s.
+  expect_rel(refined_message_time(100, mp), 2e-6);
+  // 1000 doubles = 8000 B: 5e-6 + 1000 / min(2e8, 1.5e8) = 5e-6 + 6.6667e-6.
+  expect_rel(refined_message_time(1000, mp), 5e-6 + 1000 / 1.5e8);
+  EXPECT_EQ(refined_message_time(0, mp), 0.0);
+}
+
+TEST(RefinedMessage, NeedsThroughput) {
+  MachineParams mp = synthetic();
+  mp.tau = 0;
+  EXPECT_THROW(refined_message_time(10, mp), std::invalid_argument);
+}
+
+TEST(RefinedRing, ShiftLongerThanStep) {
+  // m = n = k = 1000, p = 4: blocks of 250.
+  // step = 2 * 250 * 250 * 1000 * 1e-9 = 0.125 s; shift = 1e-3 + 1000 * 250 / 1e6 = 0.251 s.
+  // total = 3 * max(0.125, 0.251) + 0.125 = 0.878: comp 4 * 0.125 = 0.5,
+  // exposed comm 3 * (0.251 - 0.125) = 0.378.
+  const Prediction r = refined_ring(1000, 1000, 1000, 4, 1, synthetic());
+  expect_rel(r.comp_s, 0.5);
+  expect_rel(r.comm_s, 0.378);
+  expect_rel(r.total(), 0.878);
+}
+
+TEST(RefinedRing, ShiftHiddenBehindStep) {
+  MachineParams mp = synthetic();
+  mp.tau = 1e7;  // shift = 1e-3 + 0.025 = 0.026 < step 0.125: fully hidden
+  const Prediction r = refined_ring(1000, 1000, 1000, 4, 1, mp);
+  EXPECT_EQ(r.comm_s, 0.0);
+  expect_rel(r.total(), 0.5);
+}
+
+TEST(RefinedRing, UnevenBlocksUseTheLargest) {
+  // m = n = k = 10, p = 4: blocks 3, 3, 2, 2 -> step = 2 * 3 * 3 * 10 * 1e-9 = 1.8e-7;
+  // shift = 1e-3 + 10 * 3 / 1e6 = 1.03e-3; comm = 3 * (1.03e-3 - 1.8e-7).
+  const Prediction r = refined_ring(10, 10, 10, 4, 1, synthetic());
+  expect_rel(r.comp_s, 4 * 1.8e-7);
+  expect_rel(r.comm_s, 3 * (1.03e-3 - 1.8e-7));
+  // One rank: one DGEMM, no shift.
+  const Prediction one = refined_ring(10, 10, 10, 1, 1, synthetic());
+  EXPECT_EQ(one.comm_s, 0.0);
+  expect_rel(one.comp_s, 2e3 * 1e-9);
+}
+
+TEST(RefinedTpmm, SwapsNotOverlapped) {
+  // p = 4: swap = 1e-3 + 1000 * 250 / 1e6 = 0.251; comm 3 * 0.251 = 0.753; comp 0.5.
+  const Prediction t = refined_tpmm(1000, 1000, 1000, 4, 1, synthetic());
+  expect_rel(t.comm_s, 0.753);
+  expect_rel(t.comp_s, 0.5);
+}
+
+TEST(RefinedPdgemm, VolumeAndLbPanels) {
+  // 2 x 2, lb = 100: comp = 2e9 / 4 * 1e-9 = 0.5;
+  // volume = (log2 2 * 1e6 / 2 + log2 2 * 1e6 / 2) / 1e6 = 1.0;
+  // startups = ceil(1000 / 100) * (1 + 1) * 1e-3 = 0.02.
+  const Prediction a = refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 100, 1, synthetic());
+  expect_rel(a.comp_s, 0.5);
+  expect_rel(a.comm_s, 1.02);
+  // 1 x 4: volume = log2 4 * 1e6 / 1 / 1e6 = 2.0; startups 10 * 2 * 1e-3.
+  const Prediction b = refined_pdgemm(1000, 1000, 1000, 1, 4, 64, 100, 1, synthetic());
+  expect_rel(b.comm_s, 2.02);
+  // One rank: no communication.
+  EXPECT_EQ(refined_pdgemm(1000, 1000, 1000, 1, 1, 64, 100, 1, synthetic()).comm_s, 0.0);
+  EXPECT_THROW(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 0, 1, synthetic()), std::invalid_argument);
+}
+
+TEST(RefinedPdgemm, RateOfTheLbPanel) {
+  MachineParams mp = synthetic();
+  // Local block 500 x 500; panel DGEMM(500, 500, lb).
+  mp.dgemm_profile = {{500, 500, 32, 1000.0}, {500, 500, 100, 4000.0}};
+  // lb = 100: 2e9 / 4 / 4e9 = 0.125 s; lb = 32: 2e9 / 4 / 1e9 = 0.5 s.
+  expect_rel(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 100, 1, mp).comp_s, 0.125);
+  expect_rel(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 32, 1, mp).comp_s, 0.5);
+}
+
+TEST(RefinedQ8, CountsTheSubproblemsOfEveryLevel) {
+  const MachineParams mp = synthetic();
+  auto dgemm_leaf = [&](double m, double n, double k, int) { return Prediction{0.0, refined_dgemm_time(m, n, k, 1, mp)}; };
+  // p = 4, r = 1, n = 1000: share = 1e6 / 4 = 250000 doubles;
+  // comm = 8 * (1e-3 + 0.25) = 2.008; sums = 7 * 250000 * 1e-9 = 1.75e-3;
+  // leaf DGEMM(500^3) = 0.25 s, twice -> comp = 0.50175.
+  const Prediction a = refined_strassen_q8(1000, 1000, 1000, 4, 1, dgemm_leaf, mp);
+  expect_rel(a.comm_s, 2.008);
+  expect_rel(a.comp_s, 0.50175);
+  // p = 16, r = 2: 1 + 2 = 3 subproblems at the top, share 62500:
+  // comm = 3 * 8 * (1e-3 + 0.0625) = 1.524 (the paper: 8 * 2 * 0.0635 = 1.016);
+  // comp = 3 * 7 * 62500e-9 + 4 * DGEMM(250^3) = 1.3125e-3 + 4 * 0.03125.
+  const Prediction b = refined_strassen_q8(1000, 1000, 1000, 16, 2, dgemm_leaf, mp);
+  expect_rel(b.comm_s, 1.524);
+  expect_rel(b.comp_s, 1.3125e-3 + 0.125);
+  EXPECT_THROW(refined_strassen_q8(1000, 1000, 1000, 8, 2, dgemm_leaf, mp), std::invalid_argument);
+}
+
+TEST(RefinedQ7, ActualGroupsSumsAndTransfers) {
+  const MachineParams mp = synthetic();
+  // A leaf with no communication and computation m n k 1e-9 / p.
+  auto leaf = [](double m, double n, double k, int p) { return Prediction{0.0, m * n * k * 1e-9 / p}; };
+  // p = 7 -> groups {2, 2, 2, 1}; h = 500; leaf comp 0.125 / g.
+  // T_C11 (g 2): 2 sums of (250000 + 250000) / 2 / 2 = 125000 elements + 3
+  //   of 250000 / 2 -> 6.25e-4 s, + 2 * 0.0625 = 0.125625.
+  // T_C12 (g 2): 2.5e-4 + 2 * 0.0625 = 0.12525.
+  // T_C22 (g 1): 1 * 2.5e-4 + 3 * 2.5e-4 + 0.125 = 0.126  <- the maximum.
+  const Prediction q = refined_strassen_q7(1000, 1000, 1000, 7, 1, leaf, mp);
+  expect_rel(q.comp_s, 0.126);
+  // Transfers: into a group of 2 from the largest (2): 1 partner,
+  //   1e-3 + 125000 / 1e6 = 0.126 each; T_C11 takes 6 -> 0.756.
+  // Into G22 (1 rank) from 2-rank groups: 2 partners of 125000 doubles:
+  //   2 * (1e-3 + 0.125) = 0.252 each; 7 transfers -> 1.764  <- the maximum.
+  expect_rel(q.comm_s, 1.764);
+  EXPECT_THROW(refined_strassen_q7(1000, 1000, 1000, 3, 1, leaf, mp), std::invalid_argument);
+  // r = 0 is the leaf itself.
+  expect_rel(refined_strassen_q7(1000, 1000, 1000, 7, 0, leaf, mp).comp_s, 1e9 * 1e-9 / 7);
+}

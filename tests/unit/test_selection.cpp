@@ -1,0 +1,218 @@
+// The model table by algorithm name (model/algorithm_models.hpp) and the
+// candidate ranking (model/selection.hpp): the paper column equals the
+// paper formulas, Options resolve like the algorithms resolve them, the
+// ranking is sorted by the chosen model and its first entry is what
+// --algo auto runs, exclusions carry reasons, and p = 100000 is cheap.
+//
+// The registry may grow (tpmm, Strassen): tests that name a winner restrict
+// the space to the algorithms they are about.
+#include "model/selection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "algos/registry.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
+
+using namespace mmbench;
+using namespace mmbench::model;
+
+namespace {
+
+MachineParams synthetic(double latency = 1e-3, double tau = 1e6, double t_op = 1e-9) {
+  MachineParams mp;
+  mp.latency_s = latency;
+  mp.tau = tau;
+  mp.t_op = t_op;
+  return mp;
+}
+
+MachineParams opteron() {
+  return synthetic(17e-6, 146e6 / 8, 1.0 / 3300e6);
+}
+
+algos::Options with_r(int r) {
+  algos::Options o;
+  o.recursions = r;
+  return o;
+}
+
+void expect_same(const Prediction& a, const Prediction& b) {
+  EXPECT_DOUBLE_EQ(a.comm_s, b.comm_s);
+  EXPECT_DOUBLE_EQ(a.comp_s, b.comp_s);
+}
+
+}  // namespace
+
+TEST(AlgorithmModels, EveryPlannedNameHasAModel) {
+  for (const char* name : {"dgemm", "pdgemm", "ring", "tpmm", "strassen-q7+ring", "strassen-q7+pdgemm",
+                           "strassen-q8+pdgemm", "strassen-q8+tpmm", "strassen-q8+dgemm"})
+    EXPECT_NE(find_model(name), nullptr) << name;
+  EXPECT_EQ(find_model("cannon"), nullptr);
+  // Every registered algorithm has one.
+  for (const algos::Algorithm* a : algos::all_algorithms()) EXPECT_NE(find_model(a->name()), nullptr) << a->name();
+}
+
+TEST(AlgorithmModels, PaperColumnIsThePaperFormula) {
+  const MachineParams mp = opteron();
+  const algos::Problem pb{4096, 4096, 4096};
+  expect_same(find_model("ring")->paper(pb, {}, 56, mp), paper_ring(4096, 56, mp));
+  expect_same(find_model("tpmm")->paper(pb, {}, 64, mp), paper_tpmm(4096, 64, mp));
+  algos::Options grid;
+  grid.pr = 7;
+  grid.pc = 8;
+  grid.lb = 668;
+  expect_same(find_model("pdgemm")->paper(pb, grid, 56, mp), paper_pdgemm(4096, 64, 7, 8, mp));
+  // No grid given: the most square one (7 x 8 for 56).
+  algos::Options lb668;
+  lb668.lb = 668;
+  expect_same(find_model("pdgemm")->paper(pb, lb668, 56, mp), paper_pdgemm(4096, 64, 7, 8, mp));
+  expect_same(find_model("strassen-q7+ring")->paper(pb, with_r(2), 56, mp), paper_strassen_q7_ring(4096, 56, 2, mp));
+  expect_same(find_model("strassen-q8+pdgemm")->paper(pb, with_r(1), 32, mp),
+              paper_strassen_q8(4096, 32, 1, Cutoff::pdgemm, 64, mp));
+  expect_same(find_model("strassen-q8+dgemm")->paper(pb, with_r(3), 64, mp),
+              paper_strassen_q8(4096, 64, 3, Cutoff::dgemm, 64, mp));
+  // dgemm: eq. 2.10 on p x threads threads: 2 * 4096^3 / 3300e6 / 4.
+  EXPECT_NEAR(find_model("dgemm")->paper(pb, {}, 4, mp).total(), 2.0 * 4096.0 * 4096 * 4096 / 3300e6 / 4, 1e-12);
+}
+
+TEST(AlgorithmModels, PaperPdgemmDefaultLbUsesItsOwnRate) {
+  // The thesis priced PDGEMM with lb = 32 at 2500 MFLOPS (t_op_pdgemm_default).
+  MachineParams mp = opteron();
+  mp.t_op_pdgemm_default = 1.0 / 2500e6;
+  MachineParams slow = mp;
+  slow.t_op = mp.t_op_pdgemm_default;
+  const algos::Problem pb{4096, 4096, 4096};
+  expect_same(find_model("pdgemm")->paper(pb, {}, 56, mp), paper_pdgemm(4096, 64, 7, 8, slow));
+}
+
+TEST(AlgorithmModels, PaperQ7PdgemmByHand) {
+  // Not in the thesis: Q7 recursion with PDGEMM leaves. p = 4, r = 1,
+  // n = 1000, t_op = 1e-9, lambda = 1e-3, tau = 1e6: both branches have
+  // ceil(4/7) = floor(8/7) = 1 rank, leaf PDGEMM(500) on 1 x 1 = 0.25 s.
+  // comm = 9 (250000 / 1 / 1e6 + 3e-3) = 2.277;
+  // comp = max(5 * 2.5e-4 + 0.25, 7 * 2.5e-4 + 2 * 0.25) = 0.50175.
+  const Prediction pr = find_model("strassen-q7+pdgemm")->paper({1000, 1000, 1000}, with_r(1), 4, synthetic());
+  EXPECT_NEAR(pr.comm_s, 2.277, 1e-12);
+  EXPECT_NEAR(pr.comp_s, 0.50175, 1e-12);
+}
+
+TEST(AlgorithmModels, DeepestRecursionThatApplies) {
+  auto r = [](const char* name, int p) { return resolve_recursions(*find_model(name), with_r(-1), p); };
+  EXPECT_EQ(r("strassen-q7+ring", 56), 2);    // floor(log7 56)
+  EXPECT_EQ(r("strassen-q7+ring", 4), 1);     // unbalanced but allowed
+  EXPECT_EQ(r("strassen-q7+ring", 3), 0);
+  EXPECT_EQ(r("strassen-q8+pdgemm", 32), 2);  // 32 / 16 = 2 ranks per leaf
+  EXPECT_EQ(r("strassen-q8+pdgemm", 16), 1);  // r = 2 would leave 1 rank
+  EXPECT_EQ(r("strassen-q8+dgemm", 64), 3);
+  EXPECT_EQ(r("strassen-q8+dgemm", 32), 0);   // 32 is no power of 4
+  EXPECT_EQ(r("strassen-q8+tpmm", 32), 2);    // 32 / 16 = 2, a power of two
+  EXPECT_EQ(r("strassen-q8+tpmm", 48), 0);    // 48 / 4 = 12, 48 / 16 = 3: neither a power of two
+  EXPECT_EQ(r("ring", 56), 0);
+  EXPECT_EQ(resolve_recursions(*find_model("strassen-q7+ring"), with_r(1), 56), 1);
+}
+
+TEST(Selection, RankedByTheChosenModel) {
+  // p = 4, n = 1000, lambda = 1e-6, tau = 1e7, t_op = 1e-9 (dgemm excluded:
+  // 2 cores per node).
+  //   paper ring:   comm 2 * 3 * (1e-6 + 1000 * 250 / 1e7) = 0.150006, comp 0.5
+  //   paper pdgemm 2x2: comm 1e6 / 1e7 + ceil(1000/64) * 2 * 1e-6 = 0.100032, comp 0.5
+  //   refined ring: shift 0.025001 hidden behind each 0.125 s step -> 0.5
+  //   refined pdgemm 2x2: at least 0.5 + 0.1
+  // So the paper model picks pdgemm 2x2, the refined one ring.
+  CandidateSpace space;
+  space.cores_per_node = 2;
+  space.only = {"ring", "pdgemm", "dgemm"};
+  const MachineParams mp = synthetic(1e-6, 1e7, 1e-9);
+  const algos::Problem pb{1000, 1000, 1000};
+  const Ranking paper = rank_candidates(pb, 4, {}, mp, ModelKind::paper, space);
+  const Ranking refined = rank_candidates(pb, 4, {}, mp, ModelKind::refined, space);
+  ASSERT_FALSE(paper.ranked.empty());
+  EXPECT_EQ(paper.ranked[0].algo->name(), "pdgemm");
+  EXPECT_EQ(paper.ranked[0].opt.pr, 2);
+  EXPECT_EQ(paper.ranked[0].opt.pc, 2);
+  EXPECT_NEAR(paper.ranked[0].paper.total(), 0.600032, 1e-9);
+  EXPECT_EQ(refined.ranked[0].algo->name(), "ring");
+  EXPECT_NEAR(refined.ranked[0].refined.total(), 0.5, 1e-12);
+  for (const Ranking* rk : {&paper, &refined}) {
+    EXPECT_TRUE(std::is_sorted(rk->ranked.begin(), rk->ranked.end(), [&](const Candidate& a, const Candidate& b) {
+      return a.time(rk->model) < b.time(rk->model);
+    }));
+    // dgemm was excluded with its reason.
+    ASSERT_EQ(rk->excluded.size(), 1u);
+    EXPECT_EQ(rk->excluded[0].label, "dgemm");
+    EXPECT_NE(rk->excluded[0].reason.find("one node"), std::string::npos) << rk->excluded[0].reason;
+  }
+}
+
+TEST(Selection, AutoPicksTheModelsMinimum) {
+  // Whatever is registered: the first candidate is the minimum of the list.
+  for (int p : {1, 2, 3, 7, 12, 56, 64}) {
+    const Ranking rk = rank_candidates({2048, 2048, 2048}, p, {}, opteron(), ModelKind::refined, {});
+    ASSERT_FALSE(rk.ranked.empty()) << p;
+    double best = rk.ranked[0].time(ModelKind::refined);
+    for (const Candidate& c : rk.ranked) EXPECT_LE(best, c.time(ModelKind::refined));
+  }
+}
+
+TEST(Selection, GridsAndLbsEnumerated) {
+  CandidateSpace space;
+  space.only = {"pdgemm"};
+  space.lbs = {0, 256};
+  const Ranking rk = rank_candidates({1200, 1200, 1200}, 12, {}, opteron(), ModelKind::paper, space);
+  // Grids 1x12, 2x6, 3x4 times lb 32, 256.
+  ASSERT_EQ(rk.ranked.size(), 6u);
+  // The paper model ignores lb: the tie keeps the enumeration order, so the
+  // default lb (listed first) ranks above 256 for the same grid.
+  EXPECT_EQ(rk.ranked[0].label(), "pdgemm grid=3x4 nb=64 lb=32(default)");
+  EXPECT_EQ(rk.ranked[1].label(), "pdgemm grid=3x4 nb=64 lb=256");
+}
+
+TEST(Selection, MemoryLimitExcludes) {
+  CandidateSpace space;
+  space.only = {"ring"};
+  space.max_doubles_per_rank = 1000;  // far below 3 * 1000^2 / 2
+  const Ranking rk = rank_candidates({1000, 1000, 1000}, 2, {}, opteron(), ModelKind::refined, space);
+  EXPECT_TRUE(rk.ranked.empty());
+  ASSERT_EQ(rk.excluded.size(), 1u);
+  EXPECT_NE(rk.excluded[0].reason.find("MiB per rank"), std::string::npos);
+}
+
+TEST(Selection, BadInput) {
+  EXPECT_THROW(rank_candidates({10, 10, 10}, 0, {}, opteron(), ModelKind::refined, {}), std::invalid_argument);
+  EXPECT_THROW(rank_candidates({0, 10, 10}, 2, {}, opteron(), ModelKind::refined, {}), std::invalid_argument);
+  EXPECT_THROW(parse_model_kind("roofline"), std::invalid_argument);
+  EXPECT_EQ(parse_model_kind("paper"), ModelKind::paper);
+  EXPECT_EQ(parse_model_kind("refined"), ModelKind::refined);
+}
+
+TEST(Selection, HundredThousandRanksInWellUnderASecond) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Ranking rk = rank_candidates({1000000, 1000000, 1000000}, 100000, {}, opteron(), ModelKind::refined, {});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_FALSE(rk.ranked.empty());
+  EXPECT_LT(s, 0.5) << "ranking p = 100000 took " << s << " s";
+}
+
+// SPEC 8 / Abb. 2.14: with the thesis' Opteron parameters the paper model
+// puts Strassen + Ring (Q7) ahead of PDGEMM at p = 56 for every size the
+// thesis plotted. Evaluated on the model table directly, so it holds before
+// strassen-q7+ring is registered.
+TEST(ThesisOpteron, StrassenRingAheadOfPdgemmAtP56) {
+  const MachineParams mp = opteron();
+  algos::Options pd;
+  pd.lb = 668;  // tuned; the paper model does not use lb
+  for (std::int64_t n = 1024; n <= 12288; n += 1024) {
+    const algos::Problem pb{n, n, n};
+    const double t_pdgemm = find_model("pdgemm")->paper(pb, pd, 56, mp).total();
+    for (int r : {1, 2}) {
+      const double t_q7 = find_model("strassen-q7+ring")->paper(pb, with_r(r), 56, mp).total();
+      EXPECT_LT(t_q7, t_pdgemm) << "n = " << n << ", r = " << r;
+    }
+  }
+}
