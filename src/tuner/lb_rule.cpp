@@ -40,9 +40,9 @@ std::int64_t round_even(double v) { return 2 * static_cast<std::int64_t>(std::ll
 // function of them (which lets MPI ranks run the search in lockstep).
 class SmartSearch {
  public:
-  SmartSearch(std::int64_t kmin_even, std::int64_t kmax_even, double x,
+  SmartSearch(std::int64_t kmin_even, std::int64_t kmax_even, double x, double tolerance,
               const std::function<double(std::int64_t)>& measure)
-      : lo_(kmin_even), hi_(kmax_even), x_(x), measure_(measure) {}
+      : lo_(kmin_even), hi_(kmax_even), x_(x), tolerance_(tolerance), measure_(measure) {}
 
   double at(std::int64_t k) {
     auto it = points_.find(k);
@@ -135,13 +135,15 @@ class SmartSearch {
   // c + 2; if one is higher, walk along the already measured points on that
   // side while they keep rising, then golden-section search the bracket
   // (lo, m, hi) in which m is the highest. Repeats until the neighbours of
-  // the current point are both measured and not higher.
+  // the current point are both measured and not higher (by more than the
+  // tolerance: a neighbour within noise of c is no reason to search on).
   std::int64_t climb(std::int64_t c) {
     for (;;) {
       const double fc = at(c);
       const double left = c - 2 >= lo_ ? at(c - 2) : -std::numeric_limits<double>::infinity();
       const double right = c + 2 <= hi_ ? at(c + 2) : -std::numeric_limits<double>::infinity();
-      if (left <= fc && right <= fc) return c;
+      const double enough = fc * (1.0 + tolerance_);
+      if (left <= enough && right <= enough) return c;
       const int dir = right > left ? +1 : -1;  // ties go left (smaller k)
 
       std::int64_t prev = c;
@@ -201,6 +203,7 @@ class SmartSearch {
 
   std::int64_t lo_, hi_;
   double x_;
+  double tolerance_;
   const std::function<double(std::int64_t)>& measure_;
   std::map<std::int64_t, double> points_;
 };
@@ -249,8 +252,12 @@ std::vector<std::int64_t> coarse_grid(std::int64_t kmin, std::int64_t kmax, doub
 
 LbSearchResult search_lb(std::int64_t kmin, std::int64_t kmax, double x,
                          const std::function<double(std::int64_t k)>& measure_mflops,
-                         bool exhaustive) {
+                         bool exhaustive, double tolerance) {
   check_x(x);
+  if (!(tolerance >= 0.0 && tolerance < 1.0)) {
+    throw std::invalid_argument("search_lb: tolerance = " + std::to_string(tolerance) +
+                                " is outside the allowed range [0, 1)");
+  }
   if (kmin < 2) {
     throw std::invalid_argument("search_lb: kmin = " + std::to_string(kmin) +
                                 " is below the allowed minimum 2");
@@ -265,7 +272,7 @@ LbSearchResult search_lb(std::int64_t kmin, std::int64_t kmax, double x,
                                 std::to_string(kmax) + "] contains no even k");
   }
 
-  SmartSearch search(all.front(), all.back(), x, measure_mflops);
+  SmartSearch search(all.front(), all.back(), x, tolerance, measure_mflops);
   if (exhaustive) {
     for (std::int64_t k : all) search.at(k);
   } else {

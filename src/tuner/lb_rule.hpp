@@ -73,7 +73,10 @@ std::vector<std::int64_t> coarse_grid(std::int64_t kmin, std::int64_t kmax,
 //      neighbours are measured and not higher);
 //   2. every even k between the first measured point that reaches x * max
 //      and the measured point before it (the crossing bracket), so the first
-//      crossing is found exactly;
+//      crossing is found exactly; a bracket with more than 24 even k inside
+//      is first cut into 8 pieces, and the piece where the crossing lies is
+//      refined in the next round (assumes no dip below the threshold inside
+//      a piece);
 //   3. coarse local maxima lying before the crossing and within 5 % below the
 //      threshold get the same local search, because a hump there might reach
 //      the threshold between two coarse points;
@@ -86,16 +89,24 @@ std::vector<std::int64_t> coarse_grid(std::int64_t kmin, std::int64_t kmax,
 // the exhaustive sweep, or reach the threshold early, where the smart search
 // does not look.
 //
+// tolerance (relative, default 0) makes step 1 stop at a point whose even
+// neighbours are higher by no more than that fraction: on a noisy plateau a
+// neighbour that is higher by noise alone would otherwise start a golden-
+// section search of expensive large-k points. The maximum found is then
+// within a factor (1 + tolerance) of the local maximum, so the threshold is
+// at most that fraction too low. Use 0 for exactness on deterministic data.
+//
 // measure_mflops is called in a deterministic order that depends only on the
 // values it returned, so in an MPI program every rank can run this search
 // in lockstep as long as all ranks see the same values (e.g. reduced over
 // ranks).
 //
 // Throws std::invalid_argument for x outside (0, 1], kmin < 2, kmin > kmax,
-// or a range without an even k (e.g. [33, 33]); whatever measure_mflops
-// throws propagates.
+// a range without an even k (e.g. [33, 33]) or tolerance outside [0, 1);
+// std::runtime_error if measure_mflops returns a negative or non-finite
+// rate; whatever measure_mflops throws propagates.
 LbSearchResult search_lb(std::int64_t kmin, std::int64_t kmax, double x,
                          const std::function<double(std::int64_t k)>& measure_mflops,
-                         bool exhaustive);
+                         bool exhaustive, double tolerance = 0.0);
 
 }  // namespace mmbench::tuner

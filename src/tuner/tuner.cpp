@@ -157,6 +157,9 @@ void validate(const TuneOptions& o, int ranks) {
   }
   if (o.reps < 1) fail(format("reps = %d must be >= 1", o.reps));
   if (o.warmup < 0) fail(format("warmup = %d must be >= 0", o.warmup));
+  if (!(o.search_tolerance >= 0.0 && o.search_tolerance < 1.0)) {
+    fail(format("search_tolerance = %g is outside the allowed range [0, 1)", o.search_tolerance));
+  }
   if (o.add_n < 1) fail(format("add_n = %lld must be >= 1", static_cast<long long>(o.add_n)));
   if (o.network_reps < 1) fail(format("network_reps = %d must be >= 1", o.network_reps));
 }
@@ -208,7 +211,8 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
     }
     return t.mflops;
   };
-  const LbSearchResult search = search_lb(options.kmin, kmax, options.x, measure, options.exhaustive);
+  const LbSearchResult search = search_lb(options.kmin, kmax, options.x, measure, options.exhaustive,
+                                           options.search_tolerance);
   const auto best = std::max_element(search.measured.begin(), search.measured.end(),
                                      [](const auto& a, const auto& b) { return a.mflops < b.mflops; });
   const double t_dgemm = MPI_Wtime() - t_start;

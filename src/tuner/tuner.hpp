@@ -34,6 +34,9 @@ struct TuneOptions {
   std::string profile_csv_path;  // raw DGEMM profile CSV; empty: not written
   std::string profile_path;      // machine profile JSON; empty: not written
   std::string scalapack_version; // recorded as given (the tuner cannot ask ScaLAPACK)
+  // Smart search: stop climbing towards the maximum once the neighbours are
+  // within this fraction (timing noise; see search_lb).
+  double search_tolerance = 0.005;
   std::int64_t add_n = 2048;     // matrix order of the add-bandwidth measurement
   int network_reps = 5;          // timed batches per ping-pong / all-to-all size
 };
@@ -45,7 +48,7 @@ std::int64_t effective_kmax(const TuneOptions& options);
 // Throws std::invalid_argument naming the value and the allowed range if:
 // n < 1, pr or pc < 1, pr * pc != ranks, n < pr or n < pc, x outside
 // (0, 1], kmin < 2, kmin > kmax, no even k in [kmin, kmax], reps < 1,
-// warmup < 0, add_n < 1, network_reps < 1.
+// warmup < 0, search_tolerance outside [0, 1), add_n < 1, network_reps < 1.
 void validate(const TuneOptions& options, int ranks);
 
 // Runs the whole tune; see the steps above. progress is called on rank 0

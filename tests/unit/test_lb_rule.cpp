@@ -314,6 +314,47 @@ TEST(SearchLb, HumpBelowTheThresholdOnTheCoarseGridIsSearched) {
   EXPECT_EQ(search_lb(32, 2048, 0.98, s, false).lb, expected);
 }
 
+TEST(SearchLb, NoisyProfileLandsWithinTheNoiseAndToleranceSavesMeasurements) {
+  // f = g * (1 + eps * noise) with g = 48000 k / (k + 30) rising, eps = 0.3 %.
+  // Whatever the noise, the lb lies where g is within the noise of the
+  // threshold: from the first k with g >= x max_g (1 - eps) / ((1 + eps)(1 + tol))
+  // (a lower maximum lowers the threshold by at most the tolerance) up to the
+  // first coarse point at or after the first k with g (1 - eps) >= x max_g (1 + eps)
+  // (from there on every point reaches the threshold). The full sweep may
+  // land elsewhere in the band (its first noise spike), which is exactly
+  // "the same lb within the noise" of SPEC 5.1.
+  const double x = 0.98, eps = 0.003;
+  auto g = [](std::int64_t k) {
+    const double kd = static_cast<double>(k);
+    return 48000.0 * kd / (kd + 30.0);
+  };
+  const double max_g = g(2048);
+  auto first_k = [&](double level) {
+    std::int64_t k = 32;
+    while (g(k) < level) k += 2;
+    return k;
+  };
+  const std::int64_t k_hi = first_k(x * max_g * (1 + eps) / (1 - eps));
+  const std::vector<std::int64_t> coarse = coarse_grid(32, 2048);
+  const std::int64_t upper = *std::lower_bound(coarse.begin(), coarse.end(), k_hi);
+
+  std::size_t with = 0, without = 0;
+  for (double tol : {0.0, 0.01}) {
+    const std::int64_t lower = first_k(x * max_g * (1 - eps) / ((1 + eps) * (1 + tol)));
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      auto f = [&](std::int64_t k) { return g(k) * (1.0 + eps * hash_noise(k, seed)); };
+      const LbSearchResult r = search_lb(32, 2048, x, f, false, tol);
+      (tol > 0 ? with : without) += r.measured.size();
+      EXPECT_GE(r.lb, lower) << "seed " << seed << " tol " << tol;
+      EXPECT_LE(r.lb, upper) << "seed " << seed << " tol " << tol;
+    }
+  }
+  std::printf("noisy profiles: %zu measurements with tolerance 1 %%, %zu without\n", with, without);
+  EXPECT_LT(with, without);
+  EXPECT_THROW(search_lb(32, 64, 0.98, [](std::int64_t) { return 1.0; }, false, -0.1),
+               std::invalid_argument);
+}
+
 TEST(SearchLb, CallOrderIsAFunctionOfTheValues) {
   // Two runs on the same values call measure in the same order, which is
   // what lets MPI ranks run the search in lockstep.
