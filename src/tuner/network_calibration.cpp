@@ -16,12 +16,12 @@ namespace {
 constexpr int kTag = 4711;
 constexpr std::int64_t kLatencyMaxBytes = 64;        // sizes whose median is lambda
 constexpr std::int64_t kLargeMinBytes = 64 * 1024;   // sizes fitted for tau_pingpong
-constexpr std::int64_t kBatchBytes = 8 << 20;        // bytes moved per timed ping-pong batch
+constexpr std::int64_t kBatchBytes = 4 << 20;        // bytes moved per timed ping-pong batch
 constexpr std::int64_t kAlltoallBatchBytes = 16 << 20;
 
 // Round trips per batch: enough to move ~kBatchBytes, between 4 and 1000, so
 // an 8-byte batch is not a few timer ticks and a 4 MiB batch stays short.
-// Example: 8 B -> 1000, 64 KiB -> 128, 4 MiB -> 4.
+// Example: 8 B -> 1000, 64 KiB -> 64, 4 MiB -> 4.
 int round_trips(std::int64_t bytes) {
   return static_cast<int>(std::clamp<std::int64_t>(kBatchBytes / bytes, 4, 1000));
 }

@@ -70,7 +70,8 @@ std::string mpi_library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;
   MMBENCH_MPI(MPI_Get_library_version(text, &len));
-  const std::string all(text, static_cast<std::size_t>(len));
+  // Open MPI counts the terminating NUL in len; stop at the first NUL.
+  const std::string all(text, ::strnlen(text, static_cast<std::size_t>(len)));
   return trim(all.substr(0, all.find('\n')));
 }
 
@@ -78,7 +79,7 @@ std::string host_name() {
   char name[MPI_MAX_PROCESSOR_NAME];
   int len = 0;
   MMBENCH_MPI(MPI_Get_processor_name(name, &len));
-  return std::string(name, static_cast<std::size_t>(len));
+  return std::string(name, ::strnlen(name, static_cast<std::size_t>(len)));
 }
 
 // Broadcasts a string from rank 0 (length first, then the bytes).

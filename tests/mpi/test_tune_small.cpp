@@ -110,8 +110,10 @@ void run(int ranks) {
           "t_op > 0 and not faster than the peak");
     check(p.problem.n == 128 && p.problem.pc == ranks && p.problem.kmax == 64, "tuning problem recorded");
     check(p.libraries.scalapack == "test-scalapack", "ScaLAPACK version passed through");
-    check(!p.libraries.mpi.empty() && p.libraries.mpi.find('\n') == std::string::npos,
-          "MPI version is one line");
+    check(!p.libraries.mpi.empty() && p.libraries.mpi.find('\n') == std::string::npos &&
+              p.libraries.mpi.find('\0') == std::string::npos,
+          "MPI version is one line of text: " + p.libraries.mpi);
+    check(p.host.find('\0') == std::string::npos, "host name has no NUL");
     check(p.libraries.blas.find("OpenBLAS") != std::string::npos, "BLAS config: " + p.libraries.blas);
     check(!p.host.empty() && !p.cpu_model.empty() && p.cores >= 1, "host facts");
     check(p.date.size() == 20 && p.date.back() == 'Z', "ISO date: " + p.date);
