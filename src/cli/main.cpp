@@ -10,6 +10,7 @@
 
 #include "cli/list_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/tune_command.hpp"
 #include "cli/usage_error.hpp"
 #include "core/comm.hpp"
 #include "core/mpi_check.hpp"
@@ -39,6 +40,8 @@ int main(int argc, char** argv) {
   cli::RunArgs run_args;
   CLI::App* run = cli::add_run_command(app, run_args);
   run_args.command_line = command_line(argc, argv);
+  cli::TuneArgs tune_args;
+  CLI::App* tune = cli::add_tune_command(app, tune_args);
 
   try {
     app.parse(argc, argv);
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) return cli::run_command(run_args, world);
+    if (*tune) return cli::tune_command(tune_args, world);
   } catch (const cli::UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
     return cli::kExitUsage;

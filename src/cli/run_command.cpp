@@ -239,11 +239,14 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
     warned = true;
   }
   for (auto& [k, v] : plan->describe()) row[k] = v;
-  const int p_row = std::stoi(row["p"]);  // dgemm reports the one rank it uses
+  // Per processor = per core used: ranks x BLAS threads of the row (dgemm
+  // reports its one rank with all the job's cores as threads), so rows with
+  // different thread counts compare fairly.
+  const int cores_row = std::stoi(row["p"]) * std::stoi(row["threads"]);
   row["t_min"] = fmt_sig(st.min);
   row["t_median"] = fmt_sig(st.median);
   row["t_max"] = fmt_sig(st.max);
-  row["mflops_per_proc"] = fmt::format("{:.1f}", c.pb.flops() / st.median / p_row / 1e6);
+  row["mflops_per_proc"] = fmt::format("{:.1f}", c.pb.flops() / st.median / cores_row / 1e6);
   row["gflops_total"] = fmt::format("{:.3f}", c.pb.flops() / st.median / 1e9);
 
   if (a.no_verify) {
