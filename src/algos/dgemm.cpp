@@ -40,7 +40,7 @@ class DgemmPlan : public Plan {
   double error_growth() const override { return local_.error_growth(); }
   std::map<std::string, std::string> describe() const override {
     auto d = local_.describe();
-    d["p"] = "1";
+    d["p"] = std::to_string(1);  // (not = "1": GCC 12 -Wrestrict false positive, GCC bug 105329)
     d["threads"] = std::to_string(threads_);
     return d;
   }
