@@ -18,8 +18,8 @@
 #include <algorithm>
 
 #include "algos/algorithm.hpp"
-#include "core/blas.hpp"
 #include "core/mpi_check.hpp"
+#include "local/local_multiply.hpp"
 
 namespace mmbench::algos {
 
@@ -27,8 +27,8 @@ namespace {
 
 class RingPlan : public Plan {
  public:
-  RingPlan(const Problem& pb, const Comm& comm)
-      : pb_(pb), comm_(comm),
+  RingPlan(const Problem& pb, const Options& opt, const Comm& comm)
+      : pb_(pb), comm_(comm), local_(opt.local_levels, opt.local_variant, opt.threads),
         a_(row_blocks(pb.m, pb.k, comm.size())),
         b_(col_blocks(pb.k, pb.n, comm.size())),
         c_(row_blocks(pb.m, pb.n, comm.size())) {
@@ -39,7 +39,11 @@ class RingPlan : public Plan {
   const Layout& layout_a() const override { return a_; }
   const Layout& layout_b() const override { return b_; }
   const Layout& layout_c() const override { return c_; }
-  Index workspace_doubles() const override { return static_cast<Index>(buf_[0].size() + buf_[1].size()); }
+  Index workspace_doubles() const override {
+    return static_cast<Index>(buf_[0].size() + buf_[1].size()) + local_.workspace_doubles();
+  }
+  double error_growth() const override { return local_.error_growth(); }
+  std::map<std::string, std::string> describe() const override { return local_.describe(); }
 
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     const int p = comm_.size(), me = comm_.rank();
@@ -66,7 +70,7 @@ class RingPlan : public Plan {
       for (Index c = 0; c < chunks; ++c) {
         Index c0 = block_start(w, static_cast<int>(chunks), static_cast<int>(c));
         Index cw = block_size(w, static_cast<int>(chunks), static_cast<int>(c));
-        dgemm(my_rows, cw, k, A.data(), lda, cur + c0 * ldb, ldb, 0.0, cblock + c0 * lda, lda);
+        local_(my_rows, cw, k, A.data(), lda, cur + c0 * ldb, ldb, cblock + c0 * lda, lda);
         if (s < p - 1) {
           int done = 0;
           MMBENCH_MPI(MPI_Testall(2, req, &done, MPI_STATUSES_IGNORE));
@@ -83,6 +87,7 @@ class RingPlan : public Plan {
  private:
   Problem pb_;
   const Comm& comm_;
+  local::LocalMultiply local_;
   Layout a_, b_, c_;
   std::vector<double> buf_[2];
 };
@@ -103,8 +108,9 @@ class Ring : public Algorithm {
     return Algorithm::estimate_doubles_per_rank(pb, o, ranks) +
            (ranks > 1 ? 2.0 * double(pb.k) * double(block_size(pb.n, ranks, 0)) : 0.0);
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options&, const Comm& comm) const override {
-    return std::make_unique<RingPlan>(pb, comm);
+  Uses uses() const override { return Uses{.local_levels = true}; }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+    return std::make_unique<RingPlan>(pb, opt, comm);
   }
 };
 

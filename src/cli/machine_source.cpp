@@ -7,14 +7,7 @@
 #include "cli/usage_error.hpp"
 #include "core/sysinfo.hpp"
 
-// The profile reader lives in src/tuner (mmbench tune). Until that folder is
-// part of the build, --profile says so instead of failing to compile.
-#if __has_include("tuner/machine_profile.hpp")
 #include "tuner/machine_profile.hpp"
-#define MMBENCH_HAVE_PROFILES 1
-#else
-#define MMBENCH_HAVE_PROFILES 0
-#endif
 
 namespace mmbench::cli {
 
@@ -32,7 +25,6 @@ void add_machine_options(CLI::App* cmd, MachineArgs& a) {
 Machine load_machine(const MachineArgs& a) {
   Machine m;
   if (!a.profile.empty()) {
-#if MMBENCH_HAVE_PROFILES
     try {
       const tuner::MachineProfile prof = tuner::read_profile(a.profile);
       m.params = tuner::to_params(prof);
@@ -42,10 +34,6 @@ Machine load_machine(const MachineArgs& a) {
       throw UsageError(std::string("--profile: ") + e.what());
     }
     m.origin = a.profile;
-#else
-    throw UsageError("--profile " + a.profile +
-                     ": this build cannot read profiles yet (src/tuner is missing); give --lambda, --tau and --flops");
-#endif
   }
   bool cmdline = false;
   auto bad = [](const std::string& opt, double v, const char* allowed) {

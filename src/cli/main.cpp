@@ -11,6 +11,7 @@
 #include "cli/list_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/tune_command.hpp"
 #include "cli/usage_error.hpp"
 #include "core/comm.hpp"
 #include "core/mpi_check.hpp"
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
   cli::RunArgs run_args;
   CLI::App* run = cli::add_run_command(app, run_args);
   run_args.command_line = command_line(argc, argv);
+  cli::TuneArgs tune_args;
+  CLI::App* tune = cli::add_tune_command(app, tune_args);
   cli::PredictArgs predict_args, explain_args;
   CLI::App* predict = cli::add_predict_command(app, predict_args);
   CLI::App* explain = cli::add_explain_command(app, explain_args);
@@ -67,6 +70,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) return cli::run_command(run_args, world);
+    if (*tune) return cli::tune_command(tune_args, world);
     if (*predict) return cli::predict_command(predict_args, world);
     if (*explain) return cli::predict_command(explain_args, world);
   } catch (const cli::UsageError& e) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ void add_common(CLI::App* c, PredictArgs& a) {
       ->capture_default_str();
   c->add_option("--algo", a.algos, "Only these algorithms, comma-separated (default: every registered one)");
   c->add_option("--nb", a.nb, "Block-cyclic block size for pdgemm (one value)")->capture_default_str();
-  c->add_option("--lb", a.lb, "PBLAS logical block sizes to consider: 'default' (32), 'auto' (the profile's) or numbers")
+  c->add_option("--lb", a.lb, "PBLAS logical block sizes to consider: 'default' (32), 'auto' (the profile's, always added) or numbers")
       ->capture_default_str();
   c->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   c->add_option("--top", a.top, "Candidates printed per (p, n); 0 = all (files always get all)")->capture_default_str();
@@ -84,6 +85,9 @@ int predict_command(const PredictArgs& a, const Comm& world) {
       space.lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
     }
   }
+  // The profile's tuned lb is always a candidate.
+  if (machine.lb > 0 && std::find(space.lbs.begin(), space.lbs.end(), machine.lb) == space.lbs.end())
+    space.lbs.push_back(machine.lb);
   if (!a.algos.empty())
     for (const std::string& name : parse_word_list("--algo", a.algos)) {
       if (!algos::find_algorithm(name))

@@ -11,8 +11,8 @@ namespace mmbench::cli {
 using model::Candidate;
 using model::ModelKind;
 
-double mflops_per_proc(const algos::Problem& pb, double seconds, int p) {
-  return seconds > 0 ? pb.flops() / seconds / p / 1e6 : 0.0;
+double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int threads) {
+  return seconds > 0 ? pb.flops() / seconds / (double(p) * std::max(1, threads)) / 1e6 : 0.0;
 }
 
 void print_ranking(const model::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded) {
@@ -26,7 +26,7 @@ void print_ranking(const model::Ranking& rk, const algos::Problem& pb, int p, st
     const double t = c.time(rk.model);
     const double comm = rk.model == ModelKind::paper ? c.paper.comm_s : c.refined.comm_s;
     fmt::print("  {:>4}  {:<44} {:>11.4g} {:>11.1f} {:>11.4g} {:>11.4g} {:>11.4g}\n", i + 1, c.label(), t,
-               mflops_per_proc(pb, t, p), c.paper.total(), c.refined.total(), comm);
+               mflops_per_proc(pb, t, p, c.opt.threads), c.paper.total(), c.refined.total(), comm);
   }
   if (shown < rk.ranked.size()) fmt::print("  ... {} more (--top 0 shows all)\n", rk.ranked.size() - shown);
   if (show_excluded)
@@ -63,7 +63,7 @@ std::map<std::string, std::string> row_of(const Candidate& c, std::size_t rank, 
       {"threads", std::to_string(c.opt.threads)},
       {"model", model::to_string(rk.model)},
       {"t_pred", fmt::format("{:.6g}", t)},
-      {"mflops_per_proc", fmt::format("{:.1f}", mflops_per_proc(pb, t, p))},
+      {"mflops_per_proc", fmt::format("{:.1f}", mflops_per_proc(pb, t, p, c.opt.threads))},
       {"pred_paper", fmt::format("{:.6g}", c.paper.total())},
       {"pred_refined", fmt::format("{:.6g}", c.refined.total())},
       {"comm_paper", fmt::format("{:.6g}", c.paper.comm_s)},
@@ -101,7 +101,7 @@ nlohmann::json ranking_json(const model::Ranking& rk, const algos::Problem& pb, 
                       {"nb", c.opt.nb},
                       {"lb", c.opt.lb > 0 ? c.opt.lb : 32},
                       {"t_pred", t},
-                      {"mflops_per_proc", mflops_per_proc(pb, t, p)},
+                      {"mflops_per_proc", mflops_per_proc(pb, t, p, c.opt.threads)},
                       {"paper", {{"comm_s", c.paper.comm_s}, {"comp_s", c.paper.comp_s}, {"total_s", c.paper.total()}}},
                       {"refined",
                        {{"comm_s", c.refined.comm_s}, {"comp_s", c.refined.comp_s}, {"total_s", c.refined.total()}}}});

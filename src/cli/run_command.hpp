@@ -30,6 +30,8 @@ struct RunArgs {
   std::string grid = "auto";
   std::string recursions = "max";
   int threads = 1;
+  std::string local_levels = "0";
+  std::string local_variant = "winograd";
   std::uint64_t seed = 42;
   bool no_verify = false;
   MachineArgs machine;          // --profile, --lambda, --tau, --flops: fills pred_* columns

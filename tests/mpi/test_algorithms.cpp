@@ -92,6 +92,16 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // Local Strassen–Winograd levels inside the algorithms that offer them
+  // (blocks must reach the kernel's 256 threshold, hence n = 600 at p = 1).
+  if (world.size() == 1)
+    for (const Algorithm* algo : all_algorithms())
+      if (algo->uses().local_levels)
+        for (int L : {1, 2}) {
+          Options opt;
+          opt.local_levels = L;
+          run_case(*algo, Problem{600, 530, 555}, opt, world, "L=" + std::to_string(L));
+        }
   // The lb override: PDGEMM must have called our pilaenv_.
   CHECK(pilaenv_calls() > 0, "ScaLAPACK never called mmbench's pilaenv_ (lb override not linked?)");
   return testing::finish("test_algorithms");

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `make run`: the default experiment on this machine.
+#
+#   scripts/default-benchmark.sh [path/to/mmbench] [--quick|--full]
+#
+# 1. tunes (mmbench tune) if configs/<host>.json does not exist yet,
+# 2. sweeps the algorithms at p = 1 and p = <cores> (one BLAS thread per
+#    rank; the dgemm peer uses all cores in one rank) over a few sizes,
+# 3. writes results/default-<host>-<time>.csv (+ .json sidecar), plots to
+#    plots/, and prints a summary: best algorithm per n, MFLOPS per core,
+#    ratio to the DGEMM peer of the same run.
+# Ranks never exceed the cores: this measures speed, so no oversubscription.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MM=${1:-build/mmbench}
+MODE=${2:-${MODE:---default}}
+host=$(hostname)
+cores=$(nproc)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+case "$MODE" in
+  --quick) sizes=512,1024; reps=3 ;;
+  --full) sizes=1024:8192:1024; reps=5 ;;
+  *) sizes=1024,2048,4096; reps=3 ;;
+esac
+# Open MPI refuses root unless told; this script runs the benchmark for the
+# user who typed `make run`, who may be root in a container.
+if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+export OPENBLAS_NUM_THREADS=1
+mkdir -p results plots configs
+profile=configs/$host.json
+P=$cores
+[ "$P" -gt 16 ] && P=16
+
+t0=$(date +%s)
+if "$MM" --help 2>/dev/null | grep -q '^ *tune'; then
+  if [ ! -f "$profile" ]; then
+    echo "== tuning this machine (no $profile yet): mmbench tune at p = $P"
+    mpirun -q -n "$P" "$MM" tune --n 4096 --profile "$profile"
+  else
+    echo "== using the existing machine profile $profile (delete it to re-tune)"
+  fi
+fi
+csv=results/default-$host-$stamp.csv
+lbs=default
+prof=()
+if [ -f "$profile" ]; then lbs=default,auto; prof=(--profile "$profile"); fi
+echo "== p = 1: dgemm, ring, pdgemm (lb $lbs), n = $sizes"
+mpirun -q -n 1 "$MM" run --algo dgemm,ring,pdgemm --lb "$lbs" --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
+if [ "$P" -gt 1 ]; then
+  echo "== p = $P: every algorithm (not-applicable rows say why), n = $sizes"
+  mpirun -q -n "$P" "$MM" run --algo all --lb "$lbs" --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
+fi
+echo
+echo "== summary ($csv)"
+python3 scripts/summarize.py "$csv"
+echo
+echo "== plots"
+python3 plots/mmbench_plot.py --out plots --title-prefix "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $cores cores" "$csv" || echo "(plotting failed; the CSV is intact)"
+echo "== done in $(( $(date +%s) - t0 )) s: results in $csv, plots in plots/"

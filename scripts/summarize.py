@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Summarize an `mmbench run` CSV: per (p, n) the best algorithm measured,
+its MFLOPS/proc, and every configuration's ratio to the DGEMM peer of the
+same run (the `dgemm` rows: one rank using all of the job's cores).
+
+Usage: python3 scripts/summarize.py results/x.csv [--markdown]
+
+Ratios compare total GFLOP/s (not per process), measured in the same run,
+so a ratio of 1.00 means "as fast as one BLAS call using the same cores".
+The DGEMM peer of a p-rank sweep is the dgemm row with threads == p*threads.
+"""
+import argparse
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+
+def label(r):
+    s = r["algo"]
+    if r.get("lb"):
+        s += f" lb={r['lb']}"
+    if r.get("recursions") and r["recursions"] not in ("", "0"):
+        s += f" r={r['recursions']}"
+    if r.get("local_levels") and r["local_levels"] not in ("", "0"):
+        s += f" L={r['local_levels']}"
+    if r.get("selected_by", "").startswith("auto"):
+        s = "auto -> " + s
+    return s
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("csv")
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = ap.parse_args()
+    try:
+        rows = list(csv.DictReader(open(args.csv, newline="")))
+    except OSError as e:
+        print(f"summarize: cannot read {args.csv}: {e}", file=sys.stderr)
+        return 2
+    ok = [r for r in rows if r.get("status") == "ok"]
+    if not ok:
+        print("summarize: no ok rows in", args.csv, file=sys.stderr)
+        return 0
+    # The sweep's rank count: dgemm rows say p = 1, so use the job size
+    # recorded as threads for them; for others p is the job size.
+    groups = defaultdict(list)  # (job ranks, m, n, k) -> rows
+    for r in ok:
+        job = int(r["threads"]) if r["algo"] == "dgemm" else int(r["p"]) * int(r["threads"])
+        groups[(job, r["m"], r["n"], r["k"])].append(r)
+    out = []
+    for (job, m, n, k), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], int(kv[0][2]))):
+        by_label = defaultdict(list)
+        for r in rs:
+            by_label[label(r)].append(float(r["gflops_total"]))
+        med = {lab: statistics.median(v) for lab, v in by_label.items()}
+        peer = med.get("dgemm")
+        best = max(med, key=med.get)
+        for lab in sorted(med, key=med.get, reverse=True):
+            ranks = 1 if lab.startswith("dgemm") else int(next(r["p"] for r in rs if label(r) == lab))
+            out.append((job, n if m == n == k else f"{m}x{n}x{k}", lab, ranks, med[lab] * 1e3 / job,
+                        med[lab] / peer if peer else None, lab == best))
+    if args.markdown:
+        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer |")
+        print("|---|---|---|---|---|---|")
+        for job, n, lab, ranks, mf, ratio, best in out:
+            b = "**" if best else ""
+            rt = f"{ratio:.2f}" if ratio else ""
+            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} |")
+    else:
+        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'vs DGEMM':>8}")
+        for job, n, lab, ranks, mf, ratio, best in out:
+            rt = f"{ratio:.2f}" if ratio else ""
+            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>8}")
+        print("(* = fastest measured for that size; ratios are total GFLOP/s over the DGEMM peer of the same run)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+// `mmbench tune`: measure this machine (DGEMM profile -> lb, network,
+// memory bandwidth) and write its machine profile (SPEC 5).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "core/comm.hpp"
+
+namespace mmbench::cli {
+
+struct TuneArgs {
+  std::int64_t n = 4096;
+  std::string grid = "auto";
+  std::int64_t kmin = 32;
+  std::int64_t kmax = 0;
+  double x = 0.98;
+  bool exhaustive = false;
+  int reps = 3;
+  int warmup = 1;
+  std::string profile;
+  std::string csv;
+  bool quiet = false;
+};
+
+CLI::App* add_tune_command(CLI::App& app, TuneArgs& args);
+// Throws UsageError for bad input; returns the exit code.
+int tune_command(const TuneArgs& args, const Comm& world);
+
+}  // namespace mmbench::cli

@@ -1,0 +1,39 @@
+#include "local/local_multiply.hpp"
+
+#include "core/blas.hpp"
+
+namespace mmbench::local {
+
+namespace {
+FastGemmConfig config_for(int levels, const std::string& variant, int threads) {
+  FastGemmConfig c;
+  c.levels = levels;
+  c.variant = parse_fast_variant(variant);
+  c.threads = threads;
+  return c;
+}
+}  // namespace
+
+LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads)
+    : fast_(config_for(levels, variant, threads)) {}
+
+void LocalMultiply::operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb,
+                               double* C, Index ldc) {
+  if (fast_.config().levels == 0) {
+    dgemm(m, n, k, A, lda, B, ldb, 0.0, C, ldc);
+    return;
+  }
+  fast_.multiply(m, n, k, A, lda, B, ldb, C, ldc);
+}
+
+double LocalMultiply::error_growth() const {
+  return fast_gemm_error_growth(fast_.config().levels, fast_.config().variant);
+}
+
+std::map<std::string, std::string> LocalMultiply::describe() const {
+  std::map<std::string, std::string> d{{"local_levels", std::to_string(fast_.config().levels)}};
+  if (fast_.config().levels > 0) d["local_variant"] = std::string(to_string(fast_.config().variant));
+  return d;
+}
+
+}  // namespace mmbench::local

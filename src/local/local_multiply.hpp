@@ -1,0 +1,37 @@
+// The local multiplication each algorithm performs on its blocks: plain
+// BLAS DGEMM, or L levels of Strassen–Winograd on top of it (fast_gemm.hpp),
+// chosen by Options::local_levels / local_variant. Algorithms call this
+// instead of dgemm() where their blocks are large (dgemm, ring, tpmm, the
+// Strassen leaves); PDGEMM cannot, its DGEMM is inside ScaLAPACK.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/layout.hpp"
+#include "local/fast_gemm.hpp"
+
+namespace mmbench::local {
+
+class LocalMultiply {
+ public:
+  // threads: BLAS threads of this rank (also the task count of the fast
+  // kernel's top level). Throws std::invalid_argument for a bad variant.
+  LocalMultiply(int levels, const std::string& variant, int threads);
+
+  // C = A * B (C overwritten), column-major.
+  void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
+                  Index ldc);
+
+  int levels() const { return fast_.config().levels; }
+  Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
+  // Factor by which the error bound grows (1 for plain DGEMM).
+  double error_growth() const;
+  // CSV columns local_levels, local_variant.
+  std::map<std::string, std::string> describe() const;
+
+ private:
+  FastGemm fast_;
+};
+
+}  // namespace mmbench::local

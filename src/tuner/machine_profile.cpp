@@ -1,0 +1,366 @@
+#include "tuner/machine_profile.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+namespace mmbench::tuner {
+
+namespace {
+
+using json = nlohmann::ordered_json;  // keeps the written key order readable
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// Reads typed fields out of JSON objects and names them in every error as
+// the dotted path from the top ("two_regime.break_bytes",
+// "dgemm_profile[3].mflops").
+class FieldReader {
+ public:
+  explicit FieldReader(const std::string& origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(const std::string& problem) const { throw ProfileError(origin_, problem); }
+
+  const json& field(const json& obj, const std::string& name) const {
+    const std::string key = name.substr(name.find_last_of('.') + 1);
+    auto it = obj.find(key);
+    if (it == obj.end()) fail("field '" + name + "' is missing");
+    return *it;
+  }
+
+  const json& object(const json& obj, const std::string& name) const {
+    const json& v = field(obj, name);
+    if (!v.is_object()) wrong_type(name, "an object", v);
+    return v;
+  }
+
+  std::string string(const json& obj, const std::string& name) const {
+    const json& v = field(obj, name);
+    if (!v.is_string()) wrong_type(name, "a string", v);
+    return v.get<std::string>();
+  }
+
+  bool boolean(const json& obj, const std::string& name) const {
+    const json& v = field(obj, name);
+    if (!v.is_boolean()) wrong_type(name, "true or false", v);
+    return v.get<bool>();
+  }
+
+  std::int64_t integer(const json& obj, const std::string& name) const {
+    const json& v = field(obj, name);
+    if (!v.is_number_integer()) wrong_type(name, "an integer", v);
+    if (v.is_number_unsigned() &&
+        v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      fail("field '" + name + "' is too large for a 64-bit integer");
+    }
+    return v.get<std::int64_t>();
+  }
+
+  int small_integer(const json& obj, const std::string& name) const {
+    const std::int64_t v = integer(obj, name);
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+      fail("field '" + name + "' = " + std::to_string(v) + " does not fit an int");
+    }
+    return static_cast<int>(v);
+  }
+
+  double number(const json& obj, const std::string& name) const {
+    const json& v = field(obj, name);
+    if (!v.is_number()) wrong_type(name, "a number", v);
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) fail("field '" + name + "' is not a finite number");
+    return d;
+  }
+
+  template <typename T>
+  T positive(T v, const std::string& name) const {
+    if (!(v > 0)) fail("field '" + name + "' must be > 0, got " + num(static_cast<double>(v)));
+    return v;
+  }
+
+  template <typename T>
+  T non_negative(T v, const std::string& name) const {
+    if (!(v >= 0)) fail("field '" + name + "' must be >= 0, got " + num(static_cast<double>(v)));
+    return v;
+  }
+
+ private:
+  [[noreturn]] void wrong_type(const std::string& name, const char* expected, const json& v) const {
+    fail("field '" + name + "' must be " + expected + ", got " + v.type_name() +
+         (v.is_null() ? " (a NaN or infinity is written as null)" : ""));
+  }
+
+  const std::string& origin_;
+};
+
+MachineProfile from_json(const json& doc, const std::string& origin) {
+  const FieldReader r(origin);
+  if (!doc.is_object()) r.fail("the top level must be a JSON object, got " + std::string(doc.type_name()));
+
+  // The schema first: a file of another version fails with that message
+  // rather than with the first field it happens to lack.
+  auto schema = doc.find("schema");
+  if (schema == doc.end()) {
+    r.fail(std::string("schema version is missing (field 'schema', expected \"") + kProfileSchema +
+           "\"): not an mmbench profile?");
+  }
+  if (!schema->is_string() || schema->get<std::string>() != kProfileSchema) {
+    r.fail("schema version " + schema->dump() + " is not supported (field 'schema', expected \"" +
+           kProfileSchema + "\")");
+  }
+
+  MachineProfile p;
+  p.schema = kProfileSchema;
+  p.host = r.string(doc, "host");
+  p.cpu_model = r.string(doc, "cpu_model");
+  p.cores = r.positive(r.small_integer(doc, "cores"), "cores");
+  p.date = r.string(doc, "date");
+
+  const json& libs = r.object(doc, "libraries");
+  p.libraries.mpi = r.string(libs, "libraries.mpi");
+  p.libraries.blas = r.string(libs, "libraries.blas");
+  p.libraries.scalapack = r.string(libs, "libraries.scalapack");
+
+  const json& tp = r.object(doc, "tuning_problem");
+  p.problem.n = r.positive(r.integer(tp, "tuning_problem.n"), "tuning_problem.n");
+  p.problem.pr = r.positive(r.small_integer(tp, "tuning_problem.pr"), "tuning_problem.pr");
+  p.problem.pc = r.positive(r.small_integer(tp, "tuning_problem.pc"), "tuning_problem.pc");
+  p.problem.kmin = r.integer(tp, "tuning_problem.kmin");
+  if (p.problem.kmin < 2) {
+    r.fail("field 'tuning_problem.kmin' must be >= 2, got " + std::to_string(p.problem.kmin));
+  }
+  p.problem.kmax = r.integer(tp, "tuning_problem.kmax");
+  if (p.problem.kmax < p.problem.kmin) {
+    r.fail("field 'tuning_problem.kmax' = " + std::to_string(p.problem.kmax) +
+           " is below tuning_problem.kmin = " + std::to_string(p.problem.kmin));
+  }
+  p.problem.x = r.number(tp, "tuning_problem.x");
+  if (!(p.problem.x > 0.0 && p.problem.x <= 1.0)) {
+    r.fail("field 'tuning_problem.x' = " + num(p.problem.x) + " is outside (0, 1]");
+  }
+  p.problem.exhaustive = r.boolean(tp, "tuning_problem.exhaustive");
+
+  p.lb = r.positive(r.integer(doc, "lb"), "lb");
+  p.lb_at_max = r.positive(r.integer(doc, "lb_at_max"), "lb_at_max");
+  p.peak_dgemm_mflops = r.positive(r.number(doc, "peak_dgemm_mflops"), "peak_dgemm_mflops");
+  p.t_op_s = r.positive(r.number(doc, "t_op_s_per_flop"), "t_op_s_per_flop");
+
+  // Network values are 0 when there was no network to measure (one rank);
+  // once measured they must be usable by the models.
+  p.network_measured = r.boolean(doc, "network_measured");
+  p.latency_s = r.non_negative(r.number(doc, "latency_s"), "latency_s");
+  p.tau_pingpong =
+      r.non_negative(r.number(doc, "tau_pingpong_doubles_per_s"), "tau_pingpong_doubles_per_s");
+  p.tau_alltoall =
+      r.non_negative(r.number(doc, "tau_alltoall_doubles_per_s"), "tau_alltoall_doubles_per_s");
+  if (p.network_measured) {
+    r.positive(p.latency_s, "latency_s");
+    r.positive(p.tau_pingpong, "tau_pingpong_doubles_per_s");
+    r.positive(p.tau_alltoall, "tau_alltoall_doubles_per_s");
+  }
+  const std::string model = r.string(doc, "tau_model");
+  if (model == "alltoall") {
+    p.tau_model = TauModel::alltoall;
+  } else if (model == "pingpong") {
+    p.tau_model = TauModel::pingpong;
+  } else {
+    r.fail("field 'tau_model' must be \"alltoall\" or \"pingpong\", got \"" + model + "\"");
+  }
+
+  const json& tr = r.object(doc, "two_regime");
+  auto nonneg = [&](const char* name) { return r.non_negative(r.number(tr, name), name); };
+  p.two_regime.eager_latency_s = nonneg("two_regime.eager_latency_s");
+  p.two_regime.eager_tau = nonneg("two_regime.eager_tau_doubles_per_s");
+  p.two_regime.rendezvous_latency_s = nonneg("two_regime.rendezvous_latency_s");
+  p.two_regime.rendezvous_tau = nonneg("two_regime.rendezvous_tau_doubles_per_s");
+  p.two_regime.break_bytes =
+      r.non_negative(r.integer(tr, "two_regime.break_bytes"), "two_regime.break_bytes");
+
+  p.add_bytes_per_s =
+      r.non_negative(r.number(doc, "add_bandwidth_bytes_per_s"), "add_bandwidth_bytes_per_s");
+
+  if (doc.contains("strassen_crossover")) {
+    const json& sc = r.object(doc, "strassen_crossover");
+    p.strassen_l1_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l1_n"),
+                                     "strassen_crossover.local_l1_n");
+    p.strassen_l2_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l2_n"),
+                                     "strassen_crossover.local_l2_n");
+  }
+  if (doc.contains("notes")) p.notes = r.string(doc, "notes");
+
+  const json& prof = r.field(doc, "dgemm_profile");
+  if (!prof.is_array()) {
+    r.fail("field 'dgemm_profile' must be an array, got " + std::string(prof.type_name()));
+  }
+  for (std::size_t i = 0; i < prof.size(); ++i) {
+    const std::string at = "dgemm_profile[" + std::to_string(i) + "]";
+    if (!prof[i].is_object()) {
+      r.fail("field '" + at + "' must be an object, got " + std::string(prof[i].type_name()));
+    }
+    model::DgemmPoint pt;
+    pt.m = r.positive(r.integer(prof[i], at + ".m"), at + ".m");
+    pt.n = r.positive(r.integer(prof[i], at + ".n"), at + ".n");
+    pt.k = r.positive(r.integer(prof[i], at + ".k"), at + ".k");
+    pt.mflops = r.positive(r.number(prof[i], at + ".mflops"), at + ".mflops");
+    p.dgemm_profile.push_back(pt);
+  }
+  p.dgemm_profile_csv = r.string(doc, "dgemm_profile_csv");
+  return p;
+}
+
+json to_json(const MachineProfile& p) {
+  json doc;
+  doc["schema"] = kProfileSchema;
+  doc["host"] = p.host;
+  doc["cpu_model"] = p.cpu_model;
+  doc["cores"] = p.cores;
+  doc["date"] = p.date;
+  doc["libraries"] = {{"mpi", p.libraries.mpi},
+                      {"blas", p.libraries.blas},
+                      {"scalapack", p.libraries.scalapack}};
+  doc["tuning_problem"] = {{"n", p.problem.n},       {"pr", p.problem.pr},
+                           {"pc", p.problem.pc},     {"kmin", p.problem.kmin},
+                           {"kmax", p.problem.kmax}, {"x", p.problem.x},
+                           {"exhaustive", p.problem.exhaustive}};
+  doc["lb"] = p.lb;
+  doc["lb_at_max"] = p.lb_at_max;
+  doc["peak_dgemm_mflops"] = p.peak_dgemm_mflops;
+  doc["t_op_s_per_flop"] = p.t_op_s;
+  doc["network_measured"] = p.network_measured;
+  doc["latency_s"] = p.latency_s;
+  doc["tau_pingpong_doubles_per_s"] = p.tau_pingpong;
+  doc["tau_alltoall_doubles_per_s"] = p.tau_alltoall;
+  doc["tau_model"] = to_string(p.tau_model);
+  doc["two_regime"] = {{"eager_latency_s", p.two_regime.eager_latency_s},
+                       {"eager_tau_doubles_per_s", p.two_regime.eager_tau},
+                       {"rendezvous_latency_s", p.two_regime.rendezvous_latency_s},
+                       {"rendezvous_tau_doubles_per_s", p.two_regime.rendezvous_tau},
+                       {"break_bytes", p.two_regime.break_bytes}};
+  doc["add_bandwidth_bytes_per_s"] = p.add_bytes_per_s;
+  doc["strassen_crossover"] = {{"local_l1_n", p.strassen_l1_n}, {"local_l2_n", p.strassen_l2_n}};
+  doc["notes"] = p.notes;
+  json prof = json::array();
+  for (const model::DgemmPoint& pt : p.dgemm_profile) {
+    prof.push_back({{"m", pt.m}, {"n", pt.n}, {"k", pt.k}, {"mflops", pt.mflops}});
+  }
+  doc["dgemm_profile"] = std::move(prof);
+  doc["dgemm_profile_csv"] = p.dgemm_profile_csv;
+  return doc;
+}
+
+// 1-based line and column of the character at 0-based offset `at`.
+// Example: text "{\n  x" and at = 4 (the 'x') -> line 2, column 3.
+std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t at) {
+  at = std::min(at, text.size());
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, at - line_start + 1};
+}
+
+}  // namespace
+
+std::string to_string(TauModel model) { return model == TauModel::alltoall ? "alltoall" : "pingpong"; }
+
+std::string profile_to_json(const MachineProfile& profile, const std::string& origin) {
+  const json doc = to_json(profile);
+  from_json(doc, origin);  // refuse to write what would not read back
+  return doc.dump(2) + "\n";
+}
+
+MachineProfile parse_profile(const std::string& json_text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    // e.byte counts from 1 and points just past the offending character.
+    const auto [line, column] = line_column(json_text, e.byte > 0 ? e.byte - 1 : 0);
+    throw ProfileError(origin, "malformed JSON at line " + std::to_string(line) + ", column " +
+                                   std::to_string(column) + " (" + e.what() + ")");
+  }
+  return from_json(doc, origin);
+}
+
+MachineProfile read_profile(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw ProfileError(path, "no such profile file");
+  if (!std::filesystem::is_regular_file(status)) throw ProfileError(path, "not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ProfileError(path, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ProfileError(path, std::string("cannot read: ") + std::strerror(errno));
+  return parse_profile(text.str(), path);
+}
+
+void write_profile(const MachineProfile& profile, const std::string& path) {
+  const std::string text = profile_to_json(profile, path);
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    std::filesystem::create_directories(target.parent_path(), ec);
+    if (ec) {
+      throw ProfileError(path, "cannot create directory " + target.parent_path().string() + ": " +
+                                   ec.message());
+    }
+  }
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw ProfileError(path, "cannot write " + tmp + ": " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw ProfileError(path, "writing " + tmp + " failed");
+    }
+  }
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw ProfileError(path, "cannot rename " + tmp + " onto it: " + ec.message());
+  }
+}
+
+model::MachineParams to_params(const MachineProfile& profile) {
+  model::MachineParams m;
+  m.latency_s = profile.latency_s;
+  m.tau = profile.tau_model == TauModel::alltoall ? profile.tau_alltoall : profile.tau_pingpong;
+  m.t_op = profile.t_op_s;
+  m.latency_eager_s = profile.two_regime.eager_latency_s;
+  m.latency_rendezvous_s = profile.two_regime.rendezvous_latency_s;
+  m.tau_eager = profile.two_regime.eager_tau;
+  m.tau_rendezvous = profile.two_regime.rendezvous_tau;
+  m.eager_limit_bytes = profile.two_regime.break_bytes;
+  m.add_bytes_per_s = profile.add_bytes_per_s;
+  m.dgemm_profile = profile.dgemm_profile;
+  return m;
+}
+
+std::string default_profile_path(const std::string& host) {
+  if (host.empty() || host == "." || host == ".." || host.find('/') != std::string::npos) {
+    throw std::invalid_argument("default_profile_path: host name \"" + host +
+                                "\" is not usable as a file name");
+  }
+  return "configs/" + host + ".json";
+}
+
+}  // namespace mmbench::tuner

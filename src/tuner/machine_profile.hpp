@@ -1,0 +1,149 @@
+// The machine profile: everything `mmbench tune` measured on a machine, in a
+// JSON file under configs/ that `run`, `predict` and `auto` read (SPEC 5.2).
+//
+// The file is plain data, readable and editable by hand (e.g. to reproduce
+// the thesis' Opteron predictions from its published parameters). Units are
+// part of every key name ("latency_s", "tau_alltoall_doubles_per_s") so a
+// reader never has to guess them. Example (abridged):
+//
+//   {
+//     "schema": "mmbench-profile/1",
+//     "host": "node17", "cpu_model": "AMD EPYC 9R14", "cores": 2,
+//     "date": "2025-03-01T12:00:00Z",
+//     "libraries": {"mpi": "Open MPI v4.1.4", "blas": "OpenBLAS 0.3.21 ...", "scalapack": ""},
+//     "tuning_problem": {"n": 4096, "pr": 1, "pc": 2, "kmin": 32, "kmax": 2048,
+//                        "x": 0.98, "exhaustive": false},
+//     "lb": 256, "lb_at_max": 1100, "peak_dgemm_mflops": 49000.0,
+//     "t_op_s_per_flop": 2.06e-11,
+//     "network_measured": true, "latency_s": 2.1e-7,
+//     "tau_pingpong_doubles_per_s": 1.1e9, "tau_alltoall_doubles_per_s": 8.0e8,
+//     "tau_model": "alltoall",
+//     "two_regime": {"eager_latency_s": 2e-7, "eager_tau_doubles_per_s": 6e8,
+//                    "rendezvous_latency_s": 4e-6, "rendezvous_tau_doubles_per_s": 1.2e9,
+//                    "break_bytes": 4096},
+//     "add_bandwidth_bytes_per_s": 1.5e10,
+//     "strassen_crossover": {"local_l1_n": 0, "local_l2_n": 0},
+//     "notes": "",
+//     "dgemm_profile": [{"m": 4096, "n": 2048, "k": 32, "mflops": 30000.0}, ...],
+//     "dgemm_profile_csv": "results/dgemm-profile-node17.csv"
+//   }
+//
+// Unknown keys are ignored (a newer writer may add some); "strassen_crossover"
+// and "notes" may be left out. Every other key is required.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/machine_params.hpp"
+
+namespace mmbench::tuner {
+
+inline constexpr const char* kProfileSchema = "mmbench-profile/1";
+
+// A profile file that cannot be used. The message always starts with the
+// file name and names the field or the problem, e.g.
+// "configs/node17.json: field 'tuning_problem.kmax' is missing".
+class ProfileError : public std::runtime_error {
+ public:
+  ProfileError(const std::string& path, const std::string& problem)
+      : std::runtime_error(path + ": " + problem) {}
+};
+
+struct LibraryVersions {
+  std::string mpi;        // first line of MPI_Get_library_version
+  std::string blas;       // openblas_get_config()
+  std::string scalapack;  // filled by the caller (the tuner does not know it)
+};
+
+// The typical problem the DGEMM profile was taken for (SPEC 5.1).
+struct TuningProblem {
+  std::int64_t n = 0;
+  int pr = 0, pc = 0;
+  std::int64_t kmin = 0, kmax = 0;
+  double x = 0.98;
+  bool exhaustive = false;
+};
+
+// Eager / rendezvous fit of the ping-pong sweep. break_bytes: largest size
+// of the eager regime; 0 = one regime fits (eager and rendezvous equal).
+struct TwoRegimeNetwork {
+  double eager_latency_s = 0;
+  double eager_tau = 0;  // doubles per second
+  double rendezvous_latency_s = 0;
+  double rendezvous_tau = 0;  // doubles per second
+  std::int64_t break_bytes = 0;
+};
+
+// Which measured throughput the cost models use as tau. The thesis uses the
+// all-to-all rate because its algorithms load the whole network at once.
+enum class TauModel { alltoall, pingpong };
+
+struct MachineProfile {
+  std::string schema = kProfileSchema;
+  std::string host;
+  std::string cpu_model;
+  int cores = 0;
+  std::string date;  // ISO 8601 UTC, e.g. 2025-03-01T12:00:00Z
+  LibraryVersions libraries;
+  TuningProblem problem;
+
+  std::int64_t lb = 0;         // eq. 2.26
+  std::int64_t lb_at_max = 0;  // k of the profile's maximum (smallest on ties)
+  double peak_dgemm_mflops = 0;
+  double t_op_s = 0;  // seconds per flop the models use (DGEMM rate at lb)
+
+  // Network; all 0 and network_measured = false with one rank.
+  bool network_measured = false;
+  double latency_s = 0;     // ping-pong, small messages
+  double tau_pingpong = 0;  // doubles per second, large ping-pong messages
+  double tau_alltoall = 0;  // doubles per second and rank, all-to-all
+  TauModel tau_model = TauModel::alltoall;
+  TwoRegimeNetwork two_regime;
+
+  double add_bytes_per_s = 0;  // C = A + B, 24 bytes per element; 0 = not measured
+
+  // Local Strassen-Winograd crossover: smallest n at which 1 (2) levels beat
+  // plain DGEMM; 0 = not measured.
+  std::int64_t strassen_l1_n = 0;
+  std::int64_t strassen_l2_n = 0;
+
+  std::string notes;
+  std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
+  std::string dgemm_profile_csv;                 // path of the raw profile CSV
+};
+
+std::string to_string(TauModel model);  // "alltoall" / "pingpong"
+
+// JSON text of a profile (2-space indent, trailing newline). Throws
+// ProfileError(origin, ...) if the profile would not read back (a value out
+// of range or not finite).
+std::string profile_to_json(const MachineProfile& profile, const std::string& origin = "<profile>");
+
+// Parses and validates JSON text; origin (a file name) leads every error.
+MachineProfile parse_profile(const std::string& json_text, const std::string& origin);
+
+// Reads and validates a profile file. Throws ProfileError naming the file
+// and the problem: missing or unreadable file, malformed JSON (line and
+// column), missing or unsupported schema, a missing or wrongly typed field,
+// a value out of range (e.g. "field 'lb' must be > 0, got 0").
+MachineProfile read_profile(const std::string& path);
+
+// Writes the profile atomically: the text goes to path + ".tmp", which is
+// then renamed onto path, so a reader never sees half a file and a crash
+// leaves the old profile intact. Creates missing parent directories. Throws
+// ProfileError (naming path) on an invalid profile or an I/O failure.
+void write_profile(const MachineProfile& profile, const std::string& path);
+
+// The parameters the cost models read: tau is the throughput named by
+// tau_model, t_op the profile's; the refined fields come from the
+// two-regime fit, the add bandwidth and the DGEMM profile.
+model::MachineParams to_params(const MachineProfile& profile);
+
+// "configs/<host>.json". Throws std::invalid_argument for an empty host or
+// one that is not a plain file name ("/", ".", "..").
+std::string default_profile_path(const std::string& host);
+
+}  // namespace mmbench::tuner

@@ -1,0 +1,204 @@
+#include "tuner/network_calibration.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/mpi_check.hpp"
+#include "tuner/sample_stats.hpp"
+
+namespace mmbench::tuner {
+
+namespace {
+
+constexpr int kTag = 4711;
+constexpr std::int64_t kLatencyMaxBytes = 64;        // sizes whose median is lambda
+constexpr std::int64_t kLargeMinBytes = 64 * 1024;   // sizes fitted for tau_pingpong
+constexpr std::int64_t kBatchBytes = 4 << 20;        // bytes moved per timed ping-pong batch
+constexpr std::int64_t kAlltoallBatchBytes = 16 << 20;
+
+// Round trips per batch: enough to move ~kBatchBytes, between 4 and 1000, so
+// an 8-byte batch is not a few timer ticks and a 4 MiB batch stays short.
+// Example: 8 B -> 1000, 64 KiB -> 64, 4 MiB -> 4.
+int round_trips(std::int64_t bytes) {
+  return static_cast<int>(std::clamp<std::int64_t>(kBatchBytes / bytes, 4, 1000));
+}
+
+// Half round-trip times of each size, rank 0's view (other ranks: empty).
+std::vector<double> pingpong(MPI_Comm comm, int rank, const std::vector<std::int64_t>& sizes,
+                             int reps) {
+  std::vector<double> result;
+  if (rank > 1) return result;
+  const std::int64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
+  std::vector<char> buf(static_cast<std::size_t>(max_bytes), 1);
+  const int peer = 1 - rank;
+  for (std::int64_t bytes : sizes) {
+    const int count = static_cast<int>(bytes);
+    const int iters = round_trips(bytes);
+    auto exchange = [&] {
+      if (rank == 0) {
+        MMBENCH_MPI(MPI_Send(buf.data(), count, MPI_BYTE, peer, kTag, comm));
+        MMBENCH_MPI(MPI_Recv(buf.data(), count, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE));
+      } else {
+        MMBENCH_MPI(MPI_Recv(buf.data(), count, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE));
+        MMBENCH_MPI(MPI_Send(buf.data(), count, MPI_BYTE, peer, kTag, comm));
+      }
+    };
+    // Warm-up (connection set-up, page faults of the transport's buffers);
+    // each batch then starts with one untimed round trip, which also brings
+    // the two ranks into step.
+    for (int i = 0; i < std::min(iters, 10); ++i) exchange();
+    std::vector<double> halves;
+    for (int r = 0; r < reps; ++r) {
+      exchange();
+      const double t0 = MPI_Wtime();
+      for (int i = 0; i < iters; ++i) exchange();
+      halves.push_back((MPI_Wtime() - t0) / iters / 2.0);
+    }
+    if (rank == 0) result.push_back(median(halves));
+  }
+  return result;
+}
+
+std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std::int64_t>& sizes,
+                                    int reps) {
+  std::vector<AlltoallPoint> result;
+  for (std::int64_t bytes : sizes) {
+    const int count = static_cast<int>(bytes);
+    std::vector<char> send(static_cast<std::size_t>(bytes * p), 1);
+    std::vector<char> recv(static_cast<std::size_t>(bytes * p), 0);
+    // Each rank sends bytes * (p - 1) to the others per call (its own block
+    // is a local copy and not counted, as in COMMS3's per-rank rate).
+    const std::int64_t sent = bytes * (p - 1);
+    const int iters = static_cast<int>(std::clamp<std::int64_t>(kAlltoallBatchBytes / sent, 2, 100));
+    auto call = [&] {
+      MMBENCH_MPI(MPI_Alltoall(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, comm));
+    };
+    call();  // warm-up
+    std::vector<double> times(static_cast<std::size_t>(reps));
+    for (int r = 0; r < reps; ++r) {
+      MMBENCH_MPI(MPI_Barrier(comm));
+      const double t0 = MPI_Wtime();
+      for (int i = 0; i < iters; ++i) call();
+      times[static_cast<std::size_t>(r)] = (MPI_Wtime() - t0) / iters;
+    }
+    MMBENCH_MPI(MPI_Allreduce(MPI_IN_PLACE, times.data(), reps, MPI_DOUBLE, MPI_MAX, comm));
+    AlltoallPoint pt;
+    pt.bytes_per_pair = bytes;
+    pt.seconds = median(times);
+    pt.tau = static_cast<double>(sent) / 8.0 / pt.seconds;
+    result.push_back(pt);
+  }
+  return result;
+}
+
+std::string seconds_text(double s) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
+void append(std::string& note, const std::string& text) {
+  if (!note.empty()) note += "; ";
+  note += text;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> default_pingpong_sizes() {
+  std::vector<std::int64_t> sizes;
+  for (int j = 3; j <= 22; ++j) sizes.push_back(std::int64_t{1} << j);
+  for (int j = 10; j <= 21; ++j) sizes.push_back(3 * (std::int64_t{1} << (j - 1)));
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
+NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& options) {
+  const std::vector<std::int64_t> sizes =
+      options.pingpong_sizes.empty() ? default_pingpong_sizes() : options.pingpong_sizes;
+  if (options.reps < 1) {
+    throw std::invalid_argument("network calibration: reps = " + std::to_string(options.reps) +
+                                " must be >= 1");
+  }
+  for (const auto* list : {&sizes, &options.alltoall_sizes}) {
+    for (std::int64_t s : *list) {
+      if (s < 1 || s > (1 << 30)) {
+        throw std::invalid_argument("network calibration: message size " + std::to_string(s) +
+                                    " is outside [1, 2^30] bytes");
+      }
+    }
+  }
+  int rank = 0, p = 1;
+  MMBENCH_MPI(MPI_Comm_rank(comm, &rank));
+  MMBENCH_MPI(MPI_Comm_size(comm, &p));
+
+  NetworkCalibration cal;
+  if (p < 2) {
+    cal.note = "one rank: no network to measure, latency and tau are 0";
+    return cal;
+  }
+
+  std::vector<double> halves = pingpong(comm, rank, sizes, options.reps);
+  halves.resize(sizes.size());
+  MMBENCH_MPI(MPI_Bcast(halves.data(), static_cast<int>(halves.size()), MPI_DOUBLE, 0, comm));
+  if (!options.alltoall_sizes.empty()) cal.alltoall = alltoall(comm, p, options.alltoall_sizes, options.reps);
+
+  // From here on every rank computes the same from the same numbers.
+  cal.measured = true;
+  if (p > 2) append(cal.note, "ping-pong between ranks 0 and 1 only");
+  std::vector<std::pair<double, double>> all, large;
+  std::vector<double> small;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    cal.pingpong.push_back({sizes[i], halves[i]});
+    all.emplace_back(static_cast<double>(sizes[i]), halves[i]);
+    if (sizes[i] >= kLargeMinBytes) large.emplace_back(static_cast<double>(sizes[i]), halves[i]);
+    if (sizes[i] <= kLatencyMaxBytes) small.push_back(halves[i]);
+  }
+  std::sort(cal.pingpong.begin(), cal.pingpong.end(),
+            [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+
+  if (small.empty()) small.push_back(cal.pingpong.front().seconds);  // custom sweep without small sizes
+  cal.latency_s = median(small);
+
+  const PingPongPoint& biggest = cal.pingpong.back();
+  const double tau_biggest = static_cast<double>(biggest.bytes) / 8.0 / biggest.seconds;
+  bool large_fit = false;
+  if (large.size() >= 2) {
+    try {
+      cal.large = fit_latency_bandwidth(large);
+      large_fit = cal.large.tau > 0.0;
+    } catch (const std::invalid_argument&) {
+      // fewer than two distinct large sizes: handled below
+    }
+  }
+  if (large_fit) {
+    cal.tau_pingpong = cal.large.tau;
+  } else {
+    cal.tau_pingpong = tau_biggest;
+    append(cal.note, "tau_pingpong from the largest message alone (no usable fit >= 64 KiB)");
+  }
+
+  cal.overall = fit_latency_bandwidth(all);
+  cal.two_regime = fit_two_regimes(all);
+  for (LinearFit* f : {&cal.two_regime.eager, &cal.two_regime.rendezvous}) {
+    if (f->latency_s < 0.0) {
+      append(cal.note, "a negative fitted latency (" + seconds_text(f->latency_s) +
+                           ") of the two-regime fit was clamped to 0");
+      f->latency_s = 0.0;
+    }
+  }
+  if (cal.two_regime.break_bytes == 0) append(cal.note, "one regime fits the ping-pong sweep");
+
+  if (!cal.alltoall.empty()) {
+    const auto best = std::max_element(cal.alltoall.begin(), cal.alltoall.end(),
+                                       [](const auto& a, const auto& b) {
+                                         return a.bytes_per_pair < b.bytes_per_pair;
+                                       });
+    cal.tau_alltoall = best->tau;
+  }
+  return cal;
+}
+
+}  // namespace mmbench::tuner

@@ -1,0 +1,73 @@
+// Network calibration (SPEC 5.2): latency lambda and throughput tau of the
+// message cost model T = lambda + s / tau (s doubles, eq. 2.8).
+//
+//  - Ping-pong between ranks 0 and 1 over a sweep of sizes (8 B .. 4 MiB):
+//    the half round-trip time of each size (median of several batches).
+//    lambda = median over the smallest sizes (<= 64 B): there the size term
+//    is negligible and a least-squares intercept would only add noise.
+//    tau_pingpong = slope of a relative least-squares fit over the large
+//    sizes (>= 64 KiB), where the rendezvous protocol is settled.
+//    The whole sweep is also fitted with one line and with two regimes
+//    (eager / rendezvous), for the refined model.
+//  - All-to-all with all ranks (the thesis' COMMS3 measurement): the
+//    thesis' algorithms load every link at once, and a link shared by all
+//    ranks delivers less than one ping-pong pair sees (Infiniband in the
+//    thesis: 600 MB/s point-to-point, 146 MB/s under all-to-all load).
+//    tau_alltoall = bytes each rank sends to the others / time / 8, at the
+//    largest size of the sweep (the least latency-bound).
+//
+// With one rank there is no network: measured = false, zeros and a note.
+// With more than two ranks, the ping-pong still runs between ranks 0 and 1
+// only (its pair may be node-local or not; the note says which ranks).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tuner/lsq_fit.hpp"
+
+namespace mmbench::tuner {
+
+struct PingPongPoint {
+  std::int64_t bytes = 0;
+  double seconds = 0;  // half round trip, median over batches
+};
+
+struct AlltoallPoint {
+  std::int64_t bytes_per_pair = 0;  // block each rank sends to each other rank
+  double seconds = 0;               // one MPI_Alltoall, median of max over ranks
+  double tau = 0;                   // doubles per second and rank
+};
+
+struct NetworkOptions {
+  std::vector<std::int64_t> pingpong_sizes;  // empty: default_pingpong_sizes()
+  std::vector<std::int64_t> alltoall_sizes = {1 << 20, 4 << 20};
+  int reps = 5;  // timed batches per size
+};
+
+struct NetworkCalibration {
+  bool measured = false;
+  std::string note;  // e.g. why nothing was measured, clamped fit values
+  std::vector<PingPongPoint> pingpong;
+  std::vector<AlltoallPoint> alltoall;
+  LinearFit overall;        // one line through the whole ping-pong sweep
+  LinearFit large;          // sizes >= 64 KiB
+  TwoRegimeFit two_regime;  // latencies clamped to >= 0 (see note)
+  double latency_s = 0;
+  double tau_pingpong = 0;  // doubles per second
+  double tau_alltoall = 0;  // doubles per second and rank
+};
+
+// Powers of two 8 B .. 4 MiB plus 1.5 * 2^j from 1.5 KiB to 3 MiB (so the
+// eager limit and the fit have points between the powers), sorted.
+std::vector<std::int64_t> default_pingpong_sizes();
+
+// Collective over comm; every rank returns the same result (rank 0's
+// timings are broadcast and fitted everywhere). Throws std::invalid_argument
+// for a size < 1 or reps < 1, MpiError on an MPI failure.
+NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& options = {});
+
+}  // namespace mmbench::tuner

@@ -1,0 +1,311 @@
+#include "tuner/tuner.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include "core/mpi_check.hpp"
+#include "tuner/add_bandwidth.hpp"
+#include "tuner/dgemm_profile.hpp"
+#include "tuner/lb_rule.hpp"
+#include "tuner/network_calibration.hpp"
+
+namespace mmbench::tuner {
+
+namespace {
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+void fail(const std::string& what) { throw std::invalid_argument("tune: " + what); }
+
+std::string iso8601_utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// "model name : AMD EPYC 9R14 96-Core Processor" from /proc/cpuinfo.
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return trim(line.substr(colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MMBENCH_MPI(MPI_Get_library_version(text, &len));
+  // Open MPI counts the terminating NUL in len; stop at the first NUL.
+  const std::string all(text, ::strnlen(text, static_cast<std::size_t>(len)));
+  return trim(all.substr(0, all.find('\n')));
+}
+
+std::string host_name() {
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  MMBENCH_MPI(MPI_Get_processor_name(name, &len));
+  return std::string(name, ::strnlen(name, static_cast<std::size_t>(len)));
+}
+
+// Broadcasts a string from rank 0 (length first, then the bytes).
+void bcast_string(std::string& s, MPI_Comm comm) {
+  long long len = static_cast<long long>(s.size());
+  MMBENCH_MPI(MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, comm));
+  s.resize(static_cast<std::size_t>(len));
+  if (len > 0) MMBENCH_MPI(MPI_Bcast(s.data(), static_cast<int>(len), MPI_CHAR, 0, comm));
+}
+
+// Writes text to path + ".tmp" and renames it onto path (parent directories
+// created), so a reader never sees half a file.
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("writing " + tmp + " failed");
+  }
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
+}
+
+// The raw DGEMM profile, columns as in docs/csv-columns.md ("DGEMM profile").
+std::string profile_csv(const std::map<std::int64_t, DgemmTiming>& timings, double x, std::int64_t lb) {
+  std::string csv = "m,n,k,reps,t_median,mflops,mflops_max,papi_tot_cyc,papi_l2_tcm,x,lb\n";
+  for (const auto& [k, t] : timings) {
+    const std::string cyc = t.has_counters ? std::to_string(t.papi_tot_cyc) : "";
+    const std::string l2 = t.has_counters ? std::to_string(t.papi_l2_tcm) : "";
+    csv += format("%lld,%lld,%lld,%d,%.9g,%.3f,%.3f,%s,%s,%.6g,%lld\n", static_cast<long long>(t.m),
+                  static_cast<long long>(t.n), static_cast<long long>(k), t.reps, t.t_median, t.mflops,
+                  t.mflops_max, cyc.c_str(), l2.c_str(), x, static_cast<long long>(lb));
+  }
+  return csv;
+}
+
+std::string bytes_text(std::int64_t b) {
+  if (b >= (1 << 20) && b % (1 << 20) == 0) return format("%lld MiB", static_cast<long long>(b >> 20));
+  if (b >= 1024 && b % 1024 == 0) return format("%lld KiB", static_cast<long long>(b >> 10));
+  return format("%lld B", static_cast<long long>(b));
+}
+
+}  // namespace
+
+std::int64_t effective_kmax(const TuneOptions& o) {
+  if (o.kmax > 0) return o.kmax;
+  return o.pr > o.pc ? o.n / o.pr : o.n / o.pc;
+}
+
+void validate(const TuneOptions& o, int ranks) {
+  if (o.n < 1) fail(format("n = %lld must be >= 1", static_cast<long long>(o.n)));
+  if (o.pr < 1 || o.pc < 1) fail(format("grid %dx%d: pr and pc must be >= 1", o.pr, o.pc));
+  if (static_cast<long long>(o.pr) * o.pc != ranks) {
+    fail(format("grid %dx%d has %lld ranks, but the communicator has %d (pr * pc must equal it)",
+                o.pr, o.pc, static_cast<long long>(o.pr) * o.pc, ranks));
+  }
+  if (o.n < o.pr || o.n < o.pc) {
+    fail(format("n = %lld is smaller than the grid %dx%d (n must be >= pr and >= pc)",
+                static_cast<long long>(o.n), o.pr, o.pc));
+  }
+  if (!(o.x > 0.0 && o.x <= 1.0)) fail(format("x = %g is outside the allowed range (0, 1]", o.x));
+  if (o.kmin < 2) fail(format("kmin = %lld is below the allowed minimum 2", static_cast<long long>(o.kmin)));
+  const std::int64_t kmax = effective_kmax(o);
+  if (o.kmin > kmax) {
+    fail(format("kmin = %lld exceeds kmax = %lld%s", static_cast<long long>(o.kmin),
+                static_cast<long long>(kmax), o.kmax > 0 ? "" : " (the default n/pc, or n/pr if pr > pc)"));
+  }
+  if (even_grid(o.kmin, kmax).empty()) {
+    fail(format("[kmin, kmax] = [%lld, %lld] contains no even k", static_cast<long long>(o.kmin),
+                static_cast<long long>(kmax)));
+  }
+  if (o.reps < 1) fail(format("reps = %d must be >= 1", o.reps));
+  if (o.warmup < 0) fail(format("warmup = %d must be >= 0", o.warmup));
+  if (!(o.search_tolerance >= 0.0 && o.search_tolerance < 1.0)) {
+    fail(format("search_tolerance = %g is outside the allowed range [0, 1)", o.search_tolerance));
+  }
+  if (o.add_n < 1) fail(format("add_n = %lld must be >= 1", static_cast<long long>(o.add_n)));
+  if (o.network_reps < 1) fail(format("network_reps = %d must be >= 1", o.network_reps));
+}
+
+MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
+                         const std::function<void(const std::string&)>& progress) {
+  int rank = 0, ranks = 1;
+  MMBENCH_MPI(MPI_Comm_rank(comm, &rank));
+  MMBENCH_MPI(MPI_Comm_size(comm, &ranks));
+  validate(options, ranks);
+  auto say = [&](const std::string& line) {
+    if (rank == 0 && progress) progress(line);
+  };
+
+  const std::int64_t m_local = options.n / options.pr;
+  const std::int64_t n_local = options.n / options.pc;
+  const std::int64_t kmax = effective_kmax(options);
+  std::string notes;
+  auto note = [&](const std::string& text) {
+    if (!notes.empty()) notes += "; ";
+    notes += text;
+  };
+
+  // 1. DGEMM profile and lb.
+  const double t_start = MPI_Wtime();
+  DgemmProfiler profiler(m_local, n_local, kmax, options.reps, options.warmup, comm);
+  if (!profiler.counters_available()) {
+    say(profiler.counters_message());
+    note(profiler.counters_message());
+  }
+  const std::size_t planned = options.exhaustive ? even_grid(options.kmin, kmax).size()
+                                                 : coarse_grid(options.kmin, kmax).size();
+  say(format("dgemm profile m=%lld n=%lld k=%lld..%lld (%s, %zu %s points)",
+             static_cast<long long>(m_local), static_cast<long long>(n_local),
+             static_cast<long long>(options.kmin), static_cast<long long>(kmax),
+             options.exhaustive ? "exhaustive" : "smart search", planned,
+             options.exhaustive ? "even" : "coarse"));
+  std::map<std::int64_t, DgemmTiming> timings;
+  auto measure = [&](std::int64_t k) {
+    const DgemmTiming t = profiler.measure(k);
+    timings[k] = t;
+    const std::size_t i = timings.size();
+    if (i <= planned) {
+      say(format("dgemm profile k=%lld (%zu/%zu%s) %.0f MFLOPS", static_cast<long long>(k), i, planned,
+                 options.exhaustive ? "" : " coarse", t.mflops));
+    } else {
+      say(format("dgemm profile k=%lld (refine #%zu) %.0f MFLOPS", static_cast<long long>(k), i - planned,
+                 t.mflops));
+    }
+    return t.mflops;
+  };
+  const LbSearchResult search = search_lb(options.kmin, kmax, options.x, measure, options.exhaustive,
+                                           options.search_tolerance);
+  const auto best = std::max_element(search.measured.begin(), search.measured.end(),
+                                     [](const auto& a, const auto& b) { return a.mflops < b.mflops; });
+  const double t_dgemm = MPI_Wtime() - t_start;
+  say(format("dgemm profile: lb = %lld (max %.0f MFLOPS at k = %lld, threshold %.0f; %zu of %zu even k "
+             "measured in %.1f s)",
+             static_cast<long long>(search.lb), best->mflops, static_cast<long long>(best->k),
+             options.x * best->mflops, search.measured.size(), even_grid(options.kmin, kmax).size(),
+             t_dgemm));
+  note(format("DGEMM profile: %s, %zu of %zu even k measured, reps %d, warmup %d",
+              options.exhaustive ? "exhaustive" : "smart search", search.measured.size(),
+              even_grid(options.kmin, kmax).size(), options.reps, options.warmup));
+
+  // 2. Network.
+  const double t_net0 = MPI_Wtime();
+  NetworkOptions net_options;
+  net_options.reps = options.network_reps;
+  if (ranks > 1) {
+    const auto sizes = default_pingpong_sizes();
+    say("network: ping-pong " + bytes_text(sizes.front()) + " .. " + bytes_text(sizes.back()) +
+        " between ranks 0 and 1, all-to-all over " + std::to_string(ranks) + " ranks");
+  }
+  const NetworkCalibration net = calibrate_network(comm, net_options);
+  const double t_net = MPI_Wtime() - t_net0;
+  if (net.measured) {
+    say(format("network: latency %.3g us, tau ping-pong %.3g GB/s, all-to-all %.3g GB/s per rank, "
+               "eager/rendezvous break %lld B (%.1f s)",
+               net.latency_s * 1e6, net.tau_pingpong * 8 / 1e9, net.tau_alltoall * 8 / 1e9,
+               static_cast<long long>(net.two_regime.break_bytes), t_net));
+  } else {
+    say("network: " + net.note);
+  }
+  if (!net.note.empty()) note("network: " + net.note);
+
+  // 3. Memory bandwidth of an addition.
+  const double t_add0 = MPI_Wtime();
+  const AddBandwidth add = measure_add_bandwidth(options.add_n, options.reps, options.warmup, comm);
+  const double t_add = MPI_Wtime() - t_add0;
+  say(format("add bandwidth: n=%lld, %.3g GB/s per rank (%.1f s)", static_cast<long long>(add.n),
+             add.bytes_per_s / 1e9, t_add));
+
+  note(format("BLAS threads per rank: %d", openblas_get_num_threads()));
+  note(format("durations: DGEMM profile %.1f s, network %.1f s, add %.1f s", t_dgemm, t_net, t_add));
+
+  // 4. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
+  std::string text, error;
+  if (rank == 0) {
+    try {
+      MachineProfile p;
+      p.host = host_name();
+      p.cpu_model = cpu_model();
+      p.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      p.date = iso8601_utc_now();
+      p.libraries.mpi = mpi_library_version();
+      p.libraries.blas = trim(openblas_get_config());
+      p.libraries.scalapack = options.scalapack_version;
+      p.problem = {options.n, options.pr, options.pc, options.kmin, kmax, options.x, options.exhaustive};
+      p.lb = search.lb;
+      p.lb_at_max = best->k;
+      p.peak_dgemm_mflops = best->mflops;
+      // The models' flop time is DGEMM's rate at the chosen panel width:
+      // that is what PDGEMM's local updates run at after tuning.
+      p.t_op_s = 1.0 / (timings.at(search.lb).mflops * 1e6);
+      p.network_measured = net.measured;
+      p.latency_s = net.latency_s;
+      p.tau_pingpong = net.tau_pingpong;
+      p.tau_alltoall = net.tau_alltoall;
+      p.tau_model = TauModel::alltoall;  // the thesis' choice (SPEC 5.2)
+      p.two_regime = {net.two_regime.eager.latency_s, net.two_regime.eager.tau,
+                      net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
+                      net.two_regime.break_bytes};
+      p.add_bytes_per_s = add.bytes_per_s;
+      p.notes = notes;
+      for (const auto& [k, t] : timings) p.dgemm_profile.push_back({t.m, t.n, k, t.mflops});
+      p.dgemm_profile_csv = options.profile_csv_path;
+
+      if (!options.profile_csv_path.empty()) {
+        write_atomically(options.profile_csv_path, profile_csv(timings, options.x, search.lb));
+        say("wrote " + options.profile_csv_path);
+      }
+      text = profile_to_json(p, options.profile_path.empty() ? "<profile>" : options.profile_path);
+      if (!options.profile_path.empty()) {
+        write_profile(p, options.profile_path);
+        say("wrote " + options.profile_path);
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  bcast_string(error, comm);
+  if (!error.empty()) throw std::runtime_error("tune: rank 0 failed: " + error);
+  bcast_string(text, comm);
+  return parse_profile(text, "<profile from rank 0>");
+}
+
+}  // namespace mmbench::tuner

@@ -1,0 +1,63 @@
+// `mmbench tune`: measure the machine and write its profile (SPEC 5).
+//
+// Steps, all collective over the communicator:
+//   1. DGEMM profile of the typical problem's local shape
+//      (m = n/pr, n = n/pc, k in [kmin, kmax]) and lb by eq. 2.26
+//      (smart search by default, the thesis' full sweep with exhaustive);
+//   2. network: ping-pong sweep with least-squares fits, all-to-all;
+//   3. memory bandwidth of C = A + B;
+//   4. rank 0 writes the raw profile CSV and the machine profile JSON
+//      (both atomically), and every rank returns the same profile.
+//
+// The tuner does not set the BLAS thread count (the caller does, SPEC 2.1);
+// it records the count in the profile's notes.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "tuner/machine_profile.hpp"
+
+namespace mmbench::tuner {
+
+struct TuneOptions {
+  std::int64_t n = 0;  // the typical problem: n x n matrices ...
+  int pr = 0, pc = 0;  // ... on a pr x pc grid (pr * pc = ranks)
+  std::int64_t kmin = 32;
+  std::int64_t kmax = 0;  // 0: n/pc, or n/pr if pr > pc (the thesis' choice)
+  double x = 0.98;        // eq. 2.26 threshold fraction
+  bool exhaustive = false;
+  int reps = 3, warmup = 1;      // per DGEMM profile point and for the add bandwidth
+  std::string profile_csv_path;  // raw DGEMM profile CSV; empty: not written
+  std::string profile_path;      // machine profile JSON; empty: not written
+  std::string scalapack_version; // recorded as given (the tuner cannot ask ScaLAPACK)
+  // Smart search: stop climbing towards the maximum once the neighbours are
+  // within this fraction (timing noise; see search_lb).
+  double search_tolerance = 0.005;
+  std::int64_t add_n = 2048;     // matrix order of the add-bandwidth measurement
+  int network_reps = 5;          // timed batches per ping-pong / all-to-all size
+};
+
+// kmax after applying the default rule: options.kmax if > 0, else n/pc
+// (n/pr if pr > pc). Example: n = 4096 on 1 x 2 -> 2048; on 4 x 2 -> 1024.
+std::int64_t effective_kmax(const TuneOptions& options);
+
+// Throws std::invalid_argument naming the value and the allowed range if:
+// n < 1, pr or pc < 1, pr * pc != ranks, n < pr or n < pc, x outside
+// (0, 1], kmin < 2, kmin > kmax, no even k in [kmin, kmax], reps < 1,
+// warmup < 0, search_tolerance outside [0, 1), add_n < 1, network_reps < 1.
+void validate(const TuneOptions& options, int ranks);
+
+// Runs the whole tune; see the steps above. progress is called on rank 0
+// only, with one short line per step ("dgemm profile k=120 (5/20 coarse)");
+// the caller decides where it goes (may be empty). Throws
+// std::invalid_argument for bad options (on every rank, before measuring),
+// MpiError on an MPI failure, std::runtime_error (on every rank) if rank 0
+// cannot write its files.
+MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
+                         const std::function<void(const std::string&)>& progress);
+
+}  // namespace mmbench::tuner

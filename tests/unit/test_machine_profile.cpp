@@ -1,0 +1,299 @@
+// Tests of the machine profile file: round trip, atomic write, the error
+// messages of every kind of bad file, and the mapping to the model's
+// parameters.
+#include "tuner/machine_profile.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mmbench::tuner {
+namespace {
+
+namespace fs = std::filesystem;
+
+MachineProfile sample_profile() {
+  MachineProfile p;
+  p.host = "node17";
+  p.cpu_model = "AMD EPYC 9R14 96-Core Processor";
+  p.cores = 2;
+  p.date = "2025-03-01T12:34:56Z";
+  p.libraries = {"Open MPI v4.1.4, package: Debian", "OpenBLAS 0.3.21 DYNAMIC_ARCH", "2.2.1"};
+  p.problem = {4096, 1, 2, 32, 2048, 0.98, false};
+  p.lb = 256;
+  p.lb_at_max = 1102;
+  p.peak_dgemm_mflops = 49123.456789012345;
+  p.t_op_s = 1.0 / 48.5e9;
+  p.network_measured = true;
+  p.latency_s = 2.1e-7;
+  p.tau_pingpong = 1.1e9;
+  p.tau_alltoall = 8.3e8;
+  p.tau_model = TauModel::pingpong;
+  p.two_regime = {2.0e-7, 6.1e8, 4.2e-6, 1.3e9, 4096};
+  p.add_bytes_per_s = 1.7e10;
+  p.strassen_l1_n = 3000;
+  p.strassen_l2_n = 6000;
+  p.notes = "quiet machine; \"quoted\" text\nsecond line";
+  p.dgemm_profile = {{4096, 2048, 32, 30000.5}, {4096, 2048, 40, 35000.25}, {4096, 2048, 256, 48000}};
+  p.dgemm_profile_csv = "results/dgemm-profile-node17.csv";
+  return p;
+}
+
+class ProfileFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("mmbench_profile_test_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::string write_text(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  }
+
+  // The sample profile as a JSON object, to be damaged by a test.
+  static nlohmann::json sample_json() { return nlohmann::json::parse(profile_to_json(sample_profile())); }
+
+  // Reads a file that must fail and returns the message.
+  static std::string error_of(const std::string& file) {
+    try {
+      read_profile(file);
+    } catch (const ProfileError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no ProfileError for " << file;
+    return "";
+  }
+
+  // Damages one field of the sample, reads it back and checks that the
+  // message names the file and every given word.
+  void expect_error(const std::string& case_name, const std::function<void(nlohmann::json&)>& damage,
+                    std::initializer_list<std::string> words) {
+    nlohmann::json doc = sample_json();
+    damage(doc);
+    const std::string file = write_text(case_name + ".json", doc.dump(2));
+    const std::string msg = error_of(file);
+    EXPECT_EQ(msg.rfind(file + ": ", 0), 0u) << case_name << ": " << msg;
+    for (const std::string& w : words) {
+      EXPECT_NE(msg.find(w), std::string::npos) << case_name << ": '" << w << "' not in: " << msg;
+    }
+  }
+
+  fs::path dir_;
+};
+
+void expect_same(const MachineProfile& a, const MachineProfile& b) {
+  EXPECT_EQ(a.schema, b.schema);
+  EXPECT_EQ(a.host, b.host);
+  EXPECT_EQ(a.cpu_model, b.cpu_model);
+  EXPECT_EQ(a.cores, b.cores);
+  EXPECT_EQ(a.date, b.date);
+  EXPECT_EQ(a.libraries.mpi, b.libraries.mpi);
+  EXPECT_EQ(a.libraries.blas, b.libraries.blas);
+  EXPECT_EQ(a.libraries.scalapack, b.libraries.scalapack);
+  EXPECT_EQ(a.problem.n, b.problem.n);
+  EXPECT_EQ(a.problem.pr, b.problem.pr);
+  EXPECT_EQ(a.problem.pc, b.problem.pc);
+  EXPECT_EQ(a.problem.kmin, b.problem.kmin);
+  EXPECT_EQ(a.problem.kmax, b.problem.kmax);
+  EXPECT_EQ(a.problem.x, b.problem.x);
+  EXPECT_EQ(a.problem.exhaustive, b.problem.exhaustive);
+  EXPECT_EQ(a.lb, b.lb);
+  EXPECT_EQ(a.lb_at_max, b.lb_at_max);
+  EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
+  EXPECT_EQ(a.t_op_s, b.t_op_s);
+  EXPECT_EQ(a.network_measured, b.network_measured);
+  EXPECT_EQ(a.latency_s, b.latency_s);
+  EXPECT_EQ(a.tau_pingpong, b.tau_pingpong);
+  EXPECT_EQ(a.tau_alltoall, b.tau_alltoall);
+  EXPECT_EQ(a.tau_model, b.tau_model);
+  EXPECT_EQ(a.two_regime.eager_latency_s, b.two_regime.eager_latency_s);
+  EXPECT_EQ(a.two_regime.eager_tau, b.two_regime.eager_tau);
+  EXPECT_EQ(a.two_regime.rendezvous_latency_s, b.two_regime.rendezvous_latency_s);
+  EXPECT_EQ(a.two_regime.rendezvous_tau, b.two_regime.rendezvous_tau);
+  EXPECT_EQ(a.two_regime.break_bytes, b.two_regime.break_bytes);
+  EXPECT_EQ(a.add_bytes_per_s, b.add_bytes_per_s);
+  EXPECT_EQ(a.strassen_l1_n, b.strassen_l1_n);
+  EXPECT_EQ(a.strassen_l2_n, b.strassen_l2_n);
+  EXPECT_EQ(a.notes, b.notes);
+  ASSERT_EQ(a.dgemm_profile.size(), b.dgemm_profile.size());
+  for (std::size_t i = 0; i < a.dgemm_profile.size(); ++i) {
+    EXPECT_EQ(a.dgemm_profile[i].m, b.dgemm_profile[i].m);
+    EXPECT_EQ(a.dgemm_profile[i].n, b.dgemm_profile[i].n);
+    EXPECT_EQ(a.dgemm_profile[i].k, b.dgemm_profile[i].k);
+    EXPECT_EQ(a.dgemm_profile[i].mflops, b.dgemm_profile[i].mflops);
+  }
+  EXPECT_EQ(a.dgemm_profile_csv, b.dgemm_profile_csv);
+}
+
+TEST_F(ProfileFile, RoundTrip) {
+  const MachineProfile p = sample_profile();
+  const std::string file = path("configs/node17.json");  // parent created by write_profile
+  write_profile(p, file);
+  EXPECT_FALSE(fs::exists(file + ".tmp"));
+  expect_same(read_profile(file), p);
+
+  // Overwriting replaces the file as a whole.
+  MachineProfile q = p;
+  q.lb = 300;
+  q.network_measured = false;
+  q.latency_s = q.tau_pingpong = q.tau_alltoall = 0;
+  q.dgemm_profile.clear();
+  write_profile(q, file);
+  expect_same(read_profile(file), q);
+}
+
+TEST_F(ProfileFile, KeysCarryTheirUnits) {
+  const nlohmann::json doc = sample_json();
+  EXPECT_EQ(doc.at("schema"), "mmbench-profile/1");
+  EXPECT_DOUBLE_EQ(doc.at("latency_s").get<double>(), 2.1e-7);
+  EXPECT_DOUBLE_EQ(doc.at("tau_alltoall_doubles_per_s").get<double>(), 8.3e8);
+  EXPECT_DOUBLE_EQ(doc.at("tau_pingpong_doubles_per_s").get<double>(), 1.1e9);
+  EXPECT_EQ(doc.at("tau_model"), "pingpong");
+  EXPECT_EQ(doc.at("two_regime").at("break_bytes"), 4096);
+  EXPECT_DOUBLE_EQ(doc.at("add_bandwidth_bytes_per_s").get<double>(), 1.7e10);
+}
+
+TEST_F(ProfileFile, OptionalFieldsMayBeLeftOut) {
+  nlohmann::json doc = sample_json();
+  doc.erase("strassen_crossover");
+  doc.erase("notes");
+  doc["a_future_field"] = 1;
+  const MachineProfile p = read_profile(write_text("optional.json", doc.dump()));
+  EXPECT_EQ(p.strassen_l1_n, 0);
+  EXPECT_EQ(p.strassen_l2_n, 0);
+  EXPECT_EQ(p.notes, "");
+}
+
+TEST_F(ProfileFile, MissingFile) {
+  const std::string file = path("nope.json");
+  const std::string msg = error_of(file);
+  EXPECT_EQ(msg.rfind(file + ": ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("no such"), std::string::npos) << msg;
+  EXPECT_NE(error_of(dir_.string()).find("not a regular file"), std::string::npos);
+}
+
+TEST_F(ProfileFile, MalformedJsonNamesLineAndColumn) {
+  // The stray 'x' is on line 3, column 11.
+  const std::string file = write_text("bad.json", "{\n  \"schema\": \"mmbench-profile/1\",\n  \"host\": x\n}\n");
+  const std::string msg = error_of(file);
+  EXPECT_EQ(msg.rfind(file + ": ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("malformed JSON at line 3, column 11"), std::string::npos) << msg;
+  EXPECT_NE(error_of(write_text("empty.json", "")).find("malformed JSON"), std::string::npos);
+}
+
+TEST_F(ProfileFile, SchemaVersion) {
+  expect_error("noschema", [](auto& d) { d.erase("schema"); }, {"schema", "missing"});
+  expect_error("oldschema", [](auto& d) { d["schema"] = "mmbench-profile/0"; },
+               {"schema", "mmbench-profile/0", "not supported"});
+  expect_error("numschema", [](auto& d) { d["schema"] = 1; }, {"schema", "not supported"});
+  const std::string msg = error_of(write_text("array.json", "[1, 2]"));
+  EXPECT_NE(msg.find("top level"), std::string::npos) << msg;
+}
+
+TEST_F(ProfileFile, MissingFields) {
+  expect_error("nolatency", [](auto& d) { d.erase("latency_s"); }, {"'latency_s'", "missing"});
+  expect_error("nokmax", [](auto& d) { d["tuning_problem"].erase("kmax"); },
+               {"'tuning_problem.kmax'", "missing"});
+  expect_error("nobreak", [](auto& d) { d["two_regime"].erase("break_bytes"); },
+               {"'two_regime.break_bytes'", "missing"});
+  expect_error("nompi", [](auto& d) { d["libraries"].erase("mpi"); }, {"'libraries.mpi'"});
+  expect_error("noprofile", [](auto& d) { d.erase("dgemm_profile"); }, {"'dgemm_profile'"});
+  expect_error("nok", [](auto& d) { d["dgemm_profile"][1].erase("k"); }, {"'dgemm_profile[1].k'"});
+}
+
+TEST_F(ProfileFile, WronglyTypedFields) {
+  expect_error("corestext", [](auto& d) { d["cores"] = "two"; }, {"'cores'", "integer", "string"});
+  expect_error("lbfloat", [](auto& d) { d["lb"] = 256.5; }, {"'lb'", "integer"});
+  expect_error("latencytext", [](auto& d) { d["latency_s"] = "fast"; }, {"'latency_s'", "number"});
+  expect_error("latencynull", [](auto& d) { d["latency_s"] = nullptr; }, {"'latency_s'", "null"});
+  expect_error("exhaustive", [](auto& d) { d["tuning_problem"]["exhaustive"] = 1; },
+               {"'tuning_problem.exhaustive'", "true or false"});
+  expect_error("hostnum", [](auto& d) { d["host"] = 17; }, {"'host'", "string"});
+  expect_error("tpnum", [](auto& d) { d["tuning_problem"] = 3; }, {"'tuning_problem'", "object"});
+  expect_error("profobj", [](auto& d) { d["dgemm_profile"] = nlohmann::json::object(); },
+               {"'dgemm_profile'", "array"});
+  expect_error("taumodel", [](auto& d) { d["tau_model"] = "summa"; }, {"'tau_model'", "summa"});
+}
+
+TEST_F(ProfileFile, OutOfRangeValues) {
+  expect_error("lbzero", [](auto& d) { d["lb"] = 0; }, {"'lb'", "> 0", "got 0"});
+  expect_error("topneg", [](auto& d) { d["t_op_s_per_flop"] = -1e-11; }, {"'t_op_s_per_flop'", "> 0"});
+  expect_error("peakzero", [](auto& d) { d["peak_dgemm_mflops"] = 0.0; }, {"'peak_dgemm_mflops'"});
+  expect_error("cores0", [](auto& d) { d["cores"] = 0; }, {"'cores'"});
+  expect_error("n0", [](auto& d) { d["tuning_problem"]["n"] = -4096; }, {"'tuning_problem.n'"});
+  expect_error("x2", [](auto& d) { d["tuning_problem"]["x"] = 1.5; }, {"'tuning_problem.x'", "(0, 1]"});
+  expect_error("kmin1", [](auto& d) { d["tuning_problem"]["kmin"] = 1; }, {"'tuning_problem.kmin'"});
+  expect_error("kmaxlow", [](auto& d) { d["tuning_problem"]["kmax"] = 16; }, {"'tuning_problem.kmax'"});
+  expect_error("tau0", [](auto& d) { d["tau_alltoall_doubles_per_s"] = 0.0; },
+               {"'tau_alltoall_doubles_per_s'", "> 0"});
+  expect_error("breakneg", [](auto& d) { d["two_regime"]["break_bytes"] = -1; },
+               {"'two_regime.break_bytes'", ">= 0"});
+  expect_error("mflopsneg", [](auto& d) { d["dgemm_profile"][2]["mflops"] = -5.0; },
+               {"'dgemm_profile[2].mflops'"});
+  // Without a network (one rank) zeros are fine, negative values are not.
+  nlohmann::json doc = sample_json();
+  doc["network_measured"] = false;
+  doc["latency_s"] = 0.0;
+  doc["tau_alltoall_doubles_per_s"] = 0.0;
+  EXPECT_NO_THROW(read_profile(write_text("nonet.json", doc.dump())));
+  expect_error("nonetneg", [](auto& d) { d["network_measured"] = false; d["latency_s"] = -1e-6; },
+               {"'latency_s'", ">= 0"});
+}
+
+TEST_F(ProfileFile, WriteRefusesWhatWouldNotReadBack) {
+  MachineProfile p = sample_profile();
+  p.t_op_s = std::nan("");
+  const std::string file = path("nan.json");
+  try {
+    write_profile(p, file);
+    FAIL() << "no exception";
+  } catch (const ProfileError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(file + ": ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("t_op_s_per_flop"), std::string::npos) << msg;
+  }
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_FALSE(fs::exists(file + ".tmp"));
+}
+
+TEST(ToParams, MapsTheModelParameters) {
+  MachineProfile p = sample_profile();
+  p.tau_model = TauModel::alltoall;
+  model::MachineParams m = to_params(p);
+  EXPECT_EQ(m.latency_s, 2.1e-7);
+  EXPECT_EQ(m.tau, 8.3e8);
+  EXPECT_EQ(m.t_op, 1.0 / 48.5e9);
+  EXPECT_EQ(m.latency_eager_s, 2.0e-7);
+  EXPECT_EQ(m.tau_eager, 6.1e8);
+  EXPECT_EQ(m.latency_rendezvous_s, 4.2e-6);
+  EXPECT_EQ(m.tau_rendezvous, 1.3e9);
+  EXPECT_EQ(m.eager_limit_bytes, 4096);
+  EXPECT_EQ(m.add_bytes_per_s, 1.7e10);
+  EXPECT_EQ(m.t_op_pdgemm_default, 0.0);
+  ASSERT_EQ(m.dgemm_profile.size(), 3u);
+  EXPECT_EQ(m.dgemm_profile[1].k, 40);
+  EXPECT_EQ(m.dgemm_profile[1].mflops, 35000.25);
+  p.tau_model = TauModel::pingpong;
+  EXPECT_EQ(to_params(p).tau, 1.1e9);
+}
+
+TEST(DefaultProfilePath, IsConfigsHostJson) {
+  EXPECT_EQ(default_profile_path("node17"), "configs/node17.json");
+  EXPECT_THROW(default_profile_path(""), std::invalid_argument);
+  EXPECT_THROW(default_profile_path("a/b"), std::invalid_argument);
+  EXPECT_THROW(default_profile_path(".."), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mmbench::tuner
