@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The models at the command line with good input:
+# - predict writes a CSV (one row per ranked candidate) and valid JSON;
+# - predict with the thesis' Opteron profile reads it (lb 668 is a candidate);
+# - explain lists excluded candidates with a reason;
+# - run --algo auto records selected_by, runner_up and both predictions with
+#   their errors; --model paper records auto-paper;
+# - run --validate writes <stem>-validate.csv and .txt with a regret.
+set -eu
+mpirun=$1; mm=$2; dir=$3; opteron=$4
+net="--lambda 4e-6 --tau 5000 --flops 40000"
+rm -f "$dir"/models-*
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$mm" predict $net --p 4,8 --n 512,1024 --csv "$dir/models-predict.csv" --json "$dir/models-predict.json" >"$dir/models-predict.out"
+python3 - "$dir/models-predict.csv" "$dir/models-predict.json" <<'PY' || fail "predict files"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+assert len(doc["rankings"]) == 4, len(doc["rankings"])
+assert len(rows) == sum(len(r["ranked"]) for r in doc["rankings"]), "CSV rows != JSON candidates"
+for r in doc["rankings"]:
+    t = [c["t_pred"] for c in r["ranked"]]
+    assert t == sorted(t), "not ranked"
+    assert r["ranked"][0]["rank"] == 1
+assert all(float(r["pred_paper"]) > 0 and float(r["pred_refined"]) > 0 for r in rows)
+PY
+
+"$mm" predict --profile "$opteron" --p 56 --n 4096 --algo pdgemm --top 0 >"$dir/models-opteron.out"
+grep -q 'lb=668' "$dir/models-opteron.out" || fail "profile lb 668 not a candidate"; 
+grep -q '146 MB/s' "$dir/models-opteron.out" || fail "profile tau not shown"
+
+"$mm" explain $net --p 3 --n 300 --cores-per-node 1 >"$dir/models-explain.out"
+grep -q 'excluded: dgemm .*one node' "$dir/models-explain.out" || { cat "$dir/models-explain.out"; fail "explain: no exclusion"; }
+
+csv=$dir/models-auto.csv
+"$mpirun" -n 2 "$mm" run --algo auto --n 64,96 --reps 1 $net --csv "$csv" --quiet >/dev/null
+"$mpirun" -n 2 "$mm" run --algo auto --n 64 --reps 1 $net --model paper --csv "$csv" --quiet --explain >"$dir/models-auto.out"
+grep -q '^p = 2, m = 64' "$dir/models-auto.out" || fail "run --explain printed no ranking"
+python3 - "$csv" <<'PY' || fail "auto rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["selected_by"] for r in rows] == ["auto-refined", "auto-refined", "auto-paper"], [r["selected_by"] for r in rows]
+for r in rows:
+    assert r["status"] == "ok", r
+    assert r["runner_up"], "no runner-up"
+    for c in ("pred_paper", "pred_refined", "err_paper", "err_refined"):
+        assert r[c], c + " empty"
+    t, pr = float(r["t_median"]), float(r["pred_refined"])
+    assert abs((pr - t) / t - float(r["err_refined"])) < 1e-3
+PY
+
+# A user-chosen run with a machine also gets the predictions.
+"$mpirun" -n 2 "$mm" run --algo ring --n 64 --reps 1 $net --csv "$dir/models-user.csv" --quiet >/dev/null
+python3 -c "import csv,sys; r=list(csv.DictReader(open('$dir/models-user.csv')))[0]; assert r['selected_by']=='user' and r['pred_paper'] and r['err_refined'], r" || fail "user row without predictions"
+
+"$mpirun" -n 2 "$mm" run --algo all --validate --n 64 --reps 1 $net --csv "$dir/models-val.csv" --quiet >/dev/null
+python3 - "$dir/models-val.csv" "$dir/models-val-validate.csv" <<'PY' || fail "validation"
+import csv, sys
+runs = list(csv.DictReader(open(sys.argv[1])))
+val = list(csv.DictReader(open(sys.argv[2])))
+assert len(val) == 1, val
+v = val[0]
+assert int(v["candidates"]) == len(runs) >= 3, (v, len(runs))
+assert float(v["regret"]) >= 1.0
+assert v["median_abs_err_refined"] and v["p90_abs_err_paper"]
+best = min(float(r["t_median"]) for r in runs)
+assert abs(float(v["t_best"]) - best) <= 1e-6 * best + 1e-12, (v["t_best"], best)
+PY
+grep -q 'regret' "$dir/models-val-validate.txt" || fail "no text summary"
+echo "models_ok passed"
