@@ -29,6 +29,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_option("--profile", a.profile, "Machine profile to write (default configs/<host>.json)");
   t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/dgemm-profile-<host>-n<N>.csv)");
   t->add_flag("--quiet", a.quiet, "No progress on stderr");
+  t->add_flag("--no-local", a.no_local, "Skip measuring the local Strassen-Winograd crossover");
   return t;
 }
 
@@ -46,6 +47,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.reps = a.reps;
   o.warmup = a.warmup;
   o.scalapack_version = scalapack_version();
+  o.local_crossover = !a.no_local;
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? fmt::format("results/dgemm-profile-{}-n{}.csv", host_name(), a.n) : a.csv;
@@ -87,6 +89,9 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     else
       fmt::print("  network: not measured (one rank)\n");
     fmt::print("  matrix addition: {:.3g} GB/s per rank; t_op = {:.3g} s/flop\n", prof.add_bytes_per_s / 1e9, prof.t_op_s);
+    if (!a.no_local)
+      fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
+                 prof.strassen_l1_n, prof.strassen_l2_n);
   }
   return 0;
 }
