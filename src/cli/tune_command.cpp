@@ -29,6 +29,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_option("--profile", a.profile, "Machine profile to write (default configs/<host>.json)");
   t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/dgemm-profile-<host>-n<N>.csv)");
   t->add_flag("--quiet", a.quiet, "No progress on stderr");
+  t->add_flag("--progress", a.progress, "Progress on stderr even when it is not a terminal");
   t->add_flag("--no-local", a.no_local, "Skip measuring the local Strassen-Winograd crossover");
   return t;
 }
@@ -69,7 +70,8 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("tune: " + err);
 
-  const bool show = world.rank() == 0 && !a.quiet;
+  // Progress like run's: on a terminal, or when asked; never on stdout.
+  const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
   auto t0 = std::chrono::steady_clock::now();
   tuner::MachineProfile prof = tuner::run_tuner(o, world.get(), [&](const std::string& line) {
     if (show) fmt::print(stderr, "tune: {}\n", line);
