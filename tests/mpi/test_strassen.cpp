@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   Comm world = Comm::world();
   const int p = world.size();
   const std::vector<Problem> problems = {{64, 64, 64}, {100, 100, 100}, {37, 50, 29}};
-  const char* names[] = {"strassen-q7+ring", "strassen-q8+pdgemm", "strassen-q8+tpmm", "strassen-q8+dgemm"};
+  const char* names[] = {"strassen-q7+ring", "strassen-q7+pdgemm", "strassen-q8+pdgemm", "strassen-q8+tpmm", "strassen-q8+dgemm"};
   for (const char* name : names) {
     const Algorithm* algo = find_algorithm(name);
     CHECK(algo != nullptr, "{} is not registered", name);
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       // Which (p, r) must apply (Tab. 2.4 and SPEC 2.6).
       const std::string n = name;
       bool expect = false;
-      if (n == "strassen-q7+ring") expect = (r == 1 && p >= 4) || (r == 2 && p >= 22);  // r = 2: |G22| = ceil(p/7) >= 4
+      if (n == "strassen-q7+ring" || n == "strassen-q7+pdgemm") expect = (r == 1 && p >= 4) || (r == 2 && p >= 22);  // r = 2: |G22| = ceil(p/7) >= 4
       if (n == "strassen-q8+pdgemm") expect = (r == 1 && p % 4 == 0 && p >= 8) || (r == 2 && p % 16 == 0 && p >= 32);
       if (n == "strassen-q8+tpmm") expect = (r == 1 && p % 4 == 0) || (r == 2 && p % 16 == 0);
       if (n == "strassen-q8+dgemm") expect = (r == 1 && p == 4) || (r == 2 && p == 16);
