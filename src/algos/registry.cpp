@@ -9,12 +9,21 @@ namespace mmbench::algos {
 const Algorithm& dgemm_algorithm();
 const Algorithm& pdgemm_algorithm();
 const Algorithm& ring_algorithm();
+const Algorithm& tpmm_algorithm();
+const Algorithm& strassen_algorithm(int i);  // strassen_combinations.cpp, 0..3
+const Algorithm& strassen_q7_pdgemm_algorithm();
 
 const std::vector<const Algorithm*>& all_algorithms() {
   static const std::vector<const Algorithm*> table = {
       &dgemm_algorithm(),
       &pdgemm_algorithm(),
       &ring_algorithm(),
+      &tpmm_algorithm(),
+      &strassen_algorithm(0),  // strassen-q7+ring
+      &strassen_q7_pdgemm_algorithm(),
+      &strassen_algorithm(1),  // strassen-q8+pdgemm
+      &strassen_algorithm(2),  // strassen-q8+tpmm
+      &strassen_algorithm(3),  // strassen-q8+dgemm
   };
   return table;
 }

@@ -29,6 +29,8 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_option("--profile", a.profile, "Machine profile to write (default configs/<host>.json)");
   t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/dgemm-profile-<host>-n<N>.csv)");
   t->add_flag("--quiet", a.quiet, "No progress on stderr");
+  t->add_flag("--progress", a.progress, "Progress on stderr even when it is not a terminal");
+  t->add_flag("--no-local", a.no_local, "Skip measuring the local Strassen-Winograd crossover");
   return t;
 }
 
@@ -46,6 +48,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.reps = a.reps;
   o.warmup = a.warmup;
   o.scalapack_version = scalapack_version();
+  o.local_crossover = !a.no_local;
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? fmt::format("results/dgemm-profile-{}-n{}.csv", host_name(), a.n) : a.csv;
@@ -67,7 +70,8 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("tune: " + err);
 
-  const bool show = world.rank() == 0 && !a.quiet;
+  // Progress like run's: on a terminal, or when asked; never on stdout.
+  const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
   auto t0 = std::chrono::steady_clock::now();
   tuner::MachineProfile prof = tuner::run_tuner(o, world.get(), [&](const std::string& line) {
     if (show) fmt::print(stderr, "tune: {}\n", line);
@@ -87,6 +91,9 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     else
       fmt::print("  network: not measured (one rank)\n");
     fmt::print("  matrix addition: {:.3g} GB/s per rank; t_op = {:.3g} s/flop\n", prof.add_bytes_per_s / 1e9, prof.t_op_s);
+    if (!a.no_local)
+      fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
+                 prof.strassen_l1_n, prof.strassen_l2_n);
   }
   return 0;
 }

@@ -23,6 +23,8 @@ struct TuneArgs {
   std::string profile;
   std::string csv;
   bool quiet = false;
+  bool no_local = false;
+  bool progress = false;
 };
 
 CLI::App* add_tune_command(CLI::App& app, TuneArgs& args);

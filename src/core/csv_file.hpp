@@ -38,7 +38,8 @@ class CsvFile {
 };
 
 // Write `text` to `path` atomically (temporary file in the same folder,
-// then rename), so a reader never sees half a file.
+// then rename), so a reader never sees half a file and a crash leaves the
+// old file intact. Creates missing parent folders.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace mmbench

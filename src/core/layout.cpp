@@ -6,7 +6,8 @@
 
 namespace mmbench {
 
-Layout::Layout(Index rows, Index cols, int ranks, std::vector<Rect> rects, std::string description)
+Layout::Layout(Index rows, Index cols, int ranks, std::vector<Rect> rects, std::string description,
+               const std::vector<Index>& min_local_sizes)
     : rows_(rows), cols_(cols), ranks_(ranks), rects_(std::move(rects)),
       by_owner_(static_cast<std::size_t>(ranks)), local_size_(static_cast<std::size_t>(ranks), 0),
       description_(std::move(description)) {
@@ -18,6 +19,12 @@ Layout::Layout(Index rows, Index cols, int ranks, std::vector<Rect> rects, std::
       Index end = r.offset + (r.rows - 1) + (r.cols - 1) * r.ld + 1;
       local_size_[r.owner] = std::max(local_size_[r.owner], end);
     }
+  }
+  if (!min_local_sizes.empty()) {
+    if (min_local_sizes.size() != local_size_.size())
+      throw std::logic_error("layout: min_local_sizes has " + std::to_string(min_local_sizes.size()) +
+                             " entries for " + std::to_string(ranks) + " ranks");
+    for (std::size_t i = 0; i < local_size_.size(); ++i) local_size_[i] = std::max(local_size_[i], min_local_sizes[i]);
   }
 }
 

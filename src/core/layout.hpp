@@ -31,7 +31,12 @@ struct Rect {
 class Layout {
  public:
   Layout() = default;
-  Layout(Index rows, Index cols, int ranks, std::vector<Rect> rects, std::string description);
+  // min_local_sizes (empty, or one entry per rank): a rank's buffer is at
+  // least that long even where its rectangles end earlier. Strassen's padded
+  // layouts use it: the caller sees the rectangles clipped to the true m x k,
+  // the algorithm works on the padded buffer behind them (pad entries zero).
+  Layout(Index rows, Index cols, int ranks, std::vector<Rect> rects, std::string description,
+         const std::vector<Index>& min_local_sizes = {});
 
   Index rows() const { return rows_; }
   Index cols() const { return cols_; }

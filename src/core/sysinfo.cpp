@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -52,7 +53,8 @@ std::string mpi_library_version() {
   char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int len = 0;
   MPI_Get_library_version(buf, &len);
-  std::string s(buf, static_cast<std::size_t>(len));
+  // Open MPI counts the terminating NUL in len: stop at the first NUL.
+  std::string s(buf, ::strnlen(buf, static_cast<std::size_t>(len)));
   auto nl = s.find_first_of("\n,");
   return nl == std::string::npos ? s : s.substr(0, nl);
 }

@@ -1,5 +1,7 @@
 #include "tuner/machine_profile.hpp"
 
+#include "core/csv_file.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -312,31 +314,10 @@ MachineProfile read_profile(const std::string& path) {
 
 void write_profile(const MachineProfile& profile, const std::string& path) {
   const std::string text = profile_to_json(profile, path);
-  const std::filesystem::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) {
-    std::filesystem::create_directories(target.parent_path(), ec);
-    if (ec) {
-      throw ProfileError(path, "cannot create directory " + target.parent_path().string() + ": " +
-                                   ec.message());
-    }
-  }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw ProfileError(path, "cannot write " + tmp + ": " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw ProfileError(path, "writing " + tmp + " failed");
-    }
-  }
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw ProfileError(path, "cannot rename " + tmp + " onto it: " + ec.message());
+  try {
+    write_file_atomically(path, text);
+  } catch (const std::runtime_error& e) {
+    throw ProfileError(path, e.what());
   }
 }
 

@@ -16,10 +16,14 @@
 #include <system_error>
 #include <thread>
 
+#include "core/comm.hpp"
+#include "core/csv_file.hpp"
 #include "core/mpi_check.hpp"
+#include "core/sysinfo.hpp"
 #include "tuner/add_bandwidth.hpp"
 #include "tuner/dgemm_profile.hpp"
 #include "tuner/lb_rule.hpp"
+#include "tuner/local_crossover.hpp"
 #include "tuner/network_calibration.hpp"
 
 namespace mmbench::tuner {
@@ -38,74 +42,10 @@ std::string format(const char* fmt, ...) {
 
 void fail(const std::string& what) { throw std::invalid_argument("tune: " + what); }
 
-std::string iso8601_utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buf;
-}
-
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return "";
   return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-// "model name : AMD EPYC 9R14 96-Core Processor" from /proc/cpuinfo.
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return trim(line.substr(colon + 1));
-    }
-  }
-  return "unknown";
-}
-
-std::string mpi_library_version() {
-  char text[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  MMBENCH_MPI(MPI_Get_library_version(text, &len));
-  // Open MPI counts the terminating NUL in len; stop at the first NUL.
-  const std::string all(text, ::strnlen(text, static_cast<std::size_t>(len)));
-  return trim(all.substr(0, all.find('\n')));
-}
-
-std::string host_name() {
-  char name[MPI_MAX_PROCESSOR_NAME];
-  int len = 0;
-  MMBENCH_MPI(MPI_Get_processor_name(name, &len));
-  return std::string(name, ::strnlen(name, static_cast<std::size_t>(len)));
-}
-
-// Broadcasts a string from rank 0 (length first, then the bytes).
-void bcast_string(std::string& s, MPI_Comm comm) {
-  long long len = static_cast<long long>(s.size());
-  MMBENCH_MPI(MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, comm));
-  s.resize(static_cast<std::size_t>(len));
-  if (len > 0) MMBENCH_MPI(MPI_Bcast(s.data(), static_cast<int>(len), MPI_CHAR, 0, comm));
-}
-
-// Writes text to path + ".tmp" and renames it onto path (parent directories
-// created), so a reader never sees half a file.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::filesystem::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("writing " + tmp + " failed");
-  }
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
 }
 
 // The raw DGEMM profile, columns as in docs/csv-columns.md ("DGEMM profile").
@@ -254,18 +194,34 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   say(format("add bandwidth: n=%lld, %.3g GB/s per rank (%.1f s)", static_cast<long long>(add.n),
              add.bytes_per_s / 1e9, t_add));
 
-  note(format("BLAS threads per rank: %d", openblas_get_num_threads()));
-  note(format("durations: DGEMM profile %.1f s, network %.1f s, add %.1f s", t_dgemm, t_net, t_add));
+  // 4. Local Strassen-Winograd crossover (sizes up to the typical local
+  // block, at most 3072 so the step stays within seconds).
+  LocalCrossover cross;
+  double t_cross = 0;
+  if (options.local_crossover) {
+    const double t0 = MPI_Wtime();
+    std::vector<std::int64_t> sizes;
+    for (std::int64_t s : {256, 512, 768, 1024, 1536, 2048, 3072})
+      if (s <= std::max<std::int64_t>(512, std::max(m_local, n_local))) sizes.push_back(s);
+    cross = measure_local_crossover(sizes, options.reps, options.warmup, comm, say);
+    t_cross = MPI_Wtime() - t0;
+    say(format("local Strassen: L=1 pays from n=%lld, L=2 from n=%lld (0 = not within the sizes tried)",
+               static_cast<long long>(cross.l1_n), static_cast<long long>(cross.l2_n)));
+  }
 
-  // 4. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
+  note(format("BLAS threads per rank: %d", openblas_get_num_threads()));
+  note(format("durations: DGEMM profile %.1f s, network %.1f s, add %.1f s, local Strassen %.1f s", t_dgemm, t_net,
+              t_add, t_cross));
+
+  // 5. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
   std::string text, error;
   if (rank == 0) {
     try {
       MachineProfile p;
       p.host = host_name();
       p.cpu_model = cpu_model();
-      p.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-      p.date = iso8601_utc_now();
+      p.cores = cpu_cores();
+      p.date = utc_timestamp();
       p.libraries.mpi = mpi_library_version();
       p.libraries.blas = trim(openblas_get_config());
       p.libraries.scalapack = options.scalapack_version;
@@ -285,12 +241,14 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                       net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
                       net.two_regime.break_bytes};
       p.add_bytes_per_s = add.bytes_per_s;
+      p.strassen_l1_n = cross.l1_n;
+      p.strassen_l2_n = cross.l2_n;
       p.notes = notes;
       for (const auto& [k, t] : timings) p.dgemm_profile.push_back({t.m, t.n, k, t.mflops});
       p.dgemm_profile_csv = options.profile_csv_path;
 
       if (!options.profile_csv_path.empty()) {
-        write_atomically(options.profile_csv_path, profile_csv(timings, options.x, search.lb));
+        write_file_atomically(options.profile_csv_path, profile_csv(timings, options.x, search.lb));
         say("wrote " + options.profile_csv_path);
       }
       text = profile_to_json(p, options.profile_path.empty() ? "<profile>" : options.profile_path);
@@ -302,9 +260,10 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       error = e.what();
     }
   }
-  bcast_string(error, comm);
+  const Comm all = Comm::view(comm);
+  error = all.bcast_string(error, 0);
   if (!error.empty()) throw std::runtime_error("tune: rank 0 failed: " + error);
-  bcast_string(text, comm);
+  text = all.bcast_string(text, 0);
   return parse_profile(text, "<profile from rank 0>");
 }
 

@@ -39,6 +39,7 @@ struct TuneOptions {
   double search_tolerance = 0.005;
   std::int64_t add_n = 2048;     // matrix order of the add-bandwidth measurement
   int network_reps = 5;          // timed batches per ping-pong / all-to-all size
+  bool local_crossover = true;   // measure where local Strassen-Winograd pays
 };
 
 // kmax after applying the default rule: options.kmax if > 0, else n/pc

@@ -23,4 +23,10 @@ python3 -c "import json,sys; d=json.load(open('$csv.json')); assert d['runs'][0]
 "$mpirun" -n 1 "$mm" run --algo ring --n 32 --reps 1 --csv "$dir/progress.csv" --progress 2>"$dir/err.txt" >"$dir/out.txt"
 grep -q '\[1/1\]' "$dir/err.txt" || { echo "FAIL: no progress on stderr"; exit 1; }
 ! grep -q '\[1/1\]' "$dir/out.txt" || { echo "FAIL: progress leaked into stdout"; exit 1; }
+# The CSV header is exactly the documented schema (docs/csv-columns.md), in order.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+hdr=$(head -1 "$csv")
+docx=$(awk '/^## `mmbench run`/{on=1} /^## DGEMM profile/{on=0} on && /^\| [a-z_]/ && !/^\| column /{sub(/^\| /,""); sub(/ \|.*/,""); print}' \
+      "$src/docs/csv-columns.md" | sed 's/, /,/g' | paste -sd, -)
+[ "$hdr" = "$docx" ] || { echo "FAIL: CSV header differs from docs/csv-columns.md"; echo "csv: $hdr"; echo "doc: $docx"; exit 1; }
 echo "run_ok passed"

@@ -76,3 +76,14 @@ TEST(Layout, CheckCatchesOverlapAndGaps) {
   Layout outside(4, 4, 1, {Rect{0, 0, 5, 4, 0, 0, 5}}, "outside");
   EXPECT_THROW(outside.check(), std::logic_error);
 }
+
+TEST(Layout, MinLocalSizesOnlyGrowBuffers) {
+  // Rank 0 owns a 2x2 rectangle (4 doubles) but asks for 9 (a padded 3x3);
+  // rank 1 owns 2x1 (2 doubles) and asks for less than it needs: keeps 2.
+  std::vector<Rect> rects = {Rect{0, 0, 2, 2, 0, 0, 3}, Rect{0, 2, 2, 1, 1, 0, 2}};
+  Layout l(2, 3, 2, rects, "clipped", {9, 1});
+  l.check();
+  EXPECT_EQ(l.local_size(0), 9);
+  EXPECT_EQ(l.local_size(1), 2);
+  EXPECT_THROW(Layout(2, 3, 2, rects, "bad", {9}), std::logic_error);
+}

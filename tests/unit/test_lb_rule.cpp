@@ -367,3 +367,15 @@ TEST(SearchLb, CallOrderIsAFunctionOfTheValues) {
 
 }  // namespace
 }  // namespace mmbench::tuner
+
+// The local Strassen crossover rule: from the smallest n on which the fast
+// kernel wins at every larger measured size.
+#include "tuner/local_crossover.hpp"
+TEST(LocalCrossover, SmallestSizeFromWhichFastWinsThroughout) {
+  using mmbench::tuner::crossover_n;
+  const std::vector<std::int64_t> n = {512, 1024, 1536, 2048, 3072};
+  EXPECT_EQ(crossover_n(n, {1, 1, 1, 1, 1}, {2, 0.5, 2, 0.5, 0.5}), 2048);
+  EXPECT_EQ(crossover_n(n, {1, 1, 1, 1, 1}, {0.5, 0.5, 0.5, 0.5, 0.5}), 512);
+  EXPECT_EQ(crossover_n(n, {1, 1, 1, 1, 1}, {0.5, 0.5, 0.5, 0.5, 2}), 0);
+  EXPECT_EQ(crossover_n({}, {}, {}), 0);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Regenerate the "Results on this machine" section of README.md from the
+# newest committed benchmark CSVs (never typed by hand):
+#   scripts/update-readme-results.sh
+# Uses the newest results/foundation-*.csv, results/local-strassen-*.csv and
+# results/default-*.csv present, their sidecar JSON for the machine, and
+# plots/ for the main figure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+newest() { ls -t $1 2>/dev/null | head -1; }
+machine() {
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + ".json"))["runs"][0]
+print(f"{d['host']}: {d['cpu']}, {d['cores']} cores; {d['mpi']}; {d['blas']}; ScaLAPACK {d['scalapack']}; mmbench {d['mmbench']}")
+PY
+}
+section() {  # title csv command
+  local title=$1 csv=$2 cmd=$3
+  [ -n "$csv" ] || return 0
+  echo "### $title"
+  echo
+  echo "\`$cmd\` → \`$csv\`  "
+  echo "Machine: $(machine "$csv")"
+  echo
+  python3 scripts/summarize.py --markdown "$csv"
+  echo
+}
+tmp=$(mktemp)
+{
+  section "Foundation sweep (p = 2)" "$(newest 'results/foundation-*.csv')" "scripts/bench/foundation.sh"
+  section "Local Strassen–Winograd" "$(newest 'results/local-strassen-*.csv')" "scripts/bench/local_strassen.sh"
+  section "Default experiment (make run)" "$(newest 'results/default-*.csv')" "make run"
+  if [ -f plots/mflops-vs-n.png ]; then echo "![MFLOPS per core against n](plots/mflops-vs-n.png)"; echo; fi
+  echo "MFLOPS per core use the classical 2mnk count; \"vs DGEMM peer\" is total GFLOP/s over one"
+  echo "rank running OpenBLAS DGEMM with all the job's cores, measured in the same run. Ranks beyond the"
+  echo "core count are oversubscribed and never used for these figures."
+} >"$tmp"
+python3 - "$tmp" <<'PY'
+import re, sys
+body = open(sys.argv[1]).read()
+readme = open("README.md").read()
+new = re.sub(r"<!-- results:begin -->.*<!-- results:end -->",
+             "<!-- results:begin -->\n" + body.replace("\\", "\\\\") + "<!-- results:end -->", readme, flags=re.S)
+open("README.md", "w").write(new)
+PY
+rm -f "$tmp"
+echo "README.md results section regenerated"

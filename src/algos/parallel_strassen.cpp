@@ -1,0 +1,194 @@
+#include "algos/parallel_strassen.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/blas.hpp"
+
+namespace mmbench::algos {
+const Algorithm& ring_algorithm();
+const Algorithm& tpmm_algorithm();
+const Algorithm& pdgemm_algorithm();
+}  // namespace mmbench::algos
+
+namespace mmbench::algos::strassen {
+
+namespace {
+
+// A leaf group of one rank under q8+dgemm: plain DGEMM with this rank's own
+// BLAS threads (the dgemm algorithm's plan would borrow threads x p).
+class LocalDgemm : public Plan {
+ public:
+  LocalDgemm(Index m, Index n, Index k)
+      : m_(m), n_(n), k_(k), a_(single_owner(m, k, 1, 0)), b_(single_owner(k, n, 1, 0)), c_(single_owner(m, n, 1, 0)) {}
+  const Layout& layout_a() const override { return a_; }
+  const Layout& layout_b() const override { return b_; }
+  const Layout& layout_c() const override { return c_; }
+  void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
+    dgemm(m_, n_, k_, A.data(), std::max<Index>(1, m_), B.data(), std::max<Index>(1, k_), 0.0, C.data(),
+          std::max<Index>(1, m_));
+  }
+
+ private:
+  Index m_, n_, k_;
+  Layout a_, b_, c_;
+};
+
+std::unique_ptr<Plan> leaf_plan(const Config& cfg, const Options& opt, Index m, Index n, Index k, const Comm& comm) {
+  const Problem pb{m, n, k};
+  switch (cfg.cutoff) {
+    case Cutoff::ring: return ring_algorithm().plan(pb, opt, comm);
+    case Cutoff::tpmm: return tpmm_algorithm().plan(pb, opt, comm);
+    case Cutoff::pdgemm: return pdgemm_algorithm().plan(pb, opt, comm);
+    case Cutoff::dgemm: return std::make_unique<LocalDgemm>(m, n, k);
+  }
+  throw std::logic_error("strassen: unknown cut-off");
+}
+
+// The layout the sub-plan really uses must be the one the parent assumed for
+// every group (strassen_layout.hpp), or the parent's transfers are wrong.
+void expect_same(const Layout& used, const Layout& assumed, int rank, const char* what) {
+  if (used.rects().size() != assumed.rects().size() || used.local_size(rank) != assumed.local_size(rank))
+    throw std::logic_error(std::string("strassen: the cut-off plan's layout of ") + what +
+                           " differs from the recursive layout (" + used.description() + " vs " +
+                           assumed.description() + ")");
+}
+
+// out = sum_q coef[q] * x(q) over n doubles (the first nonzero term
+// initialises, so out need not be cleared).
+template <class Get>
+void signed_sum(double* out, Index n, const int* coef, int terms, Get x) {
+  bool first = true;
+  for (int q = 0; q < terms; ++q) {
+    if (coef[q] == 0) continue;
+    const double* s = x(q);
+    const double c = coef[q];
+    if (first)
+      for (Index i = 0; i < n; ++i) out[i] = c * s[i];
+    else
+      for (Index i = 0; i < n; ++i) out[i] += c * s[i];
+    first = false;
+  }
+}
+
+std::vector<int> group_map(const GroupSplit& gs, int g) {
+  std::vector<int> map(static_cast<std::size_t>(gs.size[g]));
+  for (int i = 0; i < gs.size[g]; ++i) map[i] = gs.start[g] + i;
+  return map;
+}
+
+}  // namespace
+
+Level::Level(const Config& cfg, const Options& leaf_opt, Index m, Index n, Index k, int r, const Comm& comm)
+    : comm_(comm), schema_(cfg.schema), gs_(split_groups(cfg.schema, comm.size())), group_(gs_.group_of(comm.rank())),
+      mine_(recursive_layouts(cfg, m, n, k, comm.size(), r)) {
+  const int p = comm.size(), me = comm.rank();
+  const Index hm = m / 2, hn = n / 2, hk = k / 2;
+  std::array<Layouts, 4> sub_layouts;
+  for (int g = 0; g < 4; ++g) {
+    sub_layouts[g] = recursive_layouts(cfg, hm, hn, hk, gs_.size[g], r - 1);
+    auto map = group_map(gs_, g);
+    emb_[g] = {embed(sub_layouts[g].a, 0, 0, hm, hk, p, map), embed(sub_layouts[g].b, 0, 0, hk, hn, p, map),
+               embed(sub_layouts[g].c, 0, 0, hm, hn, p, map)};
+  }
+  // Transfers derived from the formulas. Destination slots: A quadrant q for
+  // group g -> 4g + q, B -> 16 + 4g + q; product t for group g -> 7g + t.
+  // Source slots: 0 = A, 1 = B; product t -> t.
+  const LevelMoves moves = derive_moves(cfg.schema);
+  for (const Move& mv : moves.a) op_transfers_.push_back(Transfer{&emb_[mv.from].a, &emb_[mv.to].a, 0, 4 * mv.to + mv.what});
+  for (const Move& mv : moves.b)
+    op_transfers_.push_back(Transfer{&emb_[mv.from].b, &emb_[mv.to].b, 1, 16 + 4 * mv.to + mv.what});
+  for (const Move& mv : moves.products)
+    prod_transfers_.push_back(Transfer{&emb_[mv.from].c, &emb_[mv.to].c, mv.what, 7 * mv.to + mv.what});
+  op_ = Redistribution(op_transfers_, me);
+  prod_ = Redistribution(prod_transfers_, me);
+
+  // Temporaries, sized once here.
+  const Index la = emb_[group_].a.local_size(me), lb = emb_[group_].b.local_size(me), lc = emb_[group_].c.local_size(me);
+  op_dst_.assign(32, nullptr);
+  prod_dst_.assign(28, nullptr);
+  for (const Move& mv : moves.a)
+    if (mv.to == group_) op_dst_[4 * group_ + mv.what] = (recv_a_[mv.what].assign(la, 0.0), recv_a_[mv.what].data());
+  for (const Move& mv : moves.b)
+    if (mv.to == group_) op_dst_[16 + 4 * group_ + mv.what] = (recv_b_[mv.what].assign(lb, 0.0), recv_b_[mv.what].data());
+  for (const Move& mv : moves.products)
+    if (mv.to == group_) prod_dst_[7 * group_ + mv.what] = (recv_p_[mv.what].assign(lc, 0.0), recv_p_[mv.what].data());
+
+  // My group and its sub-plan.
+  sub_ = comm.split(group_, me);
+  if (r == 1)
+    child_ = leaf_plan(cfg, leaf_opt, hm, hn, hk, sub_);
+  else
+    child_ = std::make_unique<Level>(cfg, leaf_opt, hm, hn, hk, r - 1, sub_);
+  expect_same(child_->layout_a(), sub_layouts[group_].a, sub_.rank(), "A");
+  expect_same(child_->layout_b(), sub_layouts[group_].b, sub_.rank(), "B");
+  expect_same(child_->layout_c(), sub_layouts[group_].c, sub_.rank(), "C");
+  S_ = DistMatrix(child_->layout_a(), sub_.rank());
+  T_ = DistMatrix(child_->layout_b(), sub_.rank());
+  for (std::size_t i = 0; i < tasks(cfg.schema)[group_].size(); ++i) P_.emplace_back(child_->layout_c(), sub_.rank());
+}
+
+void Level::multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) {
+  // 1. All operand quadrants every group needs, in flight together.
+  op_.execute({A.data(), B.data()}, op_dst_, comm_);
+  auto quad_a = [&](int q) { return q == group_ ? A.data() : recv_a_[q].data(); };
+  auto quad_b = [&](int q) { return q == group_ ? B.data() : recv_b_[q].data(); };
+  // 2. My task's products, each by the sub-plan on my group.
+  const std::vector<int>& mine = tasks(schema_)[group_];
+  std::vector<const double*> prod_src(7, nullptr);
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    const ProductFormula& f = kProducts[mine[i]];
+    signed_sum(S_.data(), static_cast<Index>(S_.local.size()), f.a.data(), 4, quad_a);
+    signed_sum(T_.data(), static_cast<Index>(T_.local.size()), f.b.data(), 4, quad_b);
+    child_->multiply(S_, T_, P_[i]);
+    prod_src[mine[i]] = P_[i].data();
+  }
+  // 3. The products other groups computed for my C quadrant.
+  prod_.execute(prod_src, prod_dst_, comm_);
+  // 4. C_g = signed sum of products (own or received), over my part of C_g.
+  auto product = [&](int t) -> const double* { return prod_src[t] ? prod_src[t] : recv_p_[t].data(); };
+  signed_sum(C.data(), static_cast<Index>(P_[0].local.size()), kC[group_].data(), 7, product);
+}
+
+Index Level::workspace_doubles() const {
+  Index w = static_cast<Index>(S_.local.size() + T_.local.size());
+  for (const DistMatrix& p : P_) w += static_cast<Index>(p.local.size());
+  for (const auto& v : recv_a_) w += static_cast<Index>(v.size());
+  for (const auto& v : recv_b_) w += static_cast<Index>(v.size());
+  for (const auto& v : recv_p_) w += static_cast<Index>(v.size());
+  // The message buffers of the two redistributions (grown on first use).
+  w += op_.send_volume() + op_.recv_volume() + prod_.send_volume() + prod_.recv_volume();
+  return w + child_->workspace_doubles();
+}
+
+namespace {
+Index round_up(Index x, Index multiple) { return (x + multiple - 1) / multiple * multiple; }
+}  // namespace
+
+StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem& pb, int r, const Comm& comm)
+    : cfg_(cfg), r_(r) {
+  const Index f = Index{1} << r;
+  Options leaf = opt;
+  leaf.pr = leaf.pc = 0;  // leaf groups take their most square grid
+  top_ = std::make_unique<Level>(cfg, leaf, round_up(pb.m, f), round_up(pb.n, f), round_up(pb.k, f), r, comm);
+  a_ = clip(top_->layout_a(), pb.m, pb.k);
+  b_ = clip(top_->layout_b(), pb.k, pb.n);
+  c_ = clip(top_->layout_c(), pb.m, pb.n);
+}
+
+double StrassenPlan::error_growth() const { return std::pow(12.0, r_); }
+
+std::map<std::string, std::string> StrassenPlan::describe() const {
+  auto d = top_->describe();  // the leaf algorithm's columns (grid, nb, lb, exchanges ...)
+  d["schema"] = schema_name(cfg_.schema);
+  d["cutoff"] = cutoff_name(cfg_.cutoff);
+  d["recursions"] = std::to_string(r_);
+  const GroupSplit& g = top_->groups();
+  if (cfg_.schema == Schema::q7)
+    d["q7_split"] = std::to_string(g.size[0]) + "/" + std::to_string(g.size[1]) + "/" + std::to_string(g.size[2]) +
+                    "/" + std::to_string(g.size[3]);
+  return d;
+}
+
+}  // namespace mmbench::algos::strassen

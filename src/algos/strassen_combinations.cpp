@@ -1,0 +1,139 @@
+// The parallel Strassen combinations of SPEC 2.7 (Tab. 2.4), one Algorithm
+// per row of a table: schema, cut-off algorithm and what they require.
+// The work is done by parallel_strassen.hpp; this file decides which p and
+// r apply and says so in words for `mmbench list` and in not-applicable
+// reasons.
+//
+// Applicability of r levels on p ranks, recursively: a Q7 level needs
+// p >= 4 (groups of eq. 2.18), a Q8 level p divisible by 4; every group of
+// the last level must suit the cut-off (ring: any; tpmm: a power of two;
+// pdgemm: >= 2 ranks under Q8, as Tab. 2.4 says p = p_cut 4^r with
+// p_cut >= 2 -- p_cut = 1 is q8+dgemm; dgemm: exactly one rank).
+// Example: q8+tpmm at p = 32: r = 1 -> groups of 8 (tpMM on 8, fine);
+// r = 2 -> groups of 2; so the default is r = 2 (r <= floor(log4 32) = 2).
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <set>
+
+#include "algos/parallel_strassen.hpp"
+#include "algos/strassen_groups.hpp"
+
+namespace mmbench::algos {
+
+namespace {
+
+using strassen::Config;
+using strassen::Cutoff;
+using strassen::Schema;
+
+struct Combination {
+  const char* name;
+  Schema schema;
+  Cutoff cutoff;
+  const char* summary;
+  const char* requirements;
+  const char* layout;
+};
+
+const Combination kCombinations[] = {
+    {"strassen-q7+ring", Schema::q7, Cutoff::ring,
+     "parallel Strassen, schema Q7 (7 products on groups of ~2p/7,2p/7,2p/7,p/7), Ring on each leaf group",
+     "p >= 4 at every level (r <= floor(log7 p) balanced, default); any m, n, k (padded to multiples of 2^r)",
+     "recursive quadrants: quadrant ij on group Gij, leaves A, C row blocks, B column blocks (Abb. 2.10)"},
+    {"strassen-q8+pdgemm", Schema::q8, Cutoff::pdgemm,
+     "parallel Strassen, schema Q8 (Q1 twice, 4 equal groups), PDGEMM on each leaf group",
+     "p = p_cut * 4^r with p_cut >= 2; any m, n, k (padded to multiples of 2^r)",
+     "recursive quadrants on consecutive rank blocks (contiguous sub-grids), leaves block-cyclic nb on the leaf "
+     "group's most square grid (Abb. 2.12)"},
+    {"strassen-q8+tpmm", Schema::q8, Cutoff::tpmm,
+     "parallel Strassen, schema Q8, tpMM on each leaf group",
+     "p = 4^r * 2^j; any m, n, k (padded to multiples of 2^r)",
+     "recursive quadrants, leaves A, C row blocks, B column blocks (B on a 2^r x p/2^r grid, A transposed, Abb. 2.13)"},
+    {"strassen-q8+dgemm", Schema::q8, Cutoff::dgemm,
+     "parallel Strassen, schema Q8, full recursion: one rank per leaf, local DGEMM",
+     "p = 4^r; any m, n, k (padded to multiples of 2^r)",
+     "recursive quadrants down to one rank per leaf quadrant"},
+};
+
+// Empty if r levels on p ranks apply, else why not.
+std::string depth_problem(const Combination& c, int p, int r) {
+  if (r == 0) {
+    switch (c.cutoff) {
+      case Cutoff::ring: return {};
+      case Cutoff::tpmm:
+        return (p & (p - 1)) == 0 ? "" : "a leaf group of " + std::to_string(p) + " ranks is not a power of two (tpMM)";
+      case Cutoff::pdgemm:
+        return c.schema == Schema::q7 || p >= 2 ? "" : "leaf groups of 1 rank (p_cut >= 2 needed; use strassen-q8+dgemm)";
+      case Cutoff::dgemm: return p == 1 ? "" : "leaf groups of " + std::to_string(p) + " ranks (DGEMM needs 1)";
+    }
+  }
+  if (c.schema == Schema::q7 && p < 4)
+    return "a Q7 level on a group of " + std::to_string(p) + " ranks (needs >= 4)";
+  if (c.schema == Schema::q8 && (p < 4 || p % 4 != 0))
+    return "a Q8 level on a group of " + std::to_string(p) + " ranks (needs a multiple of 4)";
+  auto gs = strassen::split_groups(c.schema, p);
+  for (int size : std::set<int>(gs.size.begin(), gs.size.end()))
+    if (auto why = depth_problem(c, size, r - 1); !why.empty()) return why;
+  return {};
+}
+
+int default_depth(const Combination& c, int p) {
+  const int deepest = c.schema == Schema::q7 ? std::max(1, max_recursions_q7(p)) : max_recursions_q8(p);
+  for (int r = deepest; r >= 1; --r)
+    if (depth_problem(c, p, r).empty()) return r;
+  return 0;
+}
+
+class StrassenCombination : public Algorithm {
+ public:
+  explicit StrassenCombination(const Combination& c) : c_(c) {}
+  std::string_view name() const override { return c_.name; }
+  std::string_view summary() const override { return c_.summary; }
+  std::string_view requirements() const override { return c_.requirements; }
+  std::string_view layout() const override { return c_.layout; }
+  Uses uses() const override {
+    const bool pd = c_.cutoff == Cutoff::pdgemm;
+    return Uses{.grid = false, .nb = pd, .lb = pd, .recursions = true};
+  }
+  Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+    const std::string head = std::string(c_.name) + " needs " + c_.requirements + "; ";
+    if (opt.recursions == 0) return {head + "r = 0 is the cut-off algorithm alone (use it by name)"};
+    if (opt.recursions > 20) return {head + "r = " + std::to_string(opt.recursions) + " is beyond 20 levels"};
+    const int r = opt.recursions < 0 ? default_depth(c_, ranks) : opt.recursions;
+    if (r == 0)
+      return {head + "no r >= 1 applies at p = " + std::to_string(ranks) + " (r = 1: " + depth_problem(c_, ranks, 1) + ")"};
+    if (auto why = depth_problem(c_, ranks, r); !why.empty())
+      return {head + "at p = " + std::to_string(ranks) + ", r = " + std::to_string(r) + ": " + why};
+    const Index f = Index{1} << r;
+    if (c_.cutoff == Cutoff::pdgemm && std::max({pb.m, pb.n, pb.k}) + f > INT32_MAX)
+      return {head + "ScaLAPACK needs m, n, k < 2^31"};
+    return {};
+  }
+  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
+    // Per level a rank holds its share of A, B, C plus up to 3 received
+    // quadrants of each, the sums S, T and two products: about 4x its share
+    // of the next level, whose groups (Q7: G22 has ~p/7 ranks for a quarter
+    // of the data) hold up to 7/4 of an even share.
+    const int r = opt.recursions < 0 ? std::max(1, default_depth(c_, ranks)) : std::max(1, opt.recursions);
+    return Algorithm::estimate_doubles_per_rank(pb, opt, ranks) * std::pow(c_.schema == Schema::q7 ? 1.75 : 1.0, r) *
+           (1.0 + 3.0 * r);
+  }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+    const int r = opt.recursions < 0 ? default_depth(c_, comm.size()) : opt.recursions;
+    return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb}, opt, pb, r, comm);
+  }
+
+ private:
+  const Combination& c_;
+};
+
+}  // namespace
+
+const Algorithm& strassen_algorithm(int i) {
+  static const StrassenCombination all[] = {StrassenCombination(kCombinations[0]), StrassenCombination(kCombinations[1]),
+                                            StrassenCombination(kCombinations[2]), StrassenCombination(kCombinations[3])};
+  return all[i];
+}
+
+}  // namespace mmbench::algos

@@ -1,0 +1,64 @@
+#include "algos/strassen_formulas.hpp"
+
+#include <algorithm>
+
+namespace mmbench::algos::strassen {
+
+//                                         A11 A12 A21 A22     B11 B12 B21 B22
+const std::array<ProductFormula, 7> kProducts = {{
+    {{+1, 0, 0, +1}, {+1, 0, 0, +1}},   // Q1 = (A11 + A22)(B11 + B22)
+    {{0, 0, +1, +1}, {+1, 0, 0, 0}},    // Q2 = (A21 + A22) B11
+    {{+1, 0, 0, 0}, {0, +1, 0, -1}},    // Q3 = A11 (B12 - B22)
+    {{0, 0, 0, +1}, {-1, 0, +1, 0}},    // Q4 = A22 (B21 - B11)
+    {{+1, +1, 0, 0}, {0, 0, 0, +1}},    // Q5 = (A11 + A12) B22
+    {{-1, 0, +1, 0}, {+1, +1, 0, 0}},   // Q6 = (A21 - A11)(B11 + B12)
+    {{0, +1, 0, -1}, {0, 0, +1, +1}},   // Q7 = (A12 - A22)(B21 + B22)
+}};
+
+//                                           Q1  Q2  Q3  Q4  Q5  Q6  Q7
+const std::array<std::array<int, 7>, 4> kC = {{
+    {+1, 0, 0, +1, -1, 0, +1},   // C11 = Q1 + Q4 - Q5 + Q7
+    {0, 0, +1, 0, +1, 0, 0},     // C12 = Q3 + Q5
+    {0, +1, 0, +1, 0, 0, 0},     // C21 = Q2 + Q4 (Tab. 2.3's Q3 + Q5 is the erratum)
+    {+1, -1, +1, 0, 0, +1, 0},   // C22 = Q1 - Q2 + Q3 + Q6
+}};
+
+std::string schema_name(Schema s) { return s == Schema::q7 ? "q7" : "q8"; }
+
+const std::array<std::vector<int>, 4>& tasks(Schema s) {
+  static const std::array<std::vector<int>, 4> q7 = {{{0, 6}, {2, 4}, {1, 3}, {5}}};
+  static const std::array<std::vector<int>, 4> q8 = {{{0, 6}, {2, 4}, {1, 3}, {0, 5}}};
+  return s == Schema::q7 ? q7 : q8;
+}
+
+namespace {
+bool computes(Schema s, int group, int product) {
+  const auto& t = tasks(s)[group];
+  return std::find(t.begin(), t.end(), product) != t.end();
+}
+}  // namespace
+
+LevelMoves derive_moves(Schema s) {
+  LevelMoves out;
+  for (int g = 0; g < 4; ++g)
+    for (int q = 0; q < 4; ++q) {
+      if (q == g) continue;  // group g owns quadrant g
+      bool need_a = false, need_b = false;
+      for (int t : tasks(s)[g]) {
+        need_a = need_a || kProducts[t].a[q] != 0;
+        need_b = need_b || kProducts[t].b[q] != 0;
+      }
+      if (need_a) out.a.push_back(Move{q, q, g});
+      if (need_b) out.b.push_back(Move{q, q, g});
+    }
+  for (int g = 0; g < 4; ++g)
+    for (int t = 0; t < 7; ++t) {
+      if (kC[g][t] == 0 || computes(s, g, t)) continue;
+      int producer = 0;
+      while (!computes(s, producer, t)) ++producer;
+      out.products.push_back(Move{t, producer, g});
+    }
+  return out;
+}
+
+}  // namespace mmbench::algos::strassen

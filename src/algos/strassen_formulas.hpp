@@ -1,0 +1,47 @@
+// Strassen's formulas and the two M-task schemata as data (SPEC 2.5, 2.6,
+// thesis eqs. 2.4/2.5, Tab. 2.1), and the moves between groups DERIVED from
+// them: which quadrants each task must receive and which products each C
+// quadrant must receive. No transfer is written by hand anywhere else.
+//
+// Quadrant index q = 2 i + j of block (i, j): 0 = X11, 1 = X12, 2 = X21,
+// 3 = X22. Group g (= task T_Cg) owns quadrant g of A, B and C. Products are
+// numbered 0..6 for Q1..Q7.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace mmbench::algos::strassen {
+
+// Q_t = (sum_q a[q] A_q) (sum_q b[q] B_q), coefficients -1, 0, +1.
+struct ProductFormula {
+  std::array<int, 4> a, b;
+};
+extern const std::array<ProductFormula, 7> kProducts;
+// C_q = sum_t kC[q][t] Q_t. SPEC 10's erratum applied: C21 = Q2 + Q4.
+extern const std::array<std::array<int, 7>, 4> kC;
+
+enum class Schema { q7, q8 };
+std::string schema_name(Schema s);  // "q7" / "q8"
+
+// Products each task computes, in the order it computes them (Tab. 2.1):
+// Q7: T11 {Q1, Q7}, T12 {Q3, Q5}, T21 {Q2, Q4}, T22 {Q6};
+// Q8: the same, but T22 computes Q1 as well {Q1, Q6}.
+const std::array<std::vector<int>, 4>& tasks(Schema s);
+
+// One derived move: item `what` (a quadrant for operands, a product for
+// results) goes from group `from` to group `to`.
+struct Move {
+  int what, from, to;
+  bool operator==(const Move&) const = default;
+};
+struct LevelMoves {
+  std::vector<Move> a, b;      // operand quadrants: each needed quadrant once per receiving group
+  std::vector<Move> products;  // products a C quadrant needs and its group does not compute
+};
+// Products computed by several groups (Q8's Q1) are taken from the receiving
+// group's own copy, else from the lowest-numbered producer.
+LevelMoves derive_moves(Schema s);
+
+}  // namespace mmbench::algos::strassen

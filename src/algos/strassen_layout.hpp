@@ -1,0 +1,59 @@
+// The recursive data layouts of the parallel Strassen combinations
+// (SPEC 2.7, Abb. 2.10-2.13), as Layouts, without MPI.
+//
+// layout(m x k, G, r): the cut-off algorithm's layout over the ranks of G
+// when r = 0; otherwise quadrant q = (i, j) is stored as
+// layout(m/2 x k/2, G_q, r - 1), placed into G's numbering with embed().
+// The groups G_11, G_12, G_21, G_22 are consecutive rank ranges of G in
+// this order (their sizes from the schema). Every rank lies in exactly one
+// group per level, so its local buffer at every level IS its leaf buffer:
+// the quadrant it owns at the top is stored exactly as the leaf algorithm
+// wants it, and no level needs to copy its own quadrant.
+//
+// Example, Q8 + tpMM, p = 8, r = 1, 8 x 8 A: G11 = ranks 0-1 hold A11
+// (rows 0-3, columns 0-3) in 2 row blocks: rank 0 rows 0-1, rank 1 rows 2-3;
+// G12 = ranks 2-3 hold A12 (rows 0-3, columns 4-7); ... rank 7 holds rows
+// 6-7 of A22, columns 4-7.
+#pragma once
+
+#include <array>
+
+#include "algos/strassen_formulas.hpp"
+#include "core/layout.hpp"
+
+namespace mmbench::algos::strassen {
+
+enum class Cutoff { ring, tpmm, pdgemm, dgemm };
+std::string cutoff_name(Cutoff c);
+
+struct Config {
+  Schema schema = Schema::q8;
+  Cutoff cutoff = Cutoff::dgemm;
+  int nb = 64;  // block-cyclic block of pdgemm leaves
+};
+
+struct Layouts {
+  Layout a, b, c;
+};
+
+// Group sizes and first ranks of G11, G12, G21, G22 in a group of `ranks`.
+struct GroupSplit {
+  std::array<int, 4> size{}, start{};
+  int group_of(int rank) const;
+};
+GroupSplit split_groups(Schema s, int ranks);
+
+// The cut-off algorithm's layouts for an m x k times k x n product on `ranks`
+// ranks (ring/tpmm: row/column blocks; pdgemm: block-cyclic nb on the most
+// square grid; dgemm: one rank).
+Layouts leaf_layouts(const Config& cfg, Index m, Index n, Index k, int ranks);
+
+// layout(m, n, k, ranks, r) as above; m, n, k must be divisible by 2^r.
+Layouts recursive_layouts(const Config& cfg, Index m, Index n, Index k, int ranks, int r);
+
+// The same rectangles cut to the top-left rows x cols (dropping what lies
+// outside), keeping every rank's buffer as long as in `padded`: the caller
+// fills only the true matrix, the pad entries behind it stay zero.
+Layout clip(const Layout& padded, Index rows, Index cols);
+
+}  // namespace mmbench::algos::strassen

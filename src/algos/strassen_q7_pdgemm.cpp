@@ -1,0 +1,357 @@
+// strassen-q7+pdgemm (SPEC 2.7, thesis section 2.4.7): parallel Strassen,
+// schema Q7, PDGEMM on each leaf group -- the ScaLAPACK-only variant.
+//
+// Everything stays block-cyclic: A, B, C over ALL ranks of a level on one
+// BLACS grid (nb x nb blocks, most square grid), each Q7 group's operands
+// and products block-cyclic over the group's own grid. Data moves between
+// the grids ONLY with ScaLAPACK's pdgemr2d (no MPI of our own), called with
+// the level's all-ranks context, which spans every group grid.
+//
+// One level (m x k times k x n, padded to multiples of 2^r):
+//   1. for every group g and every quadrant its products read (derived from
+//      strassen_formulas' tables): pdgemr2d that quadrant (a submatrix of
+//      the all-ranks A or B) into a quadrant-sized matrix on g's grid;
+//   2. each group forms S = sum of A quadrants, T = sum of B quadrants
+//      locally (same grid, same layout) and multiplies them with the next
+//      level or, at the last level, with the pdgemm algorithm's own plan;
+//   3. for every term of C_q = sum_t kC[q][t] Q_t: pdgemr2d the product Q_t
+//      from its group's grid into the quadrant q position of a full-size
+//      scratch W on the all-ranks grid, then add W's quadrant-q entries into
+//      C (W and C share the distribution, so that is a local loop over the
+//      local entries whose global row and column fall in quadrant q).
+// pdgemr2d is blocking, so unlike the MPI variants the moves of a level run
+// one after another (a documented limitation of this variant).
+//
+// All grids of one level come from ONE BLACS system handle (the level's
+// communicator) -- the all-ranks grid by gridinit, the group grids by
+// gridmap with the group's ranks -- so pdgemr2d sees one process numbering.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "algos/algorithm.hpp"
+#include "algos/process_grid.hpp"
+#include "algos/strassen_formulas.hpp"
+#include "algos/strassen_groups.hpp"
+#include "algos/strassen_layout.hpp"
+#include "core/scalapack_api.hpp"
+
+extern "C" void Cblacs_gridmap(int* ictxt, int* usermap, int ldumap, int nprow, int npcol);
+
+namespace mmbench::algos {
+
+const Algorithm& pdgemm_algorithm();
+
+namespace {
+
+using namespace strassen;
+
+// BLACS grids of one level over one system handle: grid 0 = all ranks, grids
+// 1..4 = the Q7 groups (a rank outside a group gets context -1 there).
+class LevelGrids {
+ public:
+  LevelGrids(const Comm& comm, const GroupSplit& gs) {
+    handle_ = Csys2blacs_handle(comm.get());
+    auto [pr, pc] = most_square_grid(comm.size());
+    shape_[0] = {pr, pc};
+    ctxt_[0] = handle_;
+    Cblacs_gridinit(&ctxt_[0], "R", pr, pc);
+    for (int g = 0; g < 4; ++g) {
+      auto [gr, gc] = most_square_grid(gs.size[g]);
+      shape_[g + 1] = {gr, gc};
+      // usermap(i, j) = rank of grid position (i, j), column-major with
+      // leading dimension gr; row-major placement like BlacsGrid ("R").
+      std::vector<int> map(static_cast<std::size_t>(gr * gc));
+      for (int i = 0; i < gr; ++i)
+        for (int j = 0; j < gc; ++j) map[i + j * gr] = gs.start[g] + i * gc + j;
+      ctxt_[g + 1] = handle_;
+      Cblacs_gridmap(&ctxt_[g + 1], map.data(), gr, gr, gc);  // collective over the handle's ranks
+    }
+    for (int i = 0; i < 5; ++i) {
+      int r = 0, c = 0;
+      if (ctxt_[i] >= 0) Cblacs_gridinfo(ctxt_[i], &r, &c, &pos_[i].first, &pos_[i].second);
+    }
+  }
+  ~LevelGrids() {
+    for (int c : ctxt_) if (c >= 0) Cblacs_gridexit(c);
+    if (handle_ >= 0) Cfree_blacs_system_handle(handle_);
+  }
+  LevelGrids(const LevelGrids&) = delete;
+  LevelGrids& operator=(const LevelGrids&) = delete;
+
+  int all_ranks_context() const { return ctxt_[0]; }
+  // Descriptor of an m x n matrix on grid i (0 = all ranks, 1 + g = group g);
+  // ranks outside grid i get context -1, as pdgemr2d expects.
+  std::array<int, 9> descriptor(int i, Index m, Index n, int nb) const {
+    int mi = static_cast<int>(m), ni = static_cast<int>(n), zero = 0;
+    if (ctxt_[i] < 0) return {1, -1, mi, ni, nb, nb, 0, 0, 1};
+    int locr = numroc_(&mi, &nb, &pos_[i].first, &zero, &shape_[i].first);
+    int lld = std::max(1, locr), info = 0, ctxt = ctxt_[i];
+    std::array<int, 9> d{};
+    descinit_(d.data(), &mi, &ni, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
+    if (info != 0) throw std::runtime_error("strassen-q7+pdgemm: descinit failed, info = " + std::to_string(info));
+    return d;
+  }
+  std::pair<int, int> shape(int i) const { return shape_[i]; }
+  std::pair<int, int> position(int i) const { return pos_[i]; }
+
+ private:
+  int handle_ = -1;
+  std::array<int, 5> ctxt_{-1, -1, -1, -1, -1};
+  std::array<std::pair<int, int>, 5> shape_{}, pos_{};
+};
+
+// Global index of local index l on process coordinate `proc` of `procs`
+// (block-cyclic, first block on process 0). Example: nb = 2, procs = 3,
+// proc 1: local 0, 1, 2, 3 -> global 2, 3, 8, 9.
+Index local_to_global(Index l, int nb, int proc, int procs) {
+  return ((l / nb) * procs + proc) * nb + l % nb;
+}
+
+class Q7PdgemmLevel : public Plan {
+ public:
+  Q7PdgemmLevel(const Options& opt, Index m, Index n, Index k, int r, const Comm& comm)
+      : comm_(comm), nb_(opt.nb), m_(m), n_(n), k_(k), gs_(split_groups(Schema::q7, comm.size())),
+        group_(gs_.group_of(comm.rank())), grids_(comm, gs_) {
+    auto [pr, pc] = grids_.shape(0);
+    a_ = block_cyclic(m, k, nb_, nb_, pr, pc);
+    b_ = block_cyclic(k, n, nb_, nb_, pr, pc);
+    c_ = block_cyclic(m, n, nb_, nb_, pr, pc);
+    da_ = grids_.descriptor(0, m, k, nb_);
+    db_ = grids_.descriptor(0, k, n, nb_);
+    dc_ = grids_.descriptor(0, m, n, nb_);
+    for (int g = 0; g < 4; ++g) {
+      sa_[g] = grids_.descriptor(1 + g, m / 2, k / 2, nb_);
+      sb_[g] = grids_.descriptor(1 + g, k / 2, n / 2, nb_);
+      sc_[g] = grids_.descriptor(1 + g, m / 2, n / 2, nb_);
+    }
+    sub_ = comm.split(group_, comm.rank());
+    Options leaf = opt;
+    leaf.pr = leaf.pc = 0;
+    if (r == 1)
+      child_ = pdgemm_algorithm().plan(Problem{m / 2, n / 2, k / 2}, leaf, sub_);
+    else
+      child_ = std::make_unique<Q7PdgemmLevel>(leaf, m / 2, n / 2, k / 2, r - 1, sub_);
+    // The child's block-cyclic layout must be the one our group descriptors
+    // describe (most square grid, row-major, nb).
+    auto [gr, gc] = grids_.shape(1 + group_);
+    if (child_->layout_a().local_size(sub_.rank()) != block_cyclic(m / 2, k / 2, nb_, nb_, gr, gc).local_size(sub_.rank()))
+      throw std::logic_error("strassen-q7+pdgemm: the leaf grid differs from the group grid");
+    // Which quadrants my group's products read (from the formula table).
+    for (int t : tasks(Schema::q7)[group_])
+      for (int q = 0; q < 4; ++q) {
+        if (kProducts[t].a[q] && x_[q].local.empty()) x_[q] = DistMatrix(child_->layout_a(), sub_.rank());
+        if (kProducts[t].b[q] && y_[q].local.empty()) y_[q] = DistMatrix(child_->layout_b(), sub_.rank());
+      }
+    S_ = DistMatrix(child_->layout_a(), sub_.rank());
+    T_ = DistMatrix(child_->layout_b(), sub_.rank());
+    for (std::size_t i = 0; i < tasks(Schema::q7)[group_].size(); ++i) P_.emplace_back(child_->layout_c(), sub_.rank());
+    W_.assign(static_cast<std::size_t>(c_.local_size(comm.rank())), 0.0);
+    // Quadrant row / column (0 or 1) of each of my local rows / columns of C.
+    auto [myr, myc] = grids_.position(0);
+    const Index lr = (c_.local_size(comm.rank()) > 0) ? dc_[8] : 0;
+    for (Index i = 0; i < lr; ++i) row_half_.push_back(local_to_global(i, nb_, myr, pr) >= m / 2);
+    const Index lc = lr > 0 ? c_.local_size(comm.rank()) / dc_[8] : 0;
+    for (Index j = 0; j < lc; ++j) col_half_.push_back(local_to_global(j, nb_, myc, pc) >= n / 2);
+  }
+  const Layout& layout_a() const override { return a_; }
+  const Layout& layout_b() const override { return b_; }
+  const Layout& layout_c() const override { return c_; }
+  std::map<std::string, std::string> describe() const override { return child_->describe(); }
+  std::string warning() const override { return child_->warning(); }
+  Index workspace_doubles() const override {
+    Index w = static_cast<Index>(S_.local.size() + T_.local.size() + W_.size());
+    for (const auto& x : x_) w += static_cast<Index>(x.local.size());
+    for (const auto& y : y_) w += static_cast<Index>(y.local.size());
+    for (const auto& p : P_) w += static_cast<Index>(p.local.size());
+    return w + child_->workspace_doubles();
+  }
+  const GroupSplit& groups() const { return gs_; }
+
+  void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
+    static double dummy = 0;
+    const int ctxt = grids_.all_ranks_context();
+    const Index hm = m_ / 2, hn = n_ / 2, hk = k_ / 2;
+    // 1. Operand quadrants to every group that reads them.
+    for (int g = 0; g < 4; ++g)
+      for (int q = 0; q < 4; ++q) {
+        bool need_a = false, need_b = false;
+        for (int t : tasks(Schema::q7)[g]) {
+          need_a = need_a || kProducts[t].a[q];
+          need_b = need_b || kProducts[t].b[q];
+        }
+        const int i0 = static_cast<int>((q / 2) * hm) + 1, ka = static_cast<int>((q % 2) * hk) + 1;
+        const int kb = static_cast<int>((q / 2) * hk) + 1, j0 = static_cast<int>((q % 2) * hn) + 1;
+        if (need_a)
+          Cpdgemr2d(static_cast<int>(hm), static_cast<int>(hk), A.data(), i0, ka, da_.data(),
+                    g == group_ ? x_[q].data() : &dummy, 1, 1, sa_[g].data(), ctxt);
+        if (need_b)
+          Cpdgemr2d(static_cast<int>(hk), static_cast<int>(hn), B.data(), kb, j0, db_.data(),
+                    g == group_ ? y_[q].data() : &dummy, 1, 1, sb_[g].data(), ctxt);
+      }
+    // 2. My group's products.
+    const std::vector<int>& mine = tasks(Schema::q7)[group_];
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      const ProductFormula& f = kProducts[mine[i]];
+      signed_sum(S_, f.a, x_);
+      signed_sum(T_, f.b, y_);
+      child_->multiply(S_, T_, P_[i]);
+    }
+    // 3. C_q = sum_t kC[q][t] Q_t, term by term through W.
+    std::array<bool, 4> started{};
+    for (int t = 0; t < 7; ++t) {
+      int producer = 0;
+      std::size_t slot = 0;
+      for (int g = 0; g < 4; ++g)
+        for (std::size_t i = 0; i < tasks(Schema::q7)[g].size(); ++i)
+          if (tasks(Schema::q7)[g][i] == t) { producer = g; slot = i; }
+      for (int q = 0; q < 4; ++q) {
+        if (kC[q][t] == 0) continue;
+        Cpdgemr2d(static_cast<int>(hm), static_cast<int>(hn), producer == group_ ? P_[slot].data() : &dummy, 1, 1,
+                  sc_[producer].data(), W_.data(), static_cast<int>((q / 2) * hm) + 1,
+                  static_cast<int>((q % 2) * hn) + 1, dc_.data(), ctxt);
+        add_quadrant(C.data(), q, kC[q][t], !started[q]);
+        started[q] = true;
+      }
+    }
+  }
+
+ private:
+  static void signed_sum(DistMatrix& out, const std::array<int, 4>& coef, const std::array<DistMatrix, 4>& quad) {
+    bool first = true;
+    for (int q = 0; q < 4; ++q) {
+      if (!coef[q]) continue;
+      const double c = coef[q];
+      const double* s = quad[q].data();
+      for (std::size_t i = 0; i < out.local.size(); ++i) out.local[i] = first ? c * s[i] : out.local[i] + c * s[i];
+      first = false;
+    }
+  }
+  // C(quadrant q) (=, +=) sign * W(quadrant q), over my local entries.
+  void add_quadrant(double* C, int q, int sign, bool assign) const {
+    const Index ld = static_cast<Index>(row_half_.size());
+    for (std::size_t j = 0; j < col_half_.size(); ++j) {
+      if (col_half_[j] != (q % 2 == 1)) continue;
+      for (std::size_t i = 0; i < row_half_.size(); ++i) {
+        if (row_half_[i] != (q / 2 == 1)) continue;
+        const Index at = static_cast<Index>(i) + static_cast<Index>(j) * ld;
+        C[at] = assign ? sign * W_[at] : C[at] + sign * W_[at];
+      }
+    }
+  }
+
+  const Comm& comm_;
+  int nb_;
+  Index m_, n_, k_;
+  GroupSplit gs_;
+  int group_;
+  LevelGrids grids_;
+  Layout a_, b_, c_;
+  std::array<int, 9> da_{}, db_{}, dc_{};
+  std::array<std::array<int, 9>, 4> sa_{}, sb_{}, sc_{};
+  Comm sub_;  // before child_: outlives it
+  std::unique_ptr<Plan> child_;
+  std::array<DistMatrix, 4> x_, y_;
+  DistMatrix S_, T_;
+  std::vector<DistMatrix> P_;
+  std::vector<double> W_;
+  std::vector<bool> row_half_, col_half_;
+};
+
+Index round_up(Index x, Index f) { return (x + f - 1) / f * f; }
+
+class Q7PdgemmPlan : public Plan {
+ public:
+  Q7PdgemmPlan(const Options& opt, const Problem& pb, int r, const Comm& comm) : r_(r) {
+    const Index f = Index{1} << r;
+    top_ = std::make_unique<Q7PdgemmLevel>(opt, round_up(pb.m, f), round_up(pb.n, f), round_up(pb.k, f), r, comm);
+    a_ = clip(top_->layout_a(), pb.m, pb.k);
+    b_ = clip(top_->layout_b(), pb.k, pb.n);
+    c_ = clip(top_->layout_c(), pb.m, pb.n);
+  }
+  const Layout& layout_a() const override { return a_; }
+  const Layout& layout_b() const override { return b_; }
+  const Layout& layout_c() const override { return c_; }
+  void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override { top_->multiply(A, B, C); }
+  Index workspace_doubles() const override { return top_->workspace_doubles(); }
+  double error_growth() const override { return std::pow(12.0, r_); }  // as StrassenPlan (parallel_strassen.hpp)
+  std::string warning() const override { return top_->warning(); }
+  std::map<std::string, std::string> describe() const override {
+    auto d = top_->describe();
+    const auto& g = top_->groups();
+    d["schema"] = "q7";
+    d["cutoff"] = "pdgemm";
+    d["recursions"] = std::to_string(r_);
+    d["q7_split"] = std::to_string(g.size[0]) + "/" + std::to_string(g.size[1]) + "/" + std::to_string(g.size[2]) +
+                    "/" + std::to_string(g.size[3]);
+    return d;
+  }
+
+ private:
+  int r_;
+  std::unique_ptr<Q7PdgemmLevel> top_;
+  Layout a_, b_, c_;
+};
+
+// r levels apply when every Q7 group down to the last level has >= 4 ranks.
+std::string depth_problem(int p, int r) {
+  if (r == 0) return {};
+  if (p < 4) return "a Q7 level on a group of " + std::to_string(p) + " ranks (needs >= 4)";
+  auto sizes = q7_group_sizes(p);
+  for (int s : std::set<int>(sizes.begin(), sizes.end()))
+    if (auto why = depth_problem(s, r - 1); !why.empty()) return why;
+  return {};
+}
+
+int default_depth(int p) {
+  for (int r = std::max(1, max_recursions_q7(p)); r >= 1; --r)
+    if (depth_problem(p, r).empty()) return r;
+  return 0;
+}
+
+class StrassenQ7Pdgemm : public Algorithm {
+ public:
+  std::string_view name() const override { return "strassen-q7+pdgemm"; }
+  std::string_view summary() const override {
+    return "parallel Strassen, schema Q7, PDGEMM on each leaf group; moves only with pdgemr2d";
+  }
+  std::string_view requirements() const override {
+    return "p >= 4 at every level (r <= floor(log7 p) balanced, default); any m, n, k (padded to multiples of 2^r)";
+  }
+  std::string_view layout() const override {
+    return "A, B, C block-cyclic nb over all ranks (most square grid); each group's operands block-cyclic on its own grid";
+  }
+  Uses uses() const override { return Uses{.grid = false, .nb = true, .lb = true, .recursions = true}; }
+  Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+    const std::string head = "strassen-q7+pdgemm needs " + std::string(requirements()) + "; ";
+    if (opt.recursions == 0) return {head + "r = 0 is pdgemm alone (use it by name)"};
+    if (opt.recursions > 20) return {head + "r = " + std::to_string(opt.recursions) + " is beyond 20 levels"};
+    const int r = opt.recursions < 0 ? default_depth(ranks) : opt.recursions;
+    if (r == 0) return {head + "no r >= 1 applies at p = " + std::to_string(ranks) + " (" + depth_problem(ranks, 1) + ")"};
+    if (auto why = depth_problem(ranks, r); !why.empty())
+      return {head + "at p = " + std::to_string(ranks) + ", r = " + std::to_string(r) + ": " + why};
+    if (std::max({pb.m, pb.n, pb.k}) + (Index{1} << r) > INT_MAX) return {head + "ScaLAPACK needs m, n, k < 2^31"};
+    return {};
+  }
+  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
+    // Per level: A, B, C, the scratch W (a C), up to 3 received quadrants of
+    // A and of B, S, T and two products on a group of ~p/7 ranks.
+    const int r = opt.recursions < 0 ? std::max(1, default_depth(ranks)) : std::max(1, opt.recursions);
+    return Algorithm::estimate_doubles_per_rank(pb, opt, ranks) * std::pow(1.75, r) * (1.0 + 3.0 * r);
+  }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+    const int r = opt.recursions < 0 ? default_depth(comm.size()) : opt.recursions;
+    return std::make_unique<Q7PdgemmPlan>(opt, pb, r, comm);
+  }
+};
+
+}  // namespace
+
+const Algorithm& strassen_q7_pdgemm_algorithm() {
+  static const StrassenQ7Pdgemm a;
+  return a;
+}
+
+}  // namespace mmbench::algos

@@ -1,0 +1,128 @@
+// The parallel Strassen combinations at r = 1 and 2 (where p allows) against
+// one serial DGEMM of the gathered inputs, for a power-of-two, a
+// non-power-of-two and an odd non-square size; which (p, r) each combination
+// accepts; and eq. 2.19 on the real Q7+ring plan: every quadrant or product
+// transfer between two Q7 groups costs a rank at most 3 messages each way.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "algos/parallel_strassen.hpp"
+#include "algos/registry.hpp"
+#include "core/comm.hpp"
+#include "core/generate.hpp"
+#include "core/mpi_env.hpp"
+#include "core/verify.hpp"
+#include "mpi_check_main.hpp"
+
+using namespace mmbench;
+using namespace mmbench::algos;
+
+namespace {
+
+// Max |C - C_ref| / (k^2 eps): classical orders differ by < 2 (see
+// test_algorithms.cpp); Strassen may exceed that by its error growth.
+double scaled_error(const std::vector<double>& C, const std::vector<double>& A, const std::vector<double>& B,
+                    Index m, Index n, Index k) {
+  std::vector<double> ref(static_cast<std::size_t>(m * n), 0.0);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0, A.data(), int(m), B.data(),
+              int(k), 0.0, ref.data(), int(m));
+  double err = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) err = std::max(err, std::fabs(C[i] - ref[i]));
+  return err / (double(k) * double(k) * std::numeric_limits<double>::epsilon());
+}
+
+// Runs one case if check() accepts it; returns whether it ran.
+bool run_case(const Algorithm& algo, const Problem& pb, int r, const Comm& world) {
+  Options opt;
+  opt.nb = 8;
+  opt.recursions = r;
+  if (!algo.check(pb, opt, world.size()).ok()) return false;
+  auto plan = algo.plan(pb, opt, world);
+  DistMatrix A(plan->layout_a(), world.rank()), B(plan->layout_b(), world.rank()), C(plan->layout_c(), world.rank());
+  plan->layout_a().check();
+  plan->layout_c().check();
+  generate(A, 21);
+  generate(B, 22);
+  plan->multiply(A, B, C);
+  plan->multiply(A, B, C);
+  const double res = normwise_residual(A, B, C, world);
+  const double limit = kClassicalResidualLimit * plan->error_growth();
+  CHECK(res <= limit, "{} r={} {}x{}x{}: residual {} > {}", algo.name(), r, pb.m, pb.n, pb.k, res, limit);
+  CHECK(plan->describe().at("recursions") == std::to_string(r), "{}: describe() says r = {}", algo.name(),
+        plan->describe().at("recursions"));
+  auto a = gather(A, world), b = gather(B, world), c = gather(C, world);
+  if (world.rank() == 0) {
+    const double e = scaled_error(c, a, b, pb.m, pb.n, pb.k);
+    CHECK(e <= 2.0 * plan->error_growth(), "{} r={} {}x{}x{}: scaled error {}", algo.name(), r, pb.m, pb.n, pb.k, e);
+    fmt::print("  {:20s} p={:2d} r={} {:3d}x{:3d}x{:3d}  residual {:.3g}  elementwise/(k^2 eps) {:.3g}  workspace {}\n",
+               algo.name(), world.size(), r, pb.m, pb.n, pb.k, res, e, plan->workspace_doubles());
+  }
+  return true;
+}
+
+// eq. 2.19 on the transfers the Q7+ring plan executes.
+void check_eq_2_19(const Comm& world) {
+  using namespace mmbench::algos::strassen;
+  for (Index n : {Index{100}, Index{70}}) {
+    StrassenPlan plan(Config{Schema::q7, Cutoff::ring, 8}, Options{}, Problem{n, n, n}, 1, world);
+    const Level& top = plan.top();
+    const auto& gs = top.groups();
+    int unequal = 0, worst = 0;
+    for (const auto* list : {&top.operand_transfers(), &top.product_transfers()})
+      for (const Transfer& t : *list) {
+        // Which groups: the owner ranks of the two layouts.
+        const int from = gs.group_of(t.from->rects().front().owner), to = gs.group_of(t.to->rects().front().owner);
+        if (gs.size[from] != gs.size[to]) ++unequal;
+        Redistribution one({t}, world.rank());
+        worst = std::max({worst, one.send_peers(), one.recv_peers()});
+      }
+    worst = static_cast<int>(world.max(static_cast<long long>(worst)));
+    CHECK(worst <= 3, "eq. 2.19: n = {}, p = {}: a rank exchanges with {} ranks of another group in one transfer", n,
+          world.size(), worst);
+    CHECK(worst >= 1, "eq. 2.19 test: no transfer moved anything (n = {})", n);
+    const bool sizes_differ = *std::min_element(gs.size.begin(), gs.size.end()) != *std::max_element(gs.size.begin(), gs.size.end());
+    CHECK(!sizes_differ || unequal > 0, "eq. 2.19 test: no transfer between unequal groups at p = {}", world.size());
+    if (world.rank() == 0)
+      fmt::print("  eq. 2.19 p={} n={} groups {}/{}/{}/{}: {} transfers between unequal groups, max partners {}\n",
+                 world.size(), n, gs.size[0], gs.size[1], gs.size[2], gs.size[3], unequal, worst);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MpiEnvironment env(&argc, &argv);
+  Comm world = Comm::world();
+  const int p = world.size();
+  const std::vector<Problem> problems = {{64, 64, 64}, {100, 100, 100}, {37, 50, 29}};
+  const char* names[] = {"strassen-q7+ring", "strassen-q7+pdgemm", "strassen-q8+pdgemm", "strassen-q8+tpmm", "strassen-q8+dgemm"};
+  for (const char* name : names) {
+    const Algorithm* algo = find_algorithm(name);
+    CHECK(algo != nullptr, "{} is not registered", name);
+    if (!algo) continue;
+    for (int r : {1, 2}) {
+      int ran = 0;
+      for (const Problem& pb : problems) ran += run_case(*algo, pb, r, world);
+      // Which (p, r) must apply (Tab. 2.4 and SPEC 2.6).
+      const std::string n = name;
+      bool expect = false;
+      if (n == "strassen-q7+ring" || n == "strassen-q7+pdgemm") expect = (r == 1 && p >= 4) || (r == 2 && p >= 22);  // r = 2: |G22| = ceil(p/7) >= 4
+      if (n == "strassen-q8+pdgemm") expect = (r == 1 && p % 4 == 0 && p >= 8) || (r == 2 && p % 16 == 0 && p >= 32);
+      if (n == "strassen-q8+tpmm") expect = (r == 1 && p % 4 == 0) || (r == 2 && p % 16 == 0);
+      if (n == "strassen-q8+dgemm") expect = (r == 1 && p == 4) || (r == 2 && p == 16);
+      CHECK((ran > 0) == expect, "{} at p = {}, r = {}: ran {} cases, expected {}", name, p, r, ran,
+            expect ? "all" : "none");
+      if (!expect) {
+        Options o;
+        o.recursions = r;
+        const std::string why = algo->check(problems[0], o, p).reason;
+        CHECK(why.find(name) != std::string::npos, "{}: not-applicable reason does not name the algorithm: {}", name, why);
+      }
+    }
+  }
+  if (p >= 7) check_eq_2_19(world);
+  return testing::finish("test_strassen");
+}
