@@ -54,13 +54,10 @@ MachineParams with_local_levels(const Options& opt, const MachineParams& mp) {
   return out;
 }
 
-// Leaf grid of strassen-q7+pdgemm (SPEC 2.7): sqrt(p') x sqrt(p') if p' is
-// a square, else 1 x p'.
-std::pair<int, int> q7_pdgemm_leaf_grid(int p) {
-  int s = static_cast<int>(std::lround(std::sqrt(double(p))));
-  if (s * s == p) return {s, s};
-  return {1, p};
-}
+// Leaf grid of strassen-q7+pdgemm: the group's most square grid, as
+// algos/strassen_q7_pdgemm.cpp builds it (SPEC 2.7 suggests sqrt(p') x
+// sqrt(p') else 1 x p'; the code chose the most square one).
+std::pair<int, int> q7_pdgemm_leaf_grid(int p) { return algos::most_square_grid(p); }
 
 // ---------------------------------------------------------------- dgemm
 // Eq. 2.10 on one rank with p x threads BLAS threads.
