@@ -66,7 +66,9 @@ void run_case(const Algorithm& algo, Problem pb, Options opt, const Comm& world,
   double bad = normwise_residual(A, B, C, world);
   bool someone_has_data = world.max(static_cast<double>(mine + 1)) > 0;
   if (someone_has_data)
-    CHECK(bad > 1000 * limit, "{} {}: corrupted C gave residual {} only", algo.name(), label, bad);
+    // What matters is that verification flags it: above the limit this
+    // configuration is checked against (which grows with fast levels).
+    CHECK(bad > limit, "{} {}: corrupted C gave residual {}, not above the limit {}", algo.name(), label, bad, limit);
 }
 
 }  // namespace
