@@ -109,6 +109,14 @@ int main(int argc, char** argv) {
           opt.local_levels = L;
           run_case(*algo, Problem{600, 530, 555}, opt, world, "L=" + std::to_string(L));
         }
+  // ... and inside the one-rank leaves of full-recursion Strassen (p = 4:
+  // leaf problems of 300 reach the kernel's threshold).
+  if (world.size() == 4)
+    if (const Algorithm* q8 = find_algorithm("strassen-q8+dgemm")) {
+      Options opt;
+      opt.local_levels = 1;
+      run_case(*q8, Problem{600, 600, 600}, opt, world, "L=1");
+    }
   // The lb override: PDGEMM must have called our pilaenv_.
   CHECK(pilaenv_calls() > 0, "ScaLAPACK never called mmbench's pilaenv_ (lb override not linked?)");
   return testing::finish("test_algorithms");
