@@ -1,4 +1,5 @@
 #include "algos/parallel_strassen.hpp"
+#include "local/local_multiply.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,22 +17,28 @@ namespace mmbench::algos::strassen {
 
 namespace {
 
-// A leaf group of one rank under q8+dgemm: plain DGEMM with this rank's own
-// BLAS threads (the dgemm algorithm's plan would borrow threads x p).
+// A leaf group of one rank under q8+dgemm: plain DGEMM (or local Strassen
+// levels) with this rank's own BLAS threads (the dgemm algorithm's plan
+// would borrow threads x p).
 class LocalDgemm : public Plan {
  public:
-  LocalDgemm(Index m, Index n, Index k)
-      : m_(m), n_(n), k_(k), a_(single_owner(m, k, 1, 0)), b_(single_owner(k, n, 1, 0)), c_(single_owner(m, n, 1, 0)) {}
+  LocalDgemm(Index m, Index n, Index k, const Options& opt)
+      : m_(m), n_(n), k_(k), local_(opt.local_levels, opt.local_variant, opt.threads),
+        a_(single_owner(m, k, 1, 0)), b_(single_owner(k, n, 1, 0)), c_(single_owner(m, n, 1, 0)) {}
+  Index workspace_doubles() const override { return local_.workspace_doubles(); }
+  double error_growth() const override { return local_.error_growth(); }
+  std::map<std::string, std::string> describe() const override { return local_.describe(); }
   const Layout& layout_a() const override { return a_; }
   const Layout& layout_b() const override { return b_; }
   const Layout& layout_c() const override { return c_; }
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
-    dgemm(m_, n_, k_, A.data(), std::max<Index>(1, m_), B.data(), std::max<Index>(1, k_), 0.0, C.data(),
-          std::max<Index>(1, m_));
+    local_(m_, n_, k_, A.data(), std::max<Index>(1, m_), B.data(), std::max<Index>(1, k_), C.data(),
+           std::max<Index>(1, m_));
   }
 
  private:
   Index m_, n_, k_;
+  local::LocalMultiply local_;
   Layout a_, b_, c_;
 };
 
@@ -41,7 +48,7 @@ std::unique_ptr<Plan> leaf_plan(const Config& cfg, const Options& opt, Index m, 
     case Cutoff::ring: return ring_algorithm().plan(pb, opt, comm);
     case Cutoff::tpmm: return tpmm_algorithm().plan(pb, opt, comm);
     case Cutoff::pdgemm: return pdgemm_algorithm().plan(pb, opt, comm);
-    case Cutoff::dgemm: return std::make_unique<LocalDgemm>(m, n, k);
+    case Cutoff::dgemm: return std::make_unique<LocalDgemm>(m, n, k, opt);
   }
   throw std::logic_error("strassen: unknown cut-off");
 }
@@ -167,7 +174,8 @@ Index round_up(Index x, Index multiple) { return (x + multiple - 1) / multiple *
 }  // namespace
 
 StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem& pb, int r, const Comm& comm)
-    : cfg_(cfg), r_(r) {
+    : cfg_(cfg), r_(r), local_levels_(cfg.cutoff == Cutoff::pdgemm ? 0 : opt.local_levels),
+      local_variant_(opt.local_variant) {
   const Index f = Index{1} << r;
   Options leaf = opt;
   leaf.pr = leaf.pc = 0;  // leaf groups take their most square grid
@@ -177,7 +185,11 @@ StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem&
   c_ = clip(top_->layout_c(), pb.m, pb.n);
 }
 
-double StrassenPlan::error_growth() const { return std::pow(12.0, r_); }
+// 12 per parallel level (see parallel_strassen.hpp), times the growth of
+// local Strassen levels inside the leaves (1 without).
+double StrassenPlan::error_growth() const {
+  return std::pow(12.0, r_) * local::fast_gemm_error_growth(local_levels_, local::parse_fast_variant(local_variant_));
+}
 
 std::map<std::string, std::string> StrassenPlan::describe() const {
   auto d = top_->describe();  // the leaf algorithm's columns (grid, nb, lb, exchanges ...)

@@ -96,6 +96,8 @@ class StrassenPlan : public Plan {
  private:
   Config cfg_;
   int r_;
+  int local_levels_ = 0;        // local Strassen levels in the leaves (not under pdgemm)
+  std::string local_variant_;
   std::unique_ptr<Level> top_;
   Layout a_, b_, c_;
 };

@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "algos/algorithm.hpp"
+#include "local/local_multiply.hpp"
 #include "algos/tpmm_schedule.hpp"
 #include "core/blas.hpp"
 #include "core/mpi_check.hpp"
@@ -28,8 +29,9 @@ namespace {
 
 class TpmmPlan : public Plan {
  public:
-  TpmmPlan(const Problem& pb, const Comm& comm)
-      : pb_(pb), comm_(comm), steps_(tpmm_schedule(comm.size(), comm.rank())),
+  TpmmPlan(const Problem& pb, const Options& opt, const Comm& comm)
+      : pb_(pb), comm_(comm), local_(opt.local_levels, opt.local_variant, opt.threads),
+        steps_(tpmm_schedule(comm.size(), comm.rank())),
         a_(row_blocks(pb.m, pb.k, comm.size())),
         b_(col_blocks(pb.k, pb.n, comm.size())),
         c_(row_blocks(pb.m, pb.n, comm.size())) {
@@ -48,7 +50,10 @@ class TpmmPlan : public Plan {
   const Layout& layout_a() const override { return a_; }
   const Layout& layout_b() const override { return b_; }
   const Layout& layout_c() const override { return c_; }
-  Index workspace_doubles() const override { return static_cast<Index>(buf_[0].size() + buf_[1].size()); }
+  Index workspace_doubles() const override {
+    return static_cast<Index>(buf_[0].size() + buf_[1].size()) + local_.workspace_doubles();
+  }
+  double error_growth() const override { return local_.error_growth(); }
 
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     const int p = comm_.size(), me = comm_.rank();
@@ -58,7 +63,7 @@ class TpmmPlan : public Plan {
     int spare = 0;  // buf_[spare] is free to receive into
     for (const TpmmStep& st : steps_) {
       const Index w = block_size(pb_.n, p, st.block);
-      dgemm(my_rows, w, k, A.data(), lda, cur, ldb, 0.0, C.data() + block_start(pb_.n, p, st.block) * lda, lda);
+      local_(my_rows, w, k, A.data(), lda, cur, ldb, C.data() + block_start(pb_.n, p, st.block) * lda, lda);
       if (st.partner < 0) break;
       double* incoming = buf_[spare].data();
       MPI_Request req[2];
@@ -71,13 +76,16 @@ class TpmmPlan : public Plan {
     }
   }
   std::map<std::string, std::string> describe() const override {
-    return {{"exchanges_total", std::to_string(comm_.size() - 1)},
-            {"exchanges_node_local", std::to_string(node_local_min_)}};
+    auto d = local_.describe();
+    d["exchanges_total"] = std::to_string(comm_.size() - 1);
+    d["exchanges_node_local"] = std::to_string(node_local_min_);
+    return d;
   }
 
  private:
   Problem pb_;
   const Comm& comm_;
+  local::LocalMultiply local_;
   std::vector<TpmmStep> steps_;
   Layout a_, b_, c_;
   std::vector<double> buf_[2];
@@ -103,8 +111,9 @@ class Tpmm : public Algorithm {
     return Algorithm::estimate_doubles_per_rank(pb, o, ranks) +
            (ranks > 1 ? 2.0 * double(pb.k) * double(block_size(pb.n, ranks, 0)) : 0.0);
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options&, const Comm& comm) const override {
-    return std::make_unique<TpmmPlan>(pb, comm);
+  Uses uses() const override { return Uses{.local_levels = true}; }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+    return std::make_unique<TpmmPlan>(pb, opt, comm);
   }
 };
 
