@@ -2,6 +2,7 @@
 # The models at the command line with good input:
 # - predict writes a CSV (one row per ranked candidate) and valid JSON;
 # - predict with the thesis' Opteron profile reads it (lb 668 is a candidate);
+# - the Opteron profile reproduces the shape of Abb. 2.14;
 # - explain lists excluded candidates with a reason;
 # - run --algo auto records selected_by, runner_up and both predictions with
 #   their errors; --model paper records auto-paper;
@@ -29,6 +30,22 @@ PY
 "$mm" predict --profile "$opteron" --p 56 --n 4096 --algo pdgemm --top 0 >"$dir/models-opteron.out"
 grep -q 'lb=668' "$dir/models-opteron.out" || fail "profile lb 668 not a candidate"; 
 grep -q '146 MB/s' "$dir/models-opteron.out" || fail "profile tau not shown"
+
+# Abb. 2.14: with the thesis' Opteron parameters the paper model puts
+# Strassen + Ring ahead of PDGEMM at p = 56 for every size.
+"$mm" predict --profile "$opteron" --p 56 --n 1024:12288:1024 --algo pdgemm,strassen-q7+ring --lb auto --model paper \
+  --csv "$dir/models-abb214.csv" >/dev/null
+python3 - "$dir/models-abb214.csv" <<'PY' || fail "Abb. 2.14 shape"
+import csv, sys
+best = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    key = (int(r["n"]), r["algo"])
+    best[key] = min(best.get(key, float("inf")), float(r["pred_paper"]))
+ns = sorted({n for n, _ in best})
+assert len(ns) == 12, ns
+for n in ns:
+    assert best[(n, "strassen-q7+ring")] < best[(n, "pdgemm")], (n, best[(n, "strassen-q7+ring")], best[(n, "pdgemm")])
+PY
 
 "$mm" explain $net --p 3 --n 300 --cores-per-node 1 >"$dir/models-explain.out"
 grep -q 'excluded: dgemm .*one node' "$dir/models-explain.out" || { cat "$dir/models-explain.out"; fail "explain: no exclusion"; }
