@@ -97,7 +97,10 @@ int predict_command(const PredictArgs& a, const Comm& world) {
     }
   algos::Options base;
   base.threads = a.threads;
-  base.nb = static_cast<int>(parse_int_list("--nb", a.nb, 1, 1 << 20).at(0));
+  const std::vector<std::int64_t> nbs = parse_int_list("--nb", a.nb, 1, 1 << 20);
+  if (nbs.size() != 1)
+    throw UsageError("--nb: '" + a.nb + "' gives " + std::to_string(nbs.size()) + " values; predict takes one nb");
+  base.nb = static_cast<int>(nbs[0]);
   space.cores_per_node = machine.cores;
 
   if (world.rank() != 0) return 0;

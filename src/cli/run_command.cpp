@@ -494,7 +494,10 @@ void write_validation(const std::string& csv_path, const std::vector<Config>& co
                         quantile(regrets, 0.5), *std::max_element(regrets.begin(), regrets.end()), regrets.size(),
                         all_paper.empty() ? "-" : fmt::format("{:.3f}", quantile(all_paper, 0.5)),
                         all_refined.empty() ? "-" : fmt::format("{:.3f}", quantile(all_refined, 0.5)));
-  write_file_atomically(stem + "-validate.txt", text);
+  // Appended like the CSV, so runs at several p collect in one summary.
+  std::ofstream txt(stem + "-validate.txt", std::ios::app);
+  txt << text;
+  if (!txt) fmt::print(stderr, "mmbench: warning: cannot append to {}-validate.txt\n", stem);
   fmt::print("{}validation written to {}-validate.csv and {}-validate.txt\n", text, stem, stem);
 }
 
