@@ -91,8 +91,8 @@ using LeafModel = std::function<Prediction(double m, double n, double k, int p)>
 //   T_C22  Q6        1, 1                 3        4             3 (Q1, Q3, Q2)
 // (the paper prices 7 sums on every big group and 5 on G22, and 9 transfers.)
 // comp = max over the four groups of (sums + products x leaf comp);
-// comm = max over groups of (transfers into it) + max over groups of leaf
-// comm. A transfer of an h x h quadrant into group g costs one rank of g
+// comm = max over groups of (transfers into it) + max over groups of
+// (products x leaf comm). A transfer of an h x h quadrant into group g costs one rank of g
 // `partners` messages of h^2 / |g| / partners doubles each, partners =
 // algos::max_partners_1d(h, |g|, largest group) (at most 3, eq. 2.19).
 // Requires every split to have >= 4 ranks (throws std::invalid_argument).
