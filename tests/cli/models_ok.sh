@@ -4,7 +4,7 @@
 # - predict with the thesis' Opteron profile reads it (lb 668 is a candidate);
 # - the Opteron profile reproduces the shape of Abb. 2.14;
 # - explain lists excluded candidates with a reason;
-# - run --algo auto records selected_by, runner_up and both predictions with
+# - run --algo auto runs predict's first candidate and records selected_by, runner_up and both predictions with
 #   their errors; --model paper records auto-paper;
 # - run --validate writes <stem>-validate.csv and .txt with a regret.
 set -eu
@@ -65,6 +65,18 @@ for r in rows:
         assert r[c], c + " empty"
     t, pr = float(r["t_median"]), float(r["pred_refined"])
     assert abs((pr - t) / t - float(r["err_refined"])) < 1e-3
+PY
+
+# auto ran what predict ranks first for the same machine, p and n.
+"$mm" predict $net --p 2 --n 64,96 --csv "$dir/models-auto-pred.csv" >/dev/null
+python3 - "$csv" "$dir/models-auto-pred.csv" <<'PY' || fail "auto != predict's first"
+import csv, sys
+runs = list(csv.DictReader(open(sys.argv[1])))[:2]
+pred = list(csv.DictReader(open(sys.argv[2])))
+for r in runs:
+    ranked = [q for q in pred if q["n"] == r["n"]]
+    assert ranked[0]["algo"] == r["algo"], (ranked[0]["label"], r["algo"])
+    assert ranked[1]["label"] == r["runner_up"], (ranked[1]["label"], r["runner_up"])
 PY
 
 # A user-chosen run with a machine also gets the predictions.
