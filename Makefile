@@ -4,6 +4,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+MODE ?= --default
 
 .PHONY: all deps build run test clean
 
@@ -17,7 +18,7 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	@scripts/default-benchmark.sh $(BUILD)/mmbench
+	@scripts/default-benchmark.sh $(BUILD)/mmbench $(MODE)
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

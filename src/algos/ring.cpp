@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "algos/algorithm.hpp"
+#include "algos/one_d_layout.hpp"
 #include "core/mpi_check.hpp"
 #include "local/local_multiply.hpp"
 
@@ -29,16 +30,14 @@ class RingPlan : public Plan {
  public:
   RingPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm), local_(opt.local_levels, opt.local_variant, opt.threads),
-        a_(row_blocks(pb.m, pb.k, comm.size())),
-        b_(col_blocks(pb.k, pb.n, comm.size())),
-        c_(row_blocks(pb.m, pb.n, comm.size())) {
+        l_(one_d_layouts(pb, comm.size())) {
     const Index widest = block_size(pb.n, comm.size(), 0);
     if (comm.size() > 1)
       for (auto& buf : buf_) buf.assign(static_cast<std::size_t>(widest * pb.k), 0.0);
   }
-  const Layout& layout_a() const override { return a_; }
-  const Layout& layout_b() const override { return b_; }
-  const Layout& layout_c() const override { return c_; }
+  const Layout& layout_a() const override { return l_.a; }
+  const Layout& layout_b() const override { return l_.b; }
+  const Layout& layout_c() const override { return l_.c; }
   Index workspace_doubles() const override {
     return static_cast<Index>(buf_[0].size() + buf_[1].size()) + local_.workspace_doubles();
   }
@@ -88,7 +87,7 @@ class RingPlan : public Plan {
   Problem pb_;
   const Comm& comm_;
   local::LocalMultiply local_;
-  Layout a_, b_, c_;
+  OneDLayouts l_;
   std::vector<double> buf_[2];
 };
 
@@ -99,14 +98,10 @@ class Ring : public Algorithm {
   std::string_view requirements() const override { return "any p, any m, n, k"; }
   std::string_view layout() const override { return "A, C in row blocks; B in column blocks (remainders to the first ranks)"; }
   Applicability check(const Problem& pb, const Options&, int ranks) const override {
-    // One shifted B block is one MPI message of k x ceil(n/p) doubles.
-    if (double(pb.k) * double(block_size(pb.n, ranks, 0)) > 2147483647.0)
-      return {"a B block of k x ceil(n/p) doubles exceeds one MPI message (2^31 elements); use more ranks"};
-    return {};
+    return one_d_message_limit(pb, ranks);
   }
   double estimate_doubles_per_rank(const Problem& pb, const Options& o, int ranks) const override {
-    return Algorithm::estimate_doubles_per_rank(pb, o, ranks) +
-           (ranks > 1 ? 2.0 * double(pb.k) * double(block_size(pb.n, ranks, 0)) : 0.0);
+    return Algorithm::estimate_doubles_per_rank(pb, o, ranks) + one_d_buffer_doubles(pb, ranks);
   }
   Uses uses() const override { return Uses{.local_levels = true}; }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {

@@ -16,23 +16,14 @@
 #include "core/mpi_env.hpp"
 #include "core/verify.hpp"
 #include "mpi_check_main.hpp"
+#include "reference_check.hpp"
 
 using namespace mmbench;
 using namespace mmbench::algos;
+using mmbench::testing::scaled_error;
 
 namespace {
 
-// Max |C - C_ref| / (k^2 eps): classical orders differ by < 2 (see
-// test_algorithms.cpp); Strassen may exceed that by its error growth.
-double scaled_error(const std::vector<double>& C, const std::vector<double>& A, const std::vector<double>& B,
-                    Index m, Index n, Index k) {
-  std::vector<double> ref(static_cast<std::size_t>(m * n), 0.0);
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0, A.data(), int(m), B.data(),
-              int(k), 0.0, ref.data(), int(m));
-  double err = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) err = std::max(err, std::fabs(C[i] - ref[i]));
-  return err / (double(k) * double(k) * std::numeric_limits<double>::epsilon());
-}
 
 // Runs one case if check() accepts it; returns whether it ran.
 bool run_case(const Algorithm& algo, const Problem& pb, int r, const Comm& world) {

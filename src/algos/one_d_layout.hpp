@@ -1,0 +1,23 @@
+// The 1D layout ring and tpmm share (SPEC 2.3, 2.4): A and C in row
+// blocks, B in column blocks, remainders to the first ranks; and what it
+// implies for messages (one B block per message) and memory (two B-block
+// buffers for the shifts).
+#pragma once
+
+#include "algos/algorithm.hpp"
+
+namespace mmbench::algos {
+
+struct OneDLayouts {
+  Layout a, b, c;
+};
+OneDLayouts one_d_layouts(const Problem& pb, int ranks);
+
+// Not applicable when one B block (k x ceil(n/p) doubles) exceeds one MPI
+// message (2^31 elements).
+Applicability one_d_message_limit(const Problem& pb, int ranks);
+
+// Doubles of the two B-block buffers a rank keeps for the exchanges.
+double one_d_buffer_doubles(const Problem& pb, int ranks);
+
+}  // namespace mmbench::algos
