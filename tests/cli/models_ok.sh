@@ -6,6 +6,7 @@
 # - explain lists excluded candidates with a reason;
 # - run --algo auto runs predict's first candidate and records selected_by, runner_up and both predictions with
 #   their errors; --model paper records auto-paper;
+# - a Strassen row is priced at the r its plan used;
 # - run --validate writes <stem>-validate.csv and .txt with a regret.
 set -eu
 mpirun=$1; mm=$2; dir=$3; opteron=$4
@@ -82,6 +83,19 @@ PY
 # A user-chosen run with a machine also gets the predictions.
 "$mpirun" -n 2 "$mm" run --algo ring --n 64 --reps 1 $net --csv "$dir/models-user.csv" --quiet >/dev/null
 python3 -c "import csv,sys; r=list(csv.DictReader(open('$dir/models-user.csv')))[0]; assert r['selected_by']=='user' and r['pred_paper'] and r['err_refined'], r" || fail "user row without predictions"
+
+# Strassen with r = max: the row is priced at the r the plan used (1 at p = 4),
+# the same numbers predict gives for that candidate.
+"$mpirun" -n 4 "$mm" run --algo strassen-q7+ring --n 64 --reps 1 $net --csv "$dir/models-q7.csv" --quiet >/dev/null
+"$mm" predict $net --p 4 --n 64 --algo strassen-q7+ring --csv "$dir/models-q7-pred.csv" >/dev/null
+python3 - "$dir/models-q7.csv" "$dir/models-q7-pred.csv" <<'PY' || fail "strassen row predictions"
+import csv, sys
+run = list(csv.DictReader(open(sys.argv[1])))[0]
+pred = [q for q in csv.DictReader(open(sys.argv[2])) if q["recursions"] == run["recursions"]][0]
+assert run["recursions"] == "1", run["recursions"]
+for c in ("pred_paper", "pred_refined"):
+    assert abs(float(run[c]) - float(pred[c])) <= 1e-5 * float(pred[c]), (c, run[c], pred[c])
+PY
 
 "$mpirun" -n 2 "$mm" run --algo all --validate --n 64 --reps 1 $net --csv "$dir/models-val.csv" --quiet >/dev/null
 python3 - "$dir/models-val.csv" "$dir/models-val-validate.csv" <<'PY' || fail "validation"
