@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 #include <string>
 
@@ -129,9 +131,26 @@ void check_split(int p, int r, int level, const char* who) {
                       to_string(level) + ", got " + to_string(p));
 }
 
-Prediction q7(double m, double n, double k, int p, int r, int level, const LeafModel& leaf,
-              const MachineParams& mp) {
+// algos::max_partners_1d walks the ranks of a group (O(p)); the ranking asks
+// the same question for every lb and r of a candidate list, so the answers
+// are kept (per thread, bounded).
+int partners_cached(std::int64_t rows, int sa, int sb) {
+  thread_local std::map<std::tuple<std::int64_t, int, int>, int> cache;
+  const auto key = std::make_tuple(rows, sa, sb);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (cache.size() > 100000) cache.clear();
+  return cache[key] = algos::max_partners_1d(rows, sa, sb);
+}
+
+// The four groups of a split differ by at most one rank, so the recursion
+// meets the same (level, group size) many times: memo holds each once.
+// Without it r = 6 at p = 100000 evaluates 4^6 leaves.
+using Q7Memo = std::map<std::pair<int, int>, Prediction>;
+
+Prediction q7(double m, double n, double k, int p, int r, int level, const LeafModel& leaf, const MachineParams& mp,
+              Q7Memo& memo) {
   if (r == level) return leaf(m, n, k, p);
+  if (auto it = memo.find({level, p}); it != memo.end()) return it->second;
   check_split(p, r, level, "refined_strassen_q7");
   const std::array<int, 4> g = algos::q7_group_sizes(p);
   const double hm = std::ceil(m / 2), hn = std::ceil(n / 2), hk = std::ceil(k / 2);
@@ -141,17 +160,19 @@ Prediction q7(double m, double n, double k, int p, int r, int level, const LeafM
   const int largest = *std::max_element(g.begin(), g.end());
   double comm_top = 0, comm_leaf = 0, comp = 0;
   for (int t = 0; t < 4; ++t) {
-    const Prediction sub = q7(hm, hn, hk, g[t], r, level + 1, leaf, mp);
+    const Prediction sub = q7(hm, hn, hk, g[t], r, level + 1, leaf, mp, memo);
     const double sums = sums_ab[t] * refined_add_time((hm * hk + hk * hn) / 2 / g[t], mp) +
                         sums_c[t] * refined_add_time(hm * hn / g[t], mp);
     comp = std::max(comp, sums + products[t] * sub.comp_s);
     comm_leaf = std::max(comm_leaf, products[t] * sub.comm_s);
     const double quad = std::max({hm * hk, hk * hn, hm * hn});
-    const int partners = std::max(1, algos::max_partners_1d(static_cast<std::int64_t>(hm), g[t], largest));
+    const int partners = std::max(1, partners_cached(static_cast<std::int64_t>(hm), g[t], largest));
     const double one = partners * refined_message_time(quad / g[t] / partners, mp);
     comm_top = std::max(comm_top, (quads_in[t] + prods_in[t]) * one);
   }
-  return {comm_top + comm_leaf, comp};
+  const Prediction out{comm_top + comm_leaf, comp};
+  memo[{level, p}] = out;
+  return out;
 }
 
 }  // namespace
@@ -159,7 +180,8 @@ Prediction q7(double m, double n, double k, int p, int r, int level, const LeafM
 Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
                                const MachineParams& mp) {
   require(r >= 0, "refined_strassen_q7: r = " + to_string(r) + ", needs r >= 0");
-  return q7(m, n, k, p, r, 0, leaf, mp);
+  Q7Memo memo;
+  return q7(m, n, k, p, r, 0, leaf, mp, memo);
 }
 
 Prediction refined_strassen_q8(double m, double n, double k, int p, int r, const LeafModel& leaf,

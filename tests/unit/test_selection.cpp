@@ -18,6 +18,7 @@
 #include "algos/registry.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
+#include "tuner/machine_profile.hpp"
 
 using namespace mmbench;
 using namespace mmbench::model;
@@ -215,4 +216,19 @@ TEST(ThesisOpteron, StrassenRingAheadOfPdgemmAtP56) {
       EXPECT_LT(t_q7, t_pdgemm) << "n = " << n << ", r = " << r;
     }
   }
+}
+
+// configs/thesis-opteron.json holds exactly the thesis' parameters (SPEC 8),
+// with the latency read as 17 microseconds (SPEC 10).
+TEST(ThesisOpteron, ProfileFileHasTheThesisParameters) {
+  std::string path = __FILE__;  // <repo>/tests/unit/test_selection.cpp
+  path = path.substr(0, path.rfind("/tests/")) + "/configs/thesis-opteron.json";
+  const tuner::MachineProfile prof = tuner::read_profile(path);
+  const MachineParams mp = tuner::to_params(prof);
+  EXPECT_DOUBLE_EQ(mp.latency_s, 17e-6);
+  EXPECT_DOUBLE_EQ(mp.tau, 146e6 / 8);  // 146 MB/s all-to-all
+  EXPECT_NEAR(1.0 / mp.t_op, 3300e6, 1e-3);
+  EXPECT_EQ(prof.lb, 668);
+  EXPECT_EQ(prof.cores, 2);
+  EXPECT_NE(prof.notes.find("17 ms"), std::string::npos);
 }
