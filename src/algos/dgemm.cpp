@@ -7,6 +7,7 @@
 // the same sweep as the parallel algorithms. The CSV row says p = 1 and the
 // real thread count, so the figure is never mistaken for a p-rank run.
 #include "algos/algorithm.hpp"
+#include "core/affinity.hpp"
 #include "core/blas.hpp"
 #include "local/local_multiply.hpp"
 
@@ -21,7 +22,10 @@ class DgemmPlan : public Plan {
         local_(opt.local_levels, opt.local_variant, threads_),
         a_(single_owner(pb.m, pb.k, comm.size(), 0)),
         b_(single_owner(pb.k, pb.n, comm.size(), 0)),
-        c_(single_owner(pb.m, pb.n, comm.size(), 0)) {}
+        c_(single_owner(pb.m, pb.n, comm.size(), 0)) {
+    // Rank 0 will run threads x p threads: let them use the node's cores.
+    if (comm.rank() == 0) widen_affinity_for(threads_);
+  }
   const Layout& layout_a() const override { return a_; }
   const Layout& layout_b() const override { return b_; }
   const Layout& layout_c() const override { return c_; }

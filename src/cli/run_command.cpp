@@ -16,6 +16,7 @@
 #include "cli/progress.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
+#include "core/affinity.hpp"
 #include "core/blas.hpp"
 #include "core/csv_file.hpp"
 #include "core/generate.hpp"
@@ -349,6 +350,15 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
     row["reason"] = ap.reason;
     return out;
   }
+  // Before the BLAS creates its threads; say so once, it changes placement.
+  static bool told = false;
+  const int cpus_before = cpus_available_to_me();
+  if (widen_affinity_for(c.opt.threads) && world.rank() == 0 && !told) {
+    fmt::print(stderr, "note: widened the CPU affinity of rank 0 from {} to {} CPUs for {} BLAS threads per rank "
+                       "(mpirun bound it; use mpirun --bind-to none or --map-by slot:PE=N to place threads yourself)\n",
+               cpus_before, cpus_available_to_me(), c.opt.threads);
+    told = true;
+  }
   set_blas_threads(c.opt.threads);
   auto plan = c.algo->plan(c.pb, c.opt, world);
   DistMatrix A(plan->layout_a(), world.rank()), B(plan->layout_b(), world.rank()), C(plan->layout_c(), world.rank());
@@ -504,6 +514,7 @@ void write_validation(const std::string& csv_path, const std::vector<Config>& co
 }  // namespace
 
 int run_command(const RunArgs& a, const Comm& world) {
+  record_node_cpus(world);  // so multi-threaded ranks can widen their affinity
   // The machine, if any: every rank reads the same file, so every rank
   // throws the same UsageError.
   std::optional<Machine> machine;

@@ -1,0 +1,49 @@
+#include "core/affinity.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "core/mpi_check.hpp"
+
+namespace mmbench {
+
+namespace {
+cpu_set_t g_node_union;
+bool g_recorded = false;
+}  // namespace
+
+void record_node_cpus(const Comm& world) {
+  Comm node = world.split_node();
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return;  // unknown: leave things as they are
+  std::vector<cpu_set_t> all(static_cast<std::size_t>(node.size()));
+  MMBENCH_MPI(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node.get()));
+  CPU_ZERO(&g_node_union);
+  for (cpu_set_t& s : all) CPU_OR(&g_node_union, &g_node_union, &s);
+  g_recorded = true;
+}
+
+int cpus_available_to_me() {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return 1;
+  return CPU_COUNT(&mine);
+}
+
+bool widen_affinity_for(int threads) {
+  if (!g_recorded || threads <= cpus_available_to_me()) return false;
+  cpu_set_t target = g_node_union;
+  // A job of fewer ranks than threads (mpirun -n 1 --threads 2) was bound
+  // to fewer cores than it asks to use: take the machine's online CPUs (the
+  // kernel keeps only those the container's cpuset allows).
+  if (CPU_COUNT(&target) < threads) {
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &target);
+  }
+  return sched_setaffinity(0, sizeof target, &target) == 0;
+}
+
+}  // namespace mmbench
