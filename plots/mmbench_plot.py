@@ -395,12 +395,12 @@ def plot_mflops_vs_n(ctx, rows, script):
                for lab in order]
     kcols = min(len(entries), 5)
     kh = key_strip_height(len(entries), kcols)
-    title = ctx["title"]("MFLOPS per process against matrix size n") + "\n" + context_line(good)
+    title = ctx["title"]("MFLOPS per core against matrix size n") + "\n" + context_line(good)
     boxes = panel_grid(len(ps), 0.075, 0.985, kh + 0.085, panels_top(title), 0.075, 0.14)
     script.add("set multiplot title %s noenhanced font ',14'" % gp_str(title))
     script.add(*x_axis(ns))
     script.add("set yrange [0:%r]" % (ymax * 1.1), "set format y '%.0f'",
-               n_label(good), "set ylabel 'MFLOPS per process'",
+               n_label(good), "set ylabel 'MFLOPS per core'",
                "set grid lc rgb '#b0b0b0' lw 1 dt 3", "unset key")
     for p, box in zip(ps, boxes):
         script.add(*margins(box))
@@ -428,7 +428,7 @@ def plot_model_vs_measured(ctx, rows, script):
     """Predicted against measured, per label and p (Abb. 2.14).
 
     Top: the rate 2mnk / t / p of the measured t_median and of the predicted
-    times, in MFLOPS per process as in the thesis -- on a time axis the n^3
+    times, in MFLOPS per core (p x threads; the thesis' per process with one thread) -- on a time axis the n^3
     growth hides a 20 % model error, on a rate axis it is plain to see.
     Bottom: relative error of the predicted time, (t_pred - t_meas) / t_meas,
     the definition of the err_* columns."""
@@ -460,10 +460,12 @@ def plot_model_vs_measured(ctx, rows, script):
             continue
         entry["flops"] = statistics.median(
             2.0 * num(r["m"]) * num(r["n"]) * num(r["k"]) for r in grp)
+        # Per core used (p x threads), like the mflops_per_proc column.
+        entry["cores"] = statistics.median(num(r["p"]) * (num(field(r, "threads")) or 1) for r in grp)
         table[key] = entry
 
     def rate(entry, col, p):
-        return entry["flops"] / entry[col] / p / 1e6
+        return entry["flops"] / entry[col] / entry["cores"] / 1e6
 
     def error(entry, col):
         return 100.0 * (entry[col] - entry["t_median"]) / entry["t_median"]
@@ -493,7 +495,7 @@ def plot_model_vs_measured(ctx, rows, script):
         script.add("set title %s" % gp_str("p = %s" % fmt(p)),
                    "set yrange [0:%r]" % (max(rates) * 1.1), "set format y '%.0f'",
                    "set ytics autofreq",
-                   "unset xlabel", "set ylabel 'MFLOPS per process'")
+                   "unset xlabel", "set ylabel 'MFLOPS per core'")
         parts = []
         for lab in used:
             colour = styles[lab][0]
@@ -554,13 +556,13 @@ def plot_pdgemm_vs_lb(ctx, rows, script):
     ordered = sorted(groups)
     ymax = max(statistics.median(v) for g in groups.values() for v in g.values())
     script.add("set title %s noenhanced font ',14'" % gp_str(
-        ctx["title"]("PDGEMM: MFLOPS per process against the PBLAS logical block size lb")
+        ctx["title"]("PDGEMM: MFLOPS per core against the PBLAS logical block size lb")
         + "\n" + context_line(good, ["nb = " + ", ".join(sorted({field(r, 'nb') for r in good if field(r, 'nb')}))]
                               if any(field(r, "nb") for r in good) else None)))
     script.add(*x_axis(lbs, log_ratio=16.0))
     script.add("set yrange [0:%r]" % (ymax * 1.1), "set format y '%.0f'",
                "set xlabel 'logical block size lb (ScaLAPACK default 32)'",
-               "set ylabel 'MFLOPS per process'", "set grid lc rgb '#b0b0b0' lw 1 dt 3",
+               "set ylabel 'MFLOPS per core'", "set grid lc rgb '#b0b0b0' lw 1 dt 3",
                "set key outside right top vertical reverse Left box lc rgb '#bbbbbb' spacing 1.2 samplen 3",
                "set lmargin 11", "set bmargin 5")
     parts = []

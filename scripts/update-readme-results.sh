@@ -34,7 +34,9 @@ tmp=$(mktemp)
   if [ -f plots/mflops-vs-n.png ]; then echo "![MFLOPS per core against n](plots/mflops-vs-n.png)"; echo; fi
   echo "MFLOPS per core use the classical 2mnk count; \"vs DGEMM peer\" is total GFLOP/s over one"
   echo "rank running OpenBLAS DGEMM with all the job's cores, measured in the same run. Ranks beyond the"
-  echo "core count are oversubscribed and never used for these figures."
+  echo "core count are oversubscribed and never used for these figures. This VM is noisy (the same"
+  echo "configuration varied by up to 1.65x between repetitions): read single rows with care; the"
+  echo "CSVs hold min/median/max of every configuration."
 } >"$tmp"
 python3 - "$tmp" <<'PY'
 import re, sys
