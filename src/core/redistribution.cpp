@@ -74,32 +74,26 @@ Redistribution::Redistribution(const std::vector<Transfer>& transfers, int my_ra
         tr.from->ranks() != tr.to->ranks())
       throw std::logic_error("redistribution: layouts of different shape or rank count");
     const int ti = static_cast<int>(t);
-    // What I send: my source rectangles against every target rectangle.
-    if (my_rank < tr.from->ranks() && !tr.from->rects_of(my_rank).empty()) {
-      RectIndex targets(*tr.to);
-      for (std::size_t si : tr.from->rects_of(my_rank)) {
-        const Rect& s = tr.from->rects()[si];
-        targets.query(s.row, s.col, s.rows, s.cols, [&](const Rect& d) {
-          Index r0 = std::max(s.row, d.row), c0 = std::max(s.col, d.col);
-          Index r1 = std::min(s.row + s.rows, d.row + d.rows), c1 = std::min(s.col + s.cols, d.col + d.cols);
-          send_.push_back(Piece{d.owner, ti, r0, c0, r1 - r0, c1 - c0, tr.src_slot,
-                                s.offset + (r0 - s.row) + (c0 - s.col) * s.ld, s.ld});
+    // What I send: my source rectangles against every target rectangle;
+    // what I receive: every source rectangle against my target rectangles.
+    // The same walk from either side: `mine` are this rank's rectangles of
+    // one layout, `others` the other layout; each piece is stored with the
+    // peer (the other rectangle's owner) and its place in my buffer.
+    auto collect = [&](const Layout& mine, const Layout& others, int slot, std::vector<Piece>& out) {
+      if (my_rank >= mine.ranks() || mine.rects_of(my_rank).empty()) return;
+      RectIndex index(others);
+      for (std::size_t i : mine.rects_of(my_rank)) {
+        const Rect& a = mine.rects()[i];
+        index.query(a.row, a.col, a.rows, a.cols, [&](const Rect& b) {
+          Index r0 = std::max(a.row, b.row), c0 = std::max(a.col, b.col);
+          Index r1 = std::min(a.row + a.rows, b.row + b.rows), c1 = std::min(a.col + a.cols, b.col + b.cols);
+          out.push_back(Piece{b.owner, ti, r0, c0, r1 - r0, c1 - c0, slot,
+                              a.offset + (r0 - a.row) + (c0 - a.col) * a.ld, a.ld});
         });
       }
-    }
-    // What I receive: every source rectangle against my target rectangles.
-    if (my_rank < tr.to->ranks() && !tr.to->rects_of(my_rank).empty()) {
-      RectIndex sources(*tr.from);
-      for (std::size_t di : tr.to->rects_of(my_rank)) {
-        const Rect& d = tr.to->rects()[di];
-        sources.query(d.row, d.col, d.rows, d.cols, [&](const Rect& s) {
-          Index r0 = std::max(s.row, d.row), c0 = std::max(s.col, d.col);
-          Index r1 = std::min(s.row + s.rows, d.row + d.rows), c1 = std::min(s.col + s.cols, d.col + d.cols);
-          recv_.push_back(Piece{s.owner, ti, r0, c0, r1 - r0, c1 - c0, tr.dst_slot,
-                                d.offset + (r0 - d.row) + (c0 - d.col) * d.ld, d.ld});
-        });
-      }
-    }
+    };
+    collect(*tr.from, *tr.to, tr.src_slot, send_);
+    collect(*tr.to, *tr.from, tr.dst_slot, recv_);
   }
   send_peers_ = group(send_);
   recv_peers_ = group(recv_);
