@@ -300,10 +300,7 @@ void add_predictions(const Config& c, const Machine& machine, int ranks, std::ma
   };
   try {
     if (!get("recursions").empty()) o.recursions = std::stoi(get("recursions"));
-    if (auto g = get("grid"); !g.empty() && g.find('x') != std::string::npos) {
-      o.pr = std::stoi(g.substr(0, g.find('x')));
-      o.pc = std::stoi(g.substr(g.find('x') + 1));
-    }
+    if (auto g = get("grid"); !g.empty()) std::tie(o.pr, o.pc) = parse_grid("grid", g);
     // lb 0 (library default) stays 0: the paper prices it with its own rate.
     if (!get("lb").empty() && o.lb > 0) o.lb = std::stoi(get("lb"));
   } catch (const std::exception&) {

@@ -55,7 +55,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   try {
     tuner::validate(o, world.size());
   } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("tune: ") + e.what());
+    throw UsageError(e.what());  // validate() already says "tune: ..."
   }
   // Both output files must be writable before minutes of measuring.
   std::string err;

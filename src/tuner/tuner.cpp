@@ -1,11 +1,11 @@
 #include "tuner/tuner.hpp"
 
 #include <cblas.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -30,15 +30,6 @@ namespace mmbench::tuner {
 
 namespace {
 
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
 
 void fail(const std::string& what) { throw std::invalid_argument("tune: " + what); }
 
@@ -54,7 +45,7 @@ std::string profile_csv(const std::map<std::int64_t, DgemmTiming>& timings, doub
   for (const auto& [k, t] : timings) {
     const std::string cyc = t.has_counters ? std::to_string(t.papi_tot_cyc) : "";
     const std::string l2 = t.has_counters ? std::to_string(t.papi_l2_tcm) : "";
-    csv += format("%lld,%lld,%lld,%d,%.9g,%.3f,%.3f,%s,%s,%.6g,%lld\n", static_cast<long long>(t.m),
+    csv += fmt::format("{},{},{},{},{:.9g},{:.3f},{:.3f},{},{},{:.6g},{}\n", static_cast<long long>(t.m),
                   static_cast<long long>(t.n), static_cast<long long>(k), t.reps, t.t_median, t.mflops,
                   t.mflops_max, cyc.c_str(), l2.c_str(), x, static_cast<long long>(lb));
   }
@@ -62,9 +53,9 @@ std::string profile_csv(const std::map<std::int64_t, DgemmTiming>& timings, doub
 }
 
 std::string bytes_text(std::int64_t b) {
-  if (b >= (1 << 20) && b % (1 << 20) == 0) return format("%lld MiB", static_cast<long long>(b >> 20));
-  if (b >= 1024 && b % 1024 == 0) return format("%lld KiB", static_cast<long long>(b >> 10));
-  return format("%lld B", static_cast<long long>(b));
+  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", static_cast<long long>(b >> 20));
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", static_cast<long long>(b >> 10));
+  return fmt::format("{} B", static_cast<long long>(b));
 }
 
 }  // namespace
@@ -75,34 +66,34 @@ std::int64_t effective_kmax(const TuneOptions& o) {
 }
 
 void validate(const TuneOptions& o, int ranks) {
-  if (o.n < 1) fail(format("n = %lld must be >= 1", static_cast<long long>(o.n)));
-  if (o.pr < 1 || o.pc < 1) fail(format("grid %dx%d: pr and pc must be >= 1", o.pr, o.pc));
+  if (o.n < 1) fail(fmt::format("n = {} must be >= 1", static_cast<long long>(o.n)));
+  if (o.pr < 1 || o.pc < 1) fail(fmt::format("grid {}x{}: pr and pc must be >= 1", o.pr, o.pc));
   if (static_cast<long long>(o.pr) * o.pc != ranks) {
-    fail(format("grid %dx%d has %lld ranks, but the communicator has %d (pr * pc must equal it)",
+    fail(fmt::format("grid {}x{} has {} ranks, but the communicator has {} (pr * pc must equal it)",
                 o.pr, o.pc, static_cast<long long>(o.pr) * o.pc, ranks));
   }
   if (o.n < o.pr || o.n < o.pc) {
-    fail(format("n = %lld is smaller than the grid %dx%d (n must be >= pr and >= pc)",
+    fail(fmt::format("n = {} is smaller than the grid {}x{} (n must be >= pr and >= pc)",
                 static_cast<long long>(o.n), o.pr, o.pc));
   }
-  if (!(o.x > 0.0 && o.x <= 1.0)) fail(format("x = %g is outside the allowed range (0, 1]", o.x));
-  if (o.kmin < 2) fail(format("kmin = %lld is below the allowed minimum 2", static_cast<long long>(o.kmin)));
+  if (!(o.x > 0.0 && o.x <= 1.0)) fail(fmt::format("x = {:g} is outside the allowed range (0, 1]", o.x));
+  if (o.kmin < 2) fail(fmt::format("kmin = {} is below the allowed minimum 2", static_cast<long long>(o.kmin)));
   const std::int64_t kmax = effective_kmax(o);
   if (o.kmin > kmax) {
-    fail(format("kmin = %lld exceeds kmax = %lld%s", static_cast<long long>(o.kmin),
+    fail(fmt::format("kmin = {} exceeds kmax = {}{}", static_cast<long long>(o.kmin),
                 static_cast<long long>(kmax), o.kmax > 0 ? "" : " (the default n/pc, or n/pr if pr > pc)"));
   }
   if (even_grid(o.kmin, kmax).empty()) {
-    fail(format("[kmin, kmax] = [%lld, %lld] contains no even k", static_cast<long long>(o.kmin),
+    fail(fmt::format("[kmin, kmax] = [{}, {}] contains no even k", static_cast<long long>(o.kmin),
                 static_cast<long long>(kmax)));
   }
-  if (o.reps < 1) fail(format("reps = %d must be >= 1", o.reps));
-  if (o.warmup < 0) fail(format("warmup = %d must be >= 0", o.warmup));
+  if (o.reps < 1) fail(fmt::format("reps = {} must be >= 1", o.reps));
+  if (o.warmup < 0) fail(fmt::format("warmup = {} must be >= 0", o.warmup));
   if (!(o.search_tolerance >= 0.0 && o.search_tolerance < 1.0)) {
-    fail(format("search_tolerance = %g is outside the allowed range [0, 1)", o.search_tolerance));
+    fail(fmt::format("search_tolerance = {:g} is outside the allowed range [0, 1)", o.search_tolerance));
   }
-  if (o.add_n < 1) fail(format("add_n = %lld must be >= 1", static_cast<long long>(o.add_n)));
-  if (o.network_reps < 1) fail(format("network_reps = %d must be >= 1", o.network_reps));
+  if (o.add_n < 1) fail(fmt::format("add_n = {} must be >= 1", static_cast<long long>(o.add_n)));
+  if (o.network_reps < 1) fail(fmt::format("network_reps = {} must be >= 1", o.network_reps));
 }
 
 MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
@@ -133,7 +124,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   }
   const std::size_t planned = options.exhaustive ? even_grid(options.kmin, kmax).size()
                                                  : coarse_grid(options.kmin, kmax).size();
-  say(format("dgemm profile m=%lld n=%lld k=%lld..%lld (%s, %zu %s points)",
+  say(fmt::format("dgemm profile m={} n={} k={}..{} ({}, {} {} points)",
              static_cast<long long>(m_local), static_cast<long long>(n_local),
              static_cast<long long>(options.kmin), static_cast<long long>(kmax),
              options.exhaustive ? "exhaustive" : "smart search", planned,
@@ -144,10 +135,10 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
     timings[k] = t;
     const std::size_t i = timings.size();
     if (i <= planned) {
-      say(format("dgemm profile k=%lld (%zu/%zu%s) %.0f MFLOPS", static_cast<long long>(k), i, planned,
+      say(fmt::format("dgemm profile k={} ({}/{}{}) {:.0f} MFLOPS", static_cast<long long>(k), i, planned,
                  options.exhaustive ? "" : " coarse", t.mflops));
     } else {
-      say(format("dgemm profile k=%lld (refine #%zu) %.0f MFLOPS", static_cast<long long>(k), i - planned,
+      say(fmt::format("dgemm profile k={} (refine #{}) {:.0f} MFLOPS", static_cast<long long>(k), i - planned,
                  t.mflops));
     }
     return t.mflops;
@@ -157,12 +148,12 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   const auto best = std::max_element(search.measured.begin(), search.measured.end(),
                                      [](const auto& a, const auto& b) { return a.mflops < b.mflops; });
   const double t_dgemm = MPI_Wtime() - t_start;
-  say(format("dgemm profile: lb = %lld (max %.0f MFLOPS at k = %lld, threshold %.0f; %zu of %zu even k "
-             "measured in %.1f s)",
+  say(fmt::format("dgemm profile: lb = {} (max {:.0f} MFLOPS at k = {}, threshold {:.0f}; {} of {} even k "
+             "measured in {:.1f} s)",
              static_cast<long long>(search.lb), best->mflops, static_cast<long long>(best->k),
              options.x * best->mflops, search.measured.size(), even_grid(options.kmin, kmax).size(),
              t_dgemm));
-  note(format("DGEMM profile: %s, %zu of %zu even k measured, reps %d, warmup %d",
+  note(fmt::format("DGEMM profile: {}, {} of {} even k measured, reps {}, warmup {}",
               options.exhaustive ? "exhaustive" : "smart search", search.measured.size(),
               even_grid(options.kmin, kmax).size(), options.reps, options.warmup));
 
@@ -178,8 +169,8 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   const NetworkCalibration net = calibrate_network(comm, net_options);
   const double t_net = MPI_Wtime() - t_net0;
   if (net.measured) {
-    say(format("network: latency %.3g us, tau ping-pong %.3g GB/s, all-to-all %.3g GB/s per rank, "
-               "eager/rendezvous break %lld B (%.1f s)",
+    say(fmt::format("network: latency {:.3g} us, tau ping-pong {:.3g} GB/s, all-to-all {:.3g} GB/s per rank, "
+               "eager/rendezvous break {} B ({:.1f} s)",
                net.latency_s * 1e6, net.tau_pingpong * 8 / 1e9, net.tau_alltoall * 8 / 1e9,
                static_cast<long long>(net.two_regime.break_bytes), t_net));
   } else {
@@ -191,7 +182,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   const double t_add0 = MPI_Wtime();
   const AddBandwidth add = measure_add_bandwidth(options.add_n, options.reps, options.warmup, comm);
   const double t_add = MPI_Wtime() - t_add0;
-  say(format("add bandwidth: n=%lld, %.3g GB/s per rank (%.1f s)", static_cast<long long>(add.n),
+  say(fmt::format("add bandwidth: n={}, {:.3g} GB/s per rank ({:.1f} s)", static_cast<long long>(add.n),
              add.bytes_per_s / 1e9, t_add));
 
   // 4. Local Strassen-Winograd crossover (sizes up to the typical local
@@ -205,12 +196,12 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       if (s <= std::max<std::int64_t>(512, std::max(m_local, n_local))) sizes.push_back(s);
     cross = measure_local_crossover(sizes, options.reps, options.warmup, comm, say);
     t_cross = MPI_Wtime() - t0;
-    say(format("local Strassen: L=1 pays from n=%lld, L=2 from n=%lld (0 = not within the sizes tried)",
+    say(fmt::format("local Strassen: L=1 pays from n={}, L=2 from n={} (0 = not within the sizes tried)",
                static_cast<long long>(cross.l1_n), static_cast<long long>(cross.l2_n)));
   }
 
-  note(format("BLAS threads per rank: %d", openblas_get_num_threads()));
-  note(format("durations: DGEMM profile %.1f s, network %.1f s, add %.1f s, local Strassen %.1f s", t_dgemm, t_net,
+  note(fmt::format("BLAS threads per rank: {}", openblas_get_num_threads()));
+  note(fmt::format("durations: DGEMM profile {:.1f} s, network {:.1f} s, add {:.1f} s, local Strassen {:.1f} s", t_dgemm, t_net,
               t_add, t_cross));
 
   // 5. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
