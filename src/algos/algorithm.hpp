@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "algos/strassen_groups.hpp"
 #include "core/comm.hpp"
 #include "core/dist_matrix.hpp"
 
@@ -34,8 +35,15 @@ struct Options {
   int lb = 0;             // PBLAS logical block size; 0 = library default (32)
   int pr = 0, pc = 0;     // process grid; 0 = most square
   int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
-  int local_levels = 0;   // local Strassen-Winograd levels in each rank
+  int local_levels = 0;   // local Strassen-Winograd levels in each rank (at most)
   std::string local_variant = "winograd";
+  // A local level is done only while min(m, n, k) of the block is at least
+  // this; 0 = the kernel's default (256). `--local-strassen auto` sets it to
+  // the machine profile's measured crossover.
+  std::int64_t local_min_dim = 0;
+  // Q7 group splits chosen by the cost model (--q7-split model); null = the
+  // paper's eq. 2.18.
+  std::shared_ptr<const Q7SplitTable> q7_splits;
 };
 
 // Which Options an algorithm reads (so a sweep does not repeat identical

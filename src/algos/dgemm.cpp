@@ -19,7 +19,7 @@ class DgemmPlan : public Plan {
  public:
   DgemmPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm), threads_(opt.threads * comm.size()),
-        local_(opt.local_levels, opt.local_variant, threads_),
+        local_(opt.local_levels, opt.local_variant, threads_, opt.local_min_dim),
         a_(single_owner(pb.m, pb.k, comm.size(), 0)),
         b_(single_owner(pb.k, pb.n, comm.size(), 0)),
         c_(single_owner(pb.m, pb.n, comm.size(), 0)) {

@@ -23,7 +23,7 @@ namespace {
 class LocalDgemm : public Plan {
  public:
   LocalDgemm(Index m, Index n, Index k, const Options& opt)
-      : m_(m), n_(n), k_(k), local_(opt.local_levels, opt.local_variant, opt.threads),
+      : m_(m), n_(n), k_(k), local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim),
         a_(single_owner(m, k, 1, 0)), b_(single_owner(k, n, 1, 0)), c_(single_owner(m, n, 1, 0)) {}
   Index workspace_doubles() const override { return local_.workspace_doubles(); }
   double error_growth() const override { return local_.error_growth(); }
@@ -88,7 +88,7 @@ std::vector<int> group_map(const GroupSplit& gs, int g) {
 }  // namespace
 
 Level::Level(const Config& cfg, const Options& leaf_opt, Index m, Index n, Index k, int r, const Comm& comm)
-    : comm_(comm), schema_(cfg.schema), gs_(split_groups(cfg.schema, comm.size())), group_(gs_.group_of(comm.rank())),
+    : comm_(comm), schema_(cfg.schema), gs_(split_groups(cfg, comm.size(), r)), group_(gs_.group_of(comm.rank())),
       mine_(recursive_layouts(cfg, m, n, k, comm.size(), r)) {
   const int p = comm.size(), me = comm.rank();
   const Index hm = m / 2, hn = n / 2, hk = k / 2;
@@ -197,9 +197,10 @@ std::map<std::string, std::string> StrassenPlan::describe() const {
   d["cutoff"] = cutoff_name(cfg_.cutoff);
   d["recursions"] = std::to_string(r_);
   const GroupSplit& g = top_->groups();
-  if (cfg_.schema == Schema::q7)
-    d["q7_split"] = std::to_string(g.size[0]) + "/" + std::to_string(g.size[1]) + "/" + std::to_string(g.size[2]) +
-                    "/" + std::to_string(g.size[3]);
+  if (cfg_.schema == Schema::q7) {
+    d["q7_split"] = format_split(g.size);
+    d["q7_split_rule"] = cfg_.q7_splits ? "model" : "paper";
+  }
   return d;
 }
 

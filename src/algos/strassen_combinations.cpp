@@ -56,8 +56,9 @@ const Combination kCombinations[] = {
      "recursive quadrants down to one rank per leaf quadrant"},
 };
 
-// Empty if r levels on p ranks apply, else why not.
-std::string depth_problem(const Combination& c, int p, int r) {
+// Empty if r levels on p ranks apply, else why not. splits: Q7 splits chosen
+// by the model (may be null).
+std::string depth_problem(const Combination& c, int p, int r, const Q7SplitTable* splits = nullptr) {
   if (r == 0) {
     switch (c.cutoff) {
       case Cutoff::ring: return {};
@@ -72,9 +73,9 @@ std::string depth_problem(const Combination& c, int p, int r) {
     return "a Q7 level on a group of " + std::to_string(p) + " ranks (needs >= 4)";
   if (c.schema == Schema::q8 && (p < 4 || p % 4 != 0))
     return "a Q8 level on a group of " + std::to_string(p) + " ranks (needs a multiple of 4)";
-  auto gs = strassen::split_groups(c.schema, p);
-  for (int size : std::set<int>(gs.size.begin(), gs.size.end()))
-    if (auto why = depth_problem(c, size, r - 1); !why.empty()) return why;
+  const auto sizes = c.schema == Schema::q7 ? q7_split(p, r, splits) : q8_group_sizes(p);
+  for (int size : std::set<int>(sizes.begin(), sizes.end()))
+    if (auto why = depth_problem(c, size, r - 1, splits); !why.empty()) return why;
   return {};
 }
 
@@ -103,7 +104,7 @@ class StrassenCombination : public Algorithm {
     const int r = opt.recursions < 0 ? default_depth(c_, ranks) : opt.recursions;
     if (r == 0)
       return {head + "no r >= 1 applies at p = " + std::to_string(ranks) + " (r = 1: " + depth_problem(c_, ranks, 1) + ")"};
-    if (auto why = depth_problem(c_, ranks, r); !why.empty())
+    if (auto why = depth_problem(c_, ranks, r, opt.q7_splits.get()); !why.empty())
       return {head + "at p = " + std::to_string(ranks) + ", r = " + std::to_string(r) + ": " + why};
     const Index f = Index{1} << r;
     if (c_.cutoff == Cutoff::pdgemm && std::max({pb.m, pb.n, pb.k}) + f > INT32_MAX)
@@ -121,7 +122,7 @@ class StrassenCombination : public Algorithm {
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? default_depth(c_, comm.size()) : opt.recursions;
-    return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb}, opt, pb, r, comm);
+    return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits}, opt, pb, r, comm);
   }
 
  private:

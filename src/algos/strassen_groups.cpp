@@ -54,6 +54,45 @@ std::array<int, 4> q7_group_sizes(int p) {
   return {base + (rem > 0 ? 1 : 0), base + (rem > 1 ? 1 : 0), base, g22};
 }
 
+std::array<int, 4> q7_split(int ranks, int levels, const Q7SplitTable* table) {
+  if (table) {
+    if (auto it = table->find({levels, ranks}); it != table->end()) {
+      const std::array<int, 4>& g = it->second;
+      if (g[0] < 1 || g[1] < 1 || g[2] < 1 || g[3] < 1 || g[0] + g[1] + g[2] + g[3] != ranks)
+        throw std::invalid_argument("q7_split: split " + format_split(g) + " of a group of " +
+                                    std::to_string(ranks) + " ranks (needs 4 groups of >= 1 adding up to it)");
+      return g;
+    }
+  }
+  return q7_group_sizes(ranks);
+}
+
+std::vector<std::array<int, 4>> q7_split_candidates(int p, int min_group) {
+  if (min_group < 1)
+    throw std::invalid_argument("q7_split_candidates: min_group = " + std::to_string(min_group) + ", needs >= 1");
+  std::vector<std::array<int, 4>> out;
+  if (p < 4 * min_group) return out;
+  const std::array<int, 4> paper = q7_group_sizes(p);
+  if (paper[0] >= min_group && paper[1] >= min_group && paper[2] >= min_group && paper[3] >= min_group)
+    out.push_back(paper);
+  const int window = p <= 1024 ? 4 : 2;
+  auto lo = [&](int g) { return p <= 32 ? min_group : std::max(min_group, paper[g] - window); };
+  auto hi = [&](int g) { return p <= 32 ? p : paper[g] + window; };
+  for (int a = lo(0); a <= hi(0); ++a)
+    for (int b = lo(1); b <= hi(1); ++b)
+      for (int c = lo(2); c <= hi(2); ++c) {
+        const int d = p - a - b - c;
+        if (d < lo(3) || d > hi(3)) continue;
+        const std::array<int, 4> g{a, b, c, d};
+        if (g != paper) out.push_back(g);
+      }
+  return out;
+}
+
+std::string format_split(const std::array<int, 4>& g) {
+  return std::to_string(g[0]) + "/" + std::to_string(g[1]) + "/" + std::to_string(g[2]) + "/" + std::to_string(g[3]);
+}
+
 std::array<int, 4> q8_group_sizes(int p) {
   if (p < 4 || p % 4 != 0)
     throw std::invalid_argument("q8_group_sizes: p = " + std::to_string(p) +

@@ -10,6 +10,10 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mmbench::algos {
 
@@ -20,6 +24,36 @@ namespace mmbench::algos {
 //   p = 7  -> {2, 2, 2, 1};   p = 16 -> {5, 4, 4, 3};   p = 4 -> {1, 1, 1, 1}
 // Requires p >= 4 (every group needs a rank).
 std::array<int, 4> q7_group_sizes(int p);
+
+// Q7 splits chosen by something other than eq. 2.18 -- the cost model, for
+// `--q7-split model` (model/q7_split_choice.hpp). Key: (Q7 levels still to
+// do on the group, this one included; the group's size). The rule for one
+// group must not depend on where the group sits, only on its size and depth,
+// since at depth d every group works on the same quadrant size.
+//   {{2, 64}, {19, 18, 17, 10}}: a 64-rank job with r = 2 splits 19/18/17/10;
+//   groups of those sizes at the next level fall back to eq. 2.18 unless the
+//   table has {1, 19}, {1, 18}, ... entries too.
+using Q7SplitTable = std::map<std::pair<int, int>, std::array<int, 4>>;
+
+// The split of a group of `ranks` ranks with `levels` Q7 levels to go: the
+// table's entry if there is one (table may be null), else q7_group_sizes.
+// Throws std::invalid_argument if an entry has an empty group or does not
+// add up to `ranks`.
+std::array<int, 4> q7_split(int ranks, int levels, const Q7SplitTable* table);
+
+// The splits of p ranks a model should compare (every group >= min_group),
+// the paper's split q7_group_sizes(p) first:
+//   p <= 32: every composition of p into four groups (4495 at p = 32);
+//   p > 32:  the splits within +-4 ranks of the paper's in each group (at
+//            most 9^3 = 729; +-2, 125, above p = 1024 where a rank is
+//            under 0.4% of a group), since far-off splits leave a group
+//            with far too much or too little work: 64 -> 18/18/18/10 and
+//            e.g. 20/18/16/10, 18/18/17/11, but not 16/16/16/16.
+// Empty when p < 4 * min_group. Requires min_group >= 1.
+std::vector<std::array<int, 4>> q7_split_candidates(int p, int min_group);
+
+// "18/18/18/10".
+std::string format_split(const std::array<int, 4>& sizes);
 
 // Q8 group sizes: p/4 each. Requires p >= 4 and p % 4 == 0.
 std::array<int, 4> q8_group_sizes(int p);

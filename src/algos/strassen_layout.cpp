@@ -23,11 +23,22 @@ int GroupSplit::group_of(int rank) const {
   return 0;
 }
 
-GroupSplit split_groups(Schema s, int ranks) {
+namespace {
+GroupSplit with_starts(const std::array<int, 4>& size) {
   GroupSplit out;
-  out.size = s == Schema::q7 ? q7_group_sizes(ranks) : q8_group_sizes(ranks);
+  out.size = size;
   for (int g = 1; g < 4; ++g) out.start[g] = out.start[g - 1] + out.size[g - 1];
   return out;
+}
+}  // namespace
+
+GroupSplit split_groups(Schema s, int ranks) {
+  return with_starts(s == Schema::q7 ? q7_group_sizes(ranks) : q8_group_sizes(ranks));
+}
+
+GroupSplit split_groups(const Config& cfg, int ranks, int levels) {
+  if (cfg.schema == Schema::q7) return with_starts(q7_split(ranks, levels, cfg.q7_splits.get()));
+  return split_groups(cfg.schema, ranks);
 }
 
 Layouts leaf_layouts(const Config& cfg, Index m, Index n, Index k, int ranks) {
@@ -66,7 +77,7 @@ Layout assemble(const std::array<const Layout*, 4>& quad, const GroupSplit& gs, 
 Layouts recursive_layouts(const Config& cfg, Index m, Index n, Index k, int ranks, int r) {
   if (r == 0) return leaf_layouts(cfg, m, n, k, ranks);
   if (m % 2 || n % 2 || k % 2) throw std::logic_error("strassen layout: odd size at a Strassen level");
-  GroupSplit gs = split_groups(cfg.schema, ranks);
+  GroupSplit gs = split_groups(cfg, ranks, r);
   std::array<Layouts, 4> child;
   for (int g = 0; g < 4; ++g) child[g] = recursive_layouts(cfg, m / 2, n / 2, k / 2, gs.size[g], r - 1);
   return {assemble({&child[0].a, &child[1].a, &child[2].a, &child[3].a}, gs, m, k, ranks),

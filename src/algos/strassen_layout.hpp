@@ -17,8 +17,10 @@
 #pragma once
 
 #include <array>
+#include <memory>
 
 #include "algos/strassen_formulas.hpp"
+#include "algos/strassen_groups.hpp"
 #include "core/layout.hpp"
 
 namespace mmbench::algos::strassen {
@@ -30,6 +32,8 @@ struct Config {
   Schema schema = Schema::q8;
   Cutoff cutoff = Cutoff::dgemm;
   int nb = 64;  // block-cyclic block of pdgemm leaves
+  // Q7 splits chosen by the cost model; null = eq. 2.18 everywhere.
+  std::shared_ptr<const Q7SplitTable> q7_splits;
 };
 
 struct Layouts {
@@ -41,7 +45,11 @@ struct GroupSplit {
   std::array<int, 4> size{}, start{};
   int group_of(int rank) const;
 };
+// The paper's split (Q7: eq. 2.18; Q8: four equal groups).
 GroupSplit split_groups(Schema s, int ranks);
+// The split a level with `levels` levels to go (this one included) uses:
+// cfg.q7_splits where it has an entry, else the paper's.
+GroupSplit split_groups(const Config& cfg, int ranks, int levels);
 
 // The cut-off algorithm's layouts for an m x k times k x n product on `ranks`
 // ranks (ring/tpmm: row/column blocks; pdgemm: block-cyclic nb on the most

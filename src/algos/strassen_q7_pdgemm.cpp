@@ -113,7 +113,8 @@ Index local_to_global(Index l, int nb, int proc, int procs) {
 class Q7PdgemmLevel : public Plan {
  public:
   Q7PdgemmLevel(const Options& opt, Index m, Index n, Index k, int r, const Comm& comm)
-      : comm_(comm), nb_(opt.nb), m_(m), n_(n), k_(k), gs_(split_groups(Schema::q7, comm.size())),
+      : comm_(comm), nb_(opt.nb), m_(m), n_(n), k_(k), 
+        gs_(split_groups(Config{Schema::q7, Cutoff::pdgemm, opt.nb, opt.q7_splits}, comm.size(), r)),
         group_(gs_.group_of(comm.rank())), grids_(comm, gs_) {
     auto [pr, pc] = grids_.shape(0);
     a_ = block_cyclic(m, k, nb_, nb_, pr, pc);
@@ -264,7 +265,8 @@ Index round_up(Index x, Index f) { return (x + f - 1) / f * f; }
 
 class Q7PdgemmPlan : public Plan {
  public:
-  Q7PdgemmPlan(const Options& opt, const Problem& pb, int r, const Comm& comm) : r_(r) {
+  Q7PdgemmPlan(const Options& opt, const Problem& pb, int r, const Comm& comm)
+      : r_(r), splits_(opt.q7_splits != nullptr) {
     const Index f = Index{1} << r;
     top_ = std::make_unique<Q7PdgemmLevel>(opt, round_up(pb.m, f), round_up(pb.n, f), round_up(pb.k, f), r, comm);
     a_ = clip(top_->layout_a(), pb.m, pb.k);
@@ -284,24 +286,25 @@ class Q7PdgemmPlan : public Plan {
     d["schema"] = "q7";
     d["cutoff"] = "pdgemm";
     d["recursions"] = std::to_string(r_);
-    d["q7_split"] = std::to_string(g.size[0]) + "/" + std::to_string(g.size[1]) + "/" + std::to_string(g.size[2]) +
-                    "/" + std::to_string(g.size[3]);
+    d["q7_split"] = format_split(g.size);
+    d["q7_split_rule"] = splits_ ? "model" : "paper";
     return d;
   }
 
  private:
   int r_;
+  bool splits_;  // model-chosen splits
   std::unique_ptr<Q7PdgemmLevel> top_;
   Layout a_, b_, c_;
 };
 
 // r levels apply when every Q7 group down to the last level has >= 4 ranks.
-std::string depth_problem(int p, int r) {
+std::string depth_problem(int p, int r, const Q7SplitTable* splits = nullptr) {
   if (r == 0) return {};
   if (p < 4) return "a Q7 level on a group of " + std::to_string(p) + " ranks (needs >= 4)";
-  auto sizes = q7_group_sizes(p);
+  auto sizes = q7_split(p, r, splits);
   for (int s : std::set<int>(sizes.begin(), sizes.end()))
-    if (auto why = depth_problem(s, r - 1); !why.empty()) return why;
+    if (auto why = depth_problem(s, r - 1, splits); !why.empty()) return why;
   return {};
 }
 
@@ -330,7 +333,7 @@ class StrassenQ7Pdgemm : public Algorithm {
     if (opt.recursions > 20) return {head + "r = " + std::to_string(opt.recursions) + " is beyond 20 levels"};
     const int r = opt.recursions < 0 ? default_depth(ranks) : opt.recursions;
     if (r == 0) return {head + "no r >= 1 applies at p = " + std::to_string(ranks) + " (" + depth_problem(ranks, 1) + ")"};
-    if (auto why = depth_problem(ranks, r); !why.empty())
+    if (auto why = depth_problem(ranks, r, opt.q7_splits.get()); !why.empty())
       return {head + "at p = " + std::to_string(ranks) + ", r = " + std::to_string(r) + ": " + why};
     if (std::max({pb.m, pb.n, pb.k}) + (Index{1} << r) > INT_MAX) return {head + "ScaLAPACK needs m, n, k < 2^31"};
     return {};

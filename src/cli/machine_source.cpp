@@ -30,6 +30,8 @@ Machine load_machine(const MachineArgs& a) {
       m.params = tuner::to_params(prof);
       m.lb = static_cast<int>(prof.lb);
       m.cores = prof.cores;
+      m.local_tried_n = prof.strassen_tried_n;
+      m.local_l1_n = prof.strassen_l1_n;
     } catch (const std::exception& e) {
       throw UsageError(std::string("--profile: ") + e.what());
     }

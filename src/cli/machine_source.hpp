@@ -35,6 +35,11 @@ struct Machine {
   model::MachineParams params;
   int lb = 0;          // the profile's tuned lb (0 = none)
   int cores = 0;       // cores of one node: --cores-per-node, the profile's, or this host's
+  // Local Strassen crossover from the profile (`--local-strassen auto`):
+  // largest n the tuner tried (0 = not measured) and the smallest n from
+  // which one level beat DGEMM (0 = never within the sizes tried).
+  std::int64_t local_tried_n = 0;
+  std::int64_t local_l1_n = 0;
   std::string origin;  // "configs/x.json", "command line", or both
 };
 

@@ -31,6 +31,10 @@ void add_common(CLI::App* c, PredictArgs& a) {
   c->add_option("--lb", a.lb, "PBLAS logical block sizes to consider: 'default' (32), 'auto' (the profile's, always added) or numbers")
       ->capture_default_str();
   c->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
+  c->add_option("--local-strassen", a.local_levels,
+                "Local Strassen levels L to rank for dgemm, ring, tpmm and the Strassen leaves (cut-off: the profile's "
+                "crossover, else 256)")
+      ->capture_default_str();
   c->add_option("--top", a.top, "Candidates printed per (p, n); 0 = all (files always get all)")->capture_default_str();
   c->add_option("--csv", a.csv, "Append every ranked candidate to this CSV (docs/csv-columns.md)");
   c->add_option("--json", a.json, "Write the rankings (and exclusions) as JSON to this file");
@@ -102,6 +106,9 @@ int predict_command(const PredictArgs& a, const Comm& world) {
     throw UsageError("--nb: '" + a.nb + "' gives " + std::to_string(nbs.size()) + " values; predict takes one nb");
   base.nb = static_cast<int>(nbs[0]);
   space.cores_per_node = machine.cores;
+  for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
+    space.local_levels.push_back(static_cast<int>(L));
+  if (machine.local_l1_n > 0) base.local_min_dim = machine.local_l1_n;
 
   if (world.rank() != 0) return 0;
 

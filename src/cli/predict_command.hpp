@@ -29,6 +29,7 @@ struct PredictArgs {
   std::string nb = "64";
   std::string lb = "default,64,128,256,512";
   int threads = 1;
+  std::string local_levels = "0,1,2,3";  // local Strassen levels to rank (as run --algo auto)
   std::string csv, json;
   int top = 10;
   bool explain = false;  // set for `explain`

@@ -9,7 +9,8 @@ namespace mmbench::cli {
 inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = {
       "timestamp", "host", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
-      "lb_override", "local_levels", "local_variant", "q7_split", "m", "n", "k", "warmup", "reps", "t_min",
+      "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant", "q7_split",
+      "q7_split_rule", "m", "n", "k", "warmup", "reps", "t_min",
       "t_median", "t_max", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",
       "err_refined", "selected_by", "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb",
       "exchanges_total", "exchanges_node_local", "status", "reason"};

@@ -24,6 +24,7 @@
 #include "core/timing.hpp"
 #include "core/verify.hpp"
 #include "cli/results_schema.hpp"
+#include "model/algorithm_models.hpp"
 #include "model/selection.hpp"
 
 namespace mmbench::cli {
@@ -50,9 +51,14 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--recursions", a.recursions, "Parallel Strassen levels r: 'max' or numbers")->capture_default_str();
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   run->add_option("--local-strassen", a.local_levels,
-                  "Local Strassen levels L inside each rank (dgemm, ring, ...): numbers, e.g. 0,1,2,3")
-      ->capture_default_str();
+                  "Local Strassen levels L inside each rank (dgemm, ring, tpmm, Strassen leaves): numbers, e.g. 0,1,2,3, "
+                  "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
+                  "Default 0; --algo auto tries 0,1,2,3");
   run->add_option("--local-variant", a.local_variant, "Local fast kernel: winograd (15 additions) or strassen (18)")
+      ->capture_default_str();
+  run->add_option("--q7-split", a.q7_split,
+                  "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
+                  "split per level; needs a machine) or both: paper,model")
       ->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");
@@ -76,6 +82,8 @@ struct Config {
   Options opt;
   std::string selected_by = "user";
   std::string runner_up;
+  std::string local_label;  // --local-strassen as asked ("auto", "2"); empty: opt.local_levels
+  std::string refuse;       // not applicable for a reason found while expanding
   int group = -1;          // --validate: index of the problem this candidate belongs to
   bool model_pick = false;  // --validate: the candidate --algo auto would run
 };
@@ -110,8 +118,10 @@ struct Selection {
   double max_doubles_per_rank = 0;   // memory per rank (same on every rank)
 };
 
-model::CandidateSpace space_for(const Selection& sel, const std::vector<std::string>& only) {
+model::CandidateSpace space_for(const Selection& sel, const std::vector<std::string>& only,
+                               const std::vector<int>& local_levels) {
   model::CandidateSpace space;
+  space.local_levels = local_levels;
   if (sel.machine && sel.machine->lb > 0 &&
       std::find(space.lbs.begin(), space.lbs.end(), sel.machine->lb) == space.lbs.end())
     space.lbs.push_back(sel.machine->lb);
@@ -123,12 +133,80 @@ model::CandidateSpace space_for(const Selection& sel, const std::vector<std::str
 }
 
 model::Ranking rank_for(const Problem& pb, const Options& base, int ranks, const Selection& sel,
-                        const std::vector<std::string>& only) {
+                        const std::vector<std::string>& only, const std::vector<int>& local_levels) {
   try {
-    return model::rank_candidates(pb, ranks, base, sel.machine->params, sel.kind, space_for(sel, only));
+    return model::rank_candidates(pb, ranks, base, sel.machine->params, sel.kind,
+                                  space_for(sel, only, local_levels));
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("model: ") + e.what());
   }
+}
+
+// --q7-split model: the refined model's split for this configuration. A
+// depth the model cannot split (or that does not apply) is refused with
+// the reason instead of running the paper's split under the model's name.
+void choose_split(Config& c, int ranks, const Machine& machine, const model::AlgorithmModel& am) {
+  if (!c.algo->check(c.pb, c.opt, ranks).ok()) return;  // the row will say why
+  try {
+    Options o = c.opt;
+    o.recursions = model::resolve_recursions(am, o, ranks);
+    c.opt.q7_splits = model::choose_q7_splits(am, c.pb, o, ranks, machine.params);
+  } catch (const std::invalid_argument& e) {
+    c.refuse = std::string("--q7-split model: ") + e.what();
+  }
+}
+
+// `--local-strassen auto` lets the kernel recurse while a block is at least
+// the measured crossover, up to this many levels (4096 -> 2048 -> 1024 ...:
+// with a crossover of 1536, 8192^3 gets 3 levels, 12288^3 4).
+constexpr int kAutoLocalLevels = 4;
+
+// One value of --local-strassen.
+struct LocalChoice {
+  int levels = 0;
+  std::int64_t min_dim = 0;  // 0: the kernel's default (256)
+  std::string label;         // as asked: "2", "auto"
+};
+
+std::vector<LocalChoice> local_choices(const std::string& text, const RunArgs& a, const Selection& sel) {
+  std::vector<LocalChoice> out;
+  for (const std::string& w : parse_word_list("--local-strassen", text)) {
+    if (w != "auto") {
+      out.push_back({static_cast<int>(parse_int_list("--local-strassen", w, 0, 6).at(0)), 0, w});
+      continue;
+    }
+    if (a.machine.profile.empty() || !sel.machine)
+      throw UsageError("--local-strassen auto needs --profile FILE (a machine profile from `mmbench tune`)");
+    if (sel.machine->local_tried_n <= 0)
+      throw UsageError("--local-strassen auto: the profile " + a.machine.profile +
+                       " has no local Strassen crossover (tuned with --no-local?); run `mmbench tune` or give L");
+    // No win up to the largest size tried: nothing shows a level pays.
+    if (sel.machine->local_l1_n <= 0) out.push_back({0, 0, "auto"});
+    else out.push_back({kAutoLocalLevels, sel.machine->local_l1_n, "auto"});
+  }
+  return out;
+}
+
+// What --algo auto, --validate and --explain rank: the base options and the
+// local levels to try (0..3 unless --local-strassen is given), with the
+// profile's crossover as the kernel's cut-off where it was measured.
+struct AutoSpace {
+  Options base;
+  std::vector<int> levels;
+};
+
+AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb) {
+  AutoSpace out;
+  out.base.threads = a.threads;
+  out.base.nb = nb;
+  out.base.local_variant = a.local_variant;
+  if (sel.machine && sel.machine->local_l1_n > 0) out.base.local_min_dim = sel.machine->local_l1_n;
+  out.levels = {0, 1, 2, 3};
+  if (!a.local_levels.empty()) {
+    out.levels.clear();
+    for (const LocalChoice& lc : local_choices(a.local_levels, a, sel)) out.levels.push_back(lc.levels);
+  }
+  return out;
 }
 
 std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
@@ -168,18 +246,26 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (const std::string& w : parse_word_list("--recursions", a.recursions))
     rs.push_back(w == "max" ? -1 : static_cast<int>(parse_int_list("--recursions", w, 0, 30).at(0)));
 
-  auto local_levels = parse_int_list("--local-strassen", a.local_levels, 0, 6);
+  const std::vector<LocalChoice> locals = local_choices(a.local_levels.empty() ? "0" : a.local_levels, a, sel);
   if (a.local_variant != "winograd" && a.local_variant != "strassen")
     throw UsageError("--local-variant: '" + a.local_variant + "' is not a variant; allowed winograd or strassen");
+  std::vector<bool> model_splits;  // false = paper, true = model
+  for (const std::string& w : parse_word_list("--q7-split", a.q7_split)) {
+    if (w != "paper" && w != "model")
+      throw UsageError("--q7-split: '" + w + "' is not a split rule; allowed paper, model or paper,model");
+    if (w == "model" && !sel.machine)
+      throw UsageError("--q7-split model needs a machine: --profile FILE, or --lambda SECONDS --tau MB/s --flops MFLOPS");
+    model_splits.push_back(w == "model");
+  }
 
   std::vector<Config> out;
   std::vector<Problem> problems;
   for (std::int64_t n : ns)
     for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
       for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks) problems.push_back(Problem{m, n, k});
-  Options base;
-  base.threads = a.threads;
-  base.nb = static_cast<int>(nbs.at(0));
+  const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)));
+  const Options& base = as.base;
+  const std::vector<int>& candidate_levels = as.levels;
 
   // --validate: every applicable candidate of the named algorithms.
   if (a.validate) {
@@ -187,7 +273,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     for (const Algorithm* al : algos_)
       if (al) only.emplace_back(al->name());
     for (std::size_t g = 0; g < problems.size(); ++g) {
-      const model::Ranking rk = rank_for(problems[g], base, ranks, sel, only);
+      const model::Ranking rk = rank_for(problems[g], base, ranks, sel, only, candidate_levels);
       for (std::size_t i = 0; i < rk.ranked.size(); ++i) {
         Config c{rk.ranked[i].algo, problems[g], rk.ranked[i].opt};
         c.group = static_cast<int>(g);
@@ -201,7 +287,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (const Algorithm* al : algos_) {
     if (!al) {  // auto: the model's first candidate for each problem
       for (const Problem& pb : problems) {
-        const model::Ranking rk = rank_for(pb, base, ranks, sel, {});
+        const model::Ranking rk = rank_for(pb, base, ranks, sel, {}, candidate_levels);
         if (rk.ranked.empty()) throw UsageError("--algo auto: no applicable candidate for n = " + std::to_string(pb.n));
         Config c{rk.ranked[0].algo, pb, rk.ranked[0].opt};
         c.selected_by = "auto-" + model::to_string(sel.kind);
@@ -211,6 +297,8 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
       continue;
     }
     const algos::Uses u = al->uses();
+    const model::AlgorithmModel* am = model::find_model(al->name());
+    const bool q7 = am && am->schema == "q7";
     for (std::int64_t n : ns)
       for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
         for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks)
@@ -218,18 +306,23 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
             for (int nb : u.nb ? std::vector<int>(nbs.begin(), nbs.end()) : std::vector<int>{64})
               for (int lb : u.lb ? lbs : std::vector<int>{0})
                 for (int r : u.recursions ? rs : std::vector<int>{-1})
-                  for (auto L : u.local_levels ? local_levels : std::vector<std::int64_t>{0}) {
-                  Options o;
-                  o.local_levels = static_cast<int>(L);
-                  o.local_variant = a.local_variant;
-                  o.threads = a.threads;
-                  o.nb = nb;
-                  o.lb = lb;
-                  o.pr = g.first;
-                  o.pc = g.second;
-                  o.recursions = r;
-                  out.push_back(Config{al, Problem{m, n, k}, o});
-                }
+                  for (const LocalChoice& lc : u.local_levels ? locals : std::vector<LocalChoice>{{0, 0, "0"}})
+                    for (bool model_split : q7 ? model_splits : std::vector<bool>{false}) {
+                      Options o;
+                      o.local_levels = lc.levels;
+                      o.local_min_dim = lc.min_dim;
+                      o.local_variant = a.local_variant;
+                      o.threads = a.threads;
+                      o.nb = nb;
+                      o.lb = lb;
+                      o.pr = g.first;
+                      o.pc = g.second;
+                      o.recursions = r;
+                      Config c{al, Problem{m, n, k}, o};
+                      c.local_label = lc.label;
+                      if (model_split) choose_split(c, ranks, *sel.machine, *am);
+                      out.push_back(c);
+                    }
   }
   return out;
 }
@@ -337,11 +430,11 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
   row["k"] = std::to_string(c.pb.k);
   row["warmup"] = std::to_string(a.warmup);
   row["reps"] = std::to_string(a.reps);
-  row["local_levels"] = std::to_string(c.opt.local_levels);
+  row["local_levels"] = c.local_label.empty() ? std::to_string(c.opt.local_levels) : c.local_label;
   row["selected_by"] = c.selected_by;
   if (!c.runner_up.empty()) row["runner_up"] = c.runner_up;
 
-  algos::Applicability ap = c.algo->check(c.pb, c.opt, p);
+  algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, p) : algos::Applicability{c.refuse};
   if (!ap.ok()) {
     row["status"] = "not-applicable";
     row["reason"] = ap.reason;
@@ -401,7 +494,7 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
 }
 
 void print_header() {
-  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>2} {:>10} {:>10} {:>9} {:>9}  {}\n", "algo",
+  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>9}  {}\n", "algo",
              "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "residual",
              "status");
 }
@@ -413,7 +506,7 @@ void print_row(const std::map<std::string, std::string>& r) {
   };
   std::string status = g("status");
   if (status != "ok") status += " (" + g("reason") + ")";
-  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>2} {:>10} {:>10} {:>9} {:>9}  {}\n",
+  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>9}  {}\n",
              g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"), g("recursions"),
              g("local_levels"), g("t_median"), g("mflops_per_proc"), g("gflops_total"), g("residual"), status);
   std::fflush(stdout);
@@ -555,10 +648,8 @@ int run_command(const RunArgs& a, const Comm& world) {
       for (const Problem& q : shown) seen = seen || (q.m == c.pb.m && q.n == c.pb.n && q.k == c.pb.k);
       if (seen) continue;
       shown.push_back(c.pb);
-      Options base;
-      base.threads = a.threads;
-      base.nb = c.opt.nb;
-      print_ranking(rank_for(c.pb, base, world.size(), sel, {}), c.pb, world.size(), 0, true);
+      const AutoSpace as = auto_space(a, sel, c.opt.nb);
+      print_ranking(rank_for(c.pb, as.base, world.size(), sel, {}, as.levels), c.pb, world.size(), 0, true);
     }
   }
   Progress progress(world.rank() == 0 && !a.quiet, a.progress, configs.size());

@@ -30,8 +30,9 @@ struct RunArgs {
   std::string grid = "auto";
   std::string recursions = "max";
   int threads = 1;
-  std::string local_levels = "0";
+  std::string local_levels;  // --local-strassen; "" = not given (0 for named algorithms, 0..3 for auto)
   std::string local_variant = "winograd";
+  std::string q7_split = "paper";  // --q7-split: paper, model or both
   std::uint64_t seed = 42;
   bool no_verify = false;
   MachineArgs machine;          // --profile, --lambda, --tau, --flops: fills pred_* columns

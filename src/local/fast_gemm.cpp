@@ -511,12 +511,19 @@ void FastGemm::multiply(i64 m, i64 n, i64 k, const double* A, i64 lda, const dou
     return;
   }
   reserve(static_cast<std::size_t>(workspace_doubles(m, n, k, cfg_)));
+  deepest_ = std::max(deepest_, levels_applied(m, n, k, cfg_));
   const ConstBlock a{A, lda}, b{B, ldb};
   const Block c{C, ldc};
   if (parallel_top(m, n, k, cfg_))
     multiply_parallel_top(m, n, k, a, b, c, workspace_.get(), cfg_);
   else
     multiply_sequential(m, n, k, a, b, c, cfg_.levels, workspace_.get(), cfg_);
+}
+
+int FastGemm::levels_applied(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
+  int done = 0;
+  for (int left = cfg.levels; level_applies(m, n, k, left, cfg); --left, ++done) m /= 2, n /= 2, k /= 2;
+  return done;
 }
 
 double FastGemm::flops(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {

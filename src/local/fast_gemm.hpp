@@ -57,6 +57,16 @@ class FastGemm {
   // How many times the workspace was (re)allocated.
   std::int64_t workspace_allocations() const { return allocations_; }
   const FastGemmConfig& config() const { return cfg_; }
+  // The most levels one multiply has done so far (0 before the first call):
+  // levels stop at the configured count or where a dimension drops below
+  // min_dim, whichever comes first.
+  int deepest_levels() const { return deepest_; }
+
+  // Levels a multiply of this shape does (on the path of the full-size
+  // products; a column slice of the parallel top level may stop one earlier).
+  // Example: levels = 3, min_dim = 1024, 4096^3 -> 3; 3000^3 -> 2
+  // (3000 -> 1500 -> 750 < 1024).
+  static int levels_applied(std::int64_t m, std::int64_t n, std::int64_t k, const FastGemmConfig& cfg);
 
   // Workspace a multiply of this shape needs (what workspace_bytes() becomes
   // after it, unless a larger shape came first).
@@ -81,6 +91,7 @@ class FastGemm {
   std::unique_ptr<double[], AlignedDelete> workspace_;
   std::size_t capacity_ = 0;  // doubles
   std::int64_t allocations_ = 0;
+  int deepest_ = 0;
 };
 
 // Factor by which the normwise error bound of L fast levels exceeds that of

@@ -5,8 +5,9 @@
 namespace mmbench::local {
 
 namespace {
-FastGemmConfig config_for(int levels, const std::string& variant, int threads) {
+FastGemmConfig config_for(int levels, const std::string& variant, int threads, std::int64_t min_dim) {
   FastGemmConfig c;
+  if (min_dim > 0) c.min_dim = min_dim;
   c.levels = levels;
   c.variant = parse_fast_variant(variant);
   c.threads = threads;
@@ -14,8 +15,8 @@ FastGemmConfig config_for(int levels, const std::string& variant, int threads) {
 }
 }  // namespace
 
-LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads)
-    : fast_(config_for(levels, variant, threads)) {}
+LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim)
+    : fast_(config_for(levels, variant, threads, min_dim)) {}
 
 void LocalMultiply::operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb,
                                double* C, Index ldc) {
@@ -31,8 +32,11 @@ double LocalMultiply::error_growth() const {
 }
 
 std::map<std::string, std::string> LocalMultiply::describe() const {
-  std::map<std::string, std::string> d{{"local_levels", std::to_string(fast_.config().levels)}};
-  if (fast_.config().levels > 0) d["local_variant"] = std::string(to_string(fast_.config().variant));
+  std::map<std::string, std::string> d{{"local_levels_applied", std::to_string(fast_.deepest_levels())}};
+  if (fast_.config().levels > 0) {
+    d["local_variant"] = std::string(to_string(fast_.config().variant));
+    d["local_cutoff"] = std::to_string(fast_.config().min_dim);
+  }
   return d;
 }
 

@@ -16,8 +16,10 @@ namespace mmbench::local {
 class LocalMultiply {
  public:
   // threads: BLAS threads of this rank (also the task count of the fast
-  // kernel's top level). Throws std::invalid_argument for a bad variant.
-  LocalMultiply(int levels, const std::string& variant, int threads);
+  // kernel's top level). min_dim: a level is done only while every
+  // dimension is at least this (0 = FastGemmConfig's default, 256).
+  // Throws std::invalid_argument for a bad variant.
+  LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim = 0);
 
   // C = A * B (C overwritten), column-major.
   void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
@@ -27,7 +29,8 @@ class LocalMultiply {
   Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
   // Factor by which the error bound grows (1 for plain DGEMM).
   double error_growth() const;
-  // CSV columns local_levels, local_variant.
+  // CSV columns local_levels_applied (the most levels one call did),
+  // local_variant and local_cutoff (when levels > 0).
   std::map<std::string, std::string> describe() const;
 
  private:

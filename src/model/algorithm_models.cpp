@@ -44,14 +44,13 @@ MachineParams pdgemm_params(const Options& opt, const MachineParams& mp) {
   return out;
 }
 
-// Local Strassen-Winograd levels do 7 of 8 products per level.
-MachineParams with_local_levels(const Options& opt, const MachineParams& mp) {
-  if (opt.local_levels <= 0) return mp;
-  MachineParams out = mp;
-  const double f = std::pow(8.0 / 7.0, opt.local_levels);
-  out.t_op = mp.t_op / f;
-  for (DgemmPoint& pt : out.dgemm_profile) pt.mflops *= f;
-  return out;
+// The local kernel the plan builds from opt (local/local_multiply.cpp).
+LocalKernel local_of(const Options& opt) {
+  LocalKernel lk;
+  lk.levels = std::max(0, opt.local_levels);
+  if (opt.local_min_dim > 0) lk.min_dim = opt.local_min_dim;
+  lk.winograd = opt.local_variant != "strassen";
+  return lk;
 }
 
 // Leaf grid of strassen-q7+pdgemm: the group's most square grid, as
@@ -66,9 +65,8 @@ Prediction paper_dgemm_algo(const Problem& pb, const Options& opt, int p, const 
   return scale_comp(paper_dgemm(pb.m, pb.n, pb.k, mp), 1.0 / (threads_of(opt) * p));
 }
 
-Prediction refined_dgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
-  return {0.0, refined_dgemm_time(double(pb.m), double(pb.n), double(pb.k), threads_of(opt) * p, mp)};
+Prediction refined_dgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return {0.0, refined_local_time(double(pb.m), double(pb.n), double(pb.k), threads_of(opt) * p, local_of(opt), mp)};
 }
 
 // ---------------------------------------------------------------- pdgemm
@@ -79,8 +77,8 @@ Prediction paper_pdgemm_algo(const Problem& pb, const Options& opt, int p, const
   return scale_comp(paper_pdgemm(square_n(pb), opt.nb, pr, pc, pdgemm_params(opt, mp)), 1.0 / threads_of(opt));
 }
 
-Prediction refined_pdgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
+// PDGEMM's DGEMM is inside ScaLAPACK: local levels do not apply.
+Prediction refined_pdgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
   const auto [pr, pc] = algos::resolve_grid(opt, p);
   return refined_pdgemm(double(pb.m), double(pb.n), double(pb.k), pr, pc, opt.nb, lb_of(opt), threads_of(opt), mp);
 }
@@ -92,9 +90,8 @@ Prediction paper_ring_algo(const Problem& pb, const Options& opt, int p, const M
   return scale_comp(paper_ring(square_n(pb), p, mp), 1.0 / threads_of(opt));
 }
 
-Prediction refined_ring_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
-  return refined_ring(double(pb.m), double(pb.n), double(pb.k), p, threads_of(opt), mp);
+Prediction refined_ring_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return refined_ring(double(pb.m), double(pb.n), double(pb.k), p, threads_of(opt), mp, local_of(opt));
 }
 
 // ---------------------------------------------------------------- tpmm
@@ -104,9 +101,8 @@ Prediction paper_tpmm_algo(const Problem& pb, const Options& opt, int p, const M
   return scale_comp(paper_tpmm(square_n(pb), p, mp), 1.0 / threads_of(opt));
 }
 
-Prediction refined_tpmm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
-  return refined_tpmm(double(pb.m), double(pb.n), double(pb.k), p, threads_of(opt), mp);
+Prediction refined_tpmm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return refined_tpmm(double(pb.m), double(pb.n), double(pb.k), p, threads_of(opt), mp, local_of(opt));
 }
 
 // ---------------------------------------------------------------- Strassen Q7
@@ -136,11 +132,30 @@ Prediction paper_q7_ring_algo(const Problem& pb, const Options& opt, int p, cons
   return scale_comp(paper_strassen_q7_ring(square_n(pb), p, q7_r(opt, p), mp), 1.0 / threads_of(opt));
 }
 
-Prediction refined_q7_ring_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
+// The refined Q7 models price the splits the run uses (opt.q7_splits), or
+// choose them when `choose` is set (choose_q7_splits).
+LeafModel q7_ring_leaf(const Options& opt, const MachineParams& mp) {
   const int t = threads_of(opt);
-  auto leaf = [&](double m, double n, double k, int q) { return refined_ring(m, n, k, q, t, mp); };
-  return refined_strassen_q7(double(pb.m), double(pb.n), double(pb.k), p, q7_r(opt, p), leaf, mp);
+  const LocalKernel lk = local_of(opt);
+  return [t, lk, &mp](double m, double n, double k, int q) { return refined_ring(m, n, k, q, t, mp, lk); };
+}
+
+LeafModel q7_pdgemm_leaf(const Options& opt, const MachineParams& mp) {
+  const int t = threads_of(opt), nb = opt.nb, lb = lb_of(opt);
+  return [t, nb, lb, &mp](double m, double n, double k, int q) {
+    const auto [pr, pc] = q7_pdgemm_leaf_grid(q);
+    return refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
+  };
+}
+
+Prediction refined_q7(const Problem& pb, const Options& opt, int p, const MachineParams& mp, const LeafModel& leaf,
+                      algos::Q7SplitTable* choose = nullptr) {
+  const Q7SplitPolicy policy{opt.q7_splits.get(), choose};
+  return refined_strassen_q7(double(pb.m), double(pb.n), double(pb.k), p, q7_r(opt, p), leaf, mp, policy);
+}
+
+Prediction refined_q7_ring_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return refined_q7(pb, opt, p, mp, q7_ring_leaf(opt, mp));
 }
 
 Prediction paper_q7_pdgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
@@ -148,14 +163,8 @@ Prediction paper_q7_pdgemm_algo(const Problem& pb, const Options& opt, int p, co
                     1.0 / threads_of(opt));
 }
 
-Prediction refined_q7_pdgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
-  const int t = threads_of(opt), nb = opt.nb, lb = lb_of(opt);
-  auto leaf = [&](double m, double n, double k, int q) {
-    const auto [pr, pc] = q7_pdgemm_leaf_grid(q);
-    return refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
-  };
-  return refined_strassen_q7(double(pb.m), double(pb.n), double(pb.k), p, q7_r(opt, p), leaf, mp);
+Prediction refined_q7_pdgemm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return refined_q7(pb, opt, p, mp, q7_pdgemm_leaf(opt, mp));
 }
 
 // ---------------------------------------------------------------- Strassen Q8
@@ -169,18 +178,18 @@ Prediction paper_q8_algo(const Problem& pb, const Options& opt, int p, const Mac
 }
 
 template <Cutoff C>
-Prediction refined_q8_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp0) {
-  const MachineParams mp = with_local_levels(opt, mp0);
+Prediction refined_q8_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
   const int t = threads_of(opt), nb = opt.nb, lb = lb_of(opt);
+  const LocalKernel lk = local_of(opt);
   const std::string_view name = C == Cutoff::pdgemm ? "pdgemm" : C == Cutoff::tpmm ? "tpmm" : "dgemm";
   auto leaf = [&](double m, double n, double k, int q) -> Prediction {
     if constexpr (C == Cutoff::pdgemm) {
       const auto [pr, pc] = algos::most_square_grid(q);
       return refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
     } else if constexpr (C == Cutoff::tpmm) {
-      return refined_tpmm(m, n, k, q, t, mp);
+      return refined_tpmm(m, n, k, q, t, mp, lk);
     } else {
-      return {0.0, refined_dgemm_time(m, n, k, t, mp)};
+      return {0.0, refined_local_time(m, n, k, t, lk, mp)};
     }
   };
   return refined_strassen_q8(double(pb.m), double(pb.n), double(pb.k), p, q8_r(name, opt, p), leaf, mp);
@@ -229,6 +238,18 @@ const AlgorithmModel* find_model(std::string_view name) {
   for (const AlgorithmModel& m : algorithm_models())
     if (m.name == name) return &m;
   return nullptr;
+}
+
+std::shared_ptr<const algos::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const Problem& pb,
+                                                            const Options& opt, int p, const MachineParams& mp) {
+  if (model.schema != "q7")
+    throw std::invalid_argument("--q7-split model: " + std::string(model.name) + " is not a Q7 combination");
+  Options paper = opt;
+  paper.q7_splits = nullptr;
+  auto table = std::make_shared<algos::Q7SplitTable>();
+  const LeafModel leaf = model.cutoff == "pdgemm" ? q7_pdgemm_leaf(paper, mp) : q7_ring_leaf(paper, mp);
+  refined_q7(pb, paper, p, mp, leaf, table.get());
+  return table;
 }
 
 int resolve_recursions(const AlgorithmModel& model, const Options& opt, int p) {

@@ -18,10 +18,14 @@
 // - Options are resolved the way the algorithms resolve them: lb 0 -> 32
 //   (ScaLAPACK's default), grid 0x0 -> most square, recursions -1 -> the
 //   deepest that applies (resolve_recursions).
-// - local_levels (local Strassen-Winograd inside each rank) scales the
-//   refined DGEMM time by (7/8)^levels; the paper predictor ignores it.
+// - local_levels / local_min_dim / local_variant (local Strassen-Winograd
+//   inside each rank) are priced by refined_local_time level by level,
+//   additions included; pdgemm and pdgemm leaves ignore them (ScaLAPACK's
+//   DGEMM); the paper predictor ignores them.
+// - opt.q7_splits: the refined Q7 models price the splits the run uses.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -56,5 +60,15 @@ const AlgorithmModel* find_model(std::string_view name);
 //   classical: 0. Returns opt.recursions itself when it is >= 0.
 // Example: strassen-q8+pdgemm, p = 32 -> r = 2 (p' = 2); +dgemm, p = 64 -> 3.
 int resolve_recursions(const AlgorithmModel& model, const algos::Options& opt, int p);
+
+// --q7-split model: the Q7 splits the refined model predicts fastest for
+// this problem, for every (levels to go, group size) of the recursion (see
+// refined_strassen_q7), to put into Options::q7_splits. opt supplies r,
+// threads, nb, lb and the local kernel; its own q7_splits is ignored.
+// Throws std::invalid_argument for a model that is not Q7 or a depth the
+// model cannot split.
+std::shared_ptr<const algos::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const algos::Problem& pb,
+                                                            const algos::Options& opt, int p,
+                                                            const MachineParams& mp);
 
 }  // namespace mmbench::model

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <stdexcept>
 #include <string>
@@ -59,6 +60,19 @@ double refined_add_time(double elements, const MachineParams& mp) {
   return elements * mp.t_op;
 }
 
+double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {
+  const double smallest = std::min({m, n, k});
+  if (lk.levels <= 0 || smallest < std::max<double>(2.0, double(lk.min_dim)))
+    return refined_dgemm_time(m, n, k, threads, mp);
+  const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
+  const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd};
+  const double products = 7.0 * refined_local_time(hm, hn, hk, 1, below, mp);
+  const double touches = lk.winograd ? 12.0 * hm * hk + 12.0 * hk * hn + 14.0 * hm * hn
+                                     : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
+  const double additions = refined_add_time(touches / 3.0, mp);
+  return (products + additions) / std::max(1, threads);
+}
+
 namespace {
 
 // Latency and throughput of the MPI regime a message of `doubles` falls in.
@@ -88,18 +102,20 @@ double refined_message_time(double doubles, const MachineParams& mp) {
 }
 
 // Eqs. 2.12/2.13 with the overlap of ring.cpp.
-Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp) {
+Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                        const LocalKernel& lk) {
   const double bm = std::ceil(m / p), bn = std::ceil(n / p);
-  const double step = refined_dgemm_time(bm, bn, k, threads, mp);
+  const double step = refined_local_time(bm, bn, k, threads, lk, mp);
   const double shift = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
   return {(p - 1) * std::max(0.0, shift - step), p * step};
 }
 
 // Eqs. 2.14/2.15: p DGEMMs, p - 1 swaps, no overlap.
-Prediction refined_tpmm(double m, double n, double k, int p, int threads, const MachineParams& mp) {
+Prediction refined_tpmm(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                        const LocalKernel& lk) {
   const double bm = std::ceil(m / p), bn = std::ceil(n / p);
   const double swap = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
-  return {(p - 1) * swap, p * refined_dgemm_time(bm, bn, k, threads, mp)};
+  return {(p - 1) * swap, p * refined_local_time(bm, bn, k, threads, lk, mp)};
 }
 
 // Eqs. 2.16/2.17 with lb panels.
@@ -142,46 +158,85 @@ int partners_cached(std::int64_t rows, int sa, int sb) {
   return cache[key] = algos::max_partners_1d(rows, sa, sb);
 }
 
-// The four groups of a split differ by at most one rank, so the recursion
-// meets the same (level, group size) many times: memo holds each once.
-// Without it r = 6 at p = 100000 evaluates 4^6 leaves.
+// The recursion meets the same (level, group size) many times (the groups
+// of a split differ by a rank or two): memo holds each once. Without it
+// r = 6 at p = 100000 evaluates 4^6 leaves.
 using Q7Memo = std::map<std::pair<int, int>, Prediction>;
 
-Prediction q7(double m, double n, double k, int p, int r, int level, const LeafModel& leaf, const MachineParams& mp,
-              Q7Memo& memo) {
-  if (r == level) return leaf(m, n, k, p);
-  if (auto it = memo.find({level, p}); it != memo.end()) return it->second;
-  check_split(p, r, level, "refined_strassen_q7");
-  const std::array<int, 4> g = algos::q7_group_sizes(p);
-  const double hm = std::ceil(m / 2), hn = std::ceil(n / 2), hk = std::ceil(k / 2);
-  // Per task (T_C11, T_C12, T_C21, T_C22): see the table in the header.
-  constexpr std::array<int, 4> products = {2, 2, 2, 1}, sums_ab = {2, 1, 1, 1}, sums_c = {3, 1, 1, 3},
-                               quads_in = {4, 2, 2, 4}, prods_in = {2, 0, 0, 3};
-  const int largest = *std::max_element(g.begin(), g.end());
-  double comm_top = 0, comm_leaf = 0, comp = 0;
-  for (int t = 0; t < 4; ++t) {
-    const Prediction sub = q7(hm, hn, hk, g[t], r, level + 1, leaf, mp, memo);
-    const double sums = sums_ab[t] * refined_add_time((hm * hk + hk * hn) / 2 / g[t], mp) +
-                        sums_c[t] * refined_add_time(hm * hn / g[t], mp);
-    comp = std::max(comp, sums + products[t] * sub.comp_s);
-    comm_leaf = std::max(comm_leaf, products[t] * sub.comm_s);
-    const double quad = std::max({hm * hk, hk * hn, hm * hn});
-    const int partners = std::max(1, partners_cached(static_cast<std::int64_t>(hm), g[t], largest));
-    const double one = partners * refined_message_time(quad / g[t] / partners, mp);
-    comm_top = std::max(comm_top, (quads_in[t] + prods_in[t]) * one);
+struct Q7Walk {
+  double m, n, k;
+  int r;
+  const LeafModel& leaf;
+  const MachineParams& mp;
+  const Q7SplitPolicy& policy;
+  Q7Memo memo;
+
+  // One level on a group of p ranks with sizes halved `level` times.
+  Prediction at(int p, int level) {
+    if (auto it = memo.find({level, p}); it != memo.end()) return it->second;
+    if (level == r) return memo[{level, p}] = leaf(size(m, level), size(n, level), size(k, level), p);
+    check_split(p, r, level, "refined_strassen_q7");
+    const int levels_to_go = r - level;
+    Prediction best;
+    if (!policy.choose) {
+      best = split_cost(algos::q7_split(p, levels_to_go, policy.use), level);
+    } else {
+      // The paper's split comes first among the candidates; a later one
+      // must be better by more than rounding to replace it.
+      const int min_group = level + 1 < r ? 4 : 1;
+      std::optional<std::array<int, 4>> chosen;
+      for (const std::array<int, 4>& g : algos::q7_split_candidates(p, min_group)) {
+        const Prediction c = split_cost(g, level);
+        if (!chosen || c.total() < best.total() * (1.0 - 1e-9)) best = c, chosen = g;
+      }
+      require(chosen.has_value(), "refined_strassen_q7: no split of " + to_string(p) + " ranks leaves " +
+                                      to_string(min_group) + " or more in every group (r = " + to_string(r) + ")");
+      (*policy.choose)[{levels_to_go, p}] = *chosen;
+    }
+    memo[{level, p}] = best;
+    return best;
   }
-  const Prediction out{comm_top + comm_leaf, comp};
-  memo[{level, p}] = out;
-  return out;
-}
+
+  static double size(double x, int level) {
+    for (int i = 0; i < level; ++i) x = std::ceil(x / 2);
+    return x;
+  }
+
+  // Per task (T_C11, T_C12, T_C21, T_C22): see the table in the header.
+  Prediction split_cost(const std::array<int, 4>& g, int level) {
+    const double hm = size(m, level + 1), hn = size(n, level + 1), hk = size(k, level + 1);
+    constexpr std::array<int, 4> products = {2, 2, 2, 1}, sums_ab = {2, 1, 1, 1}, sums_c = {3, 1, 1, 3},
+                                 quads_in = {4, 2, 2, 4}, prods_in = {2, 0, 0, 3};
+    const int largest = *std::max_element(g.begin(), g.end());
+    // The groups run independently after the operand transfers: the level
+    // takes the slowest group's time. (Taking the maxima of communication
+    // and computation separately would let a split that is best for a
+    // subgroup be worse for its parent, and the choice would stop being
+    // optimal level by level.)
+    double comm_top = 0;
+    Prediction slowest{0.0, 0.0};
+    for (int t = 0; t < 4; ++t) {
+      const Prediction sub = at(g[t], level + 1);
+      const double sums = sums_ab[t] * refined_add_time((hm * hk + hk * hn) / 2 / g[t], mp) +
+                          sums_c[t] * refined_add_time(hm * hn / g[t], mp);
+      const Prediction group{products[t] * sub.comm_s, sums + products[t] * sub.comp_s};
+      if (group.total() > slowest.total()) slowest = group;
+      const double quad = std::max({hm * hk, hk * hn, hm * hn});
+      const int partners = std::max(1, partners_cached(static_cast<std::int64_t>(hm), g[t], largest));
+      const double one = partners * refined_message_time(quad / g[t] / partners, mp);
+      comm_top = std::max(comm_top, (quads_in[t] + prods_in[t]) * one);
+    }
+    return {comm_top + slowest.comm_s, slowest.comp_s};
+  }
+};
 
 }  // namespace
 
 Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
-                               const MachineParams& mp) {
+                               const MachineParams& mp, const Q7SplitPolicy& policy) {
   require(r >= 0, "refined_strassen_q7: r = " + to_string(r) + ", needs r >= 0");
-  Q7Memo memo;
-  return q7(m, n, k, p, r, 0, leaf, mp, memo);
+  Q7Walk walk{m, n, k, r, leaf, mp, policy, {}};
+  return walk.at(p, 0);
 }
 
 Prediction refined_strassen_q8(double m, double n, double k, int p, int r, const LeafModel& leaf,

@@ -15,7 +15,10 @@
 //   exchange (send and receive at once, full duplex) costs one message time,
 //   where the paper counts two.
 // - Overlap where the code overlaps (Ring: max(shift, DGEMM) per step).
-// - Actual group sizes (Q7: algos::q7_group_sizes), actual recursion counts
+// - Local Strassen levels priced level by level with their additions
+//   (refined_local_time), not as a flat 8/7 per level.
+// - Actual group sizes (Q7: algos::q7_group_sizes or the split the run
+//   uses), actual recursion counts
 //   (Q8 level l runs 2^l subproblems), ceil() of uneven splits.
 //
 // Every function returns a Prediction whose comm_s is the communication time
@@ -26,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "algos/strassen_groups.hpp"
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
 
@@ -51,6 +55,33 @@ double refined_add_time(double elements, const MachineParams& mp);
 // Regime values of 0 fall back to latency_s / tau.
 double refined_message_time(double doubles, const MachineParams& mp);
 
+// The local fast kernel inside a rank (local/fast_gemm.hpp): up to `levels`
+// Strassen-Winograd (or classic Strassen) levels, a level only while
+// min(m, n, k) >= min_dim.
+struct LocalKernel {
+  int levels = 0;
+  std::int64_t min_dim = 256;
+  bool winograd = true;
+};
+
+// One local multiply C = A B (m x k times k x n) with the kernel `lk` on
+// `threads` BLAS threads, priced the way fast_gemm.cpp runs it:
+//   no level applies -> refined_dgemm_time(m, n, k, threads)
+//   a level          -> 7 products of (m/2, n/2, k/2) on one thread each,
+//                       plus the level's additions: Winograd touches
+//                       12 A-quadrant, 12 B-quadrant and 14 C-quadrant
+//                       elements (reads + writes, its fused schedule),
+//                       classic Strassen 15, 15 and 17; 8 bytes per touch
+//                       at the add bandwidth (refined_add_time counts 3
+//                       touches per element);
+//                       with threads > 1 the top level's products and
+//                       additions are split over the threads (ideal).
+// Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
+// 4096^3 with one level: 7 * 2 * 2048^3 * 1e-10 = 12.03 s of products,
+// (12 + 12 + 14) * 2048^2 * 8 / 1e10 = 0.13 s of additions: 12.16 s
+// against 13.74 s of DGEMM (1.13x).
+double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp);
+
 // Ring on p ranks, C (m x n) = A (m x k) B (k x n), b_m = ceil(m/p),
 // b_n = ceil(n/p) (the first ranks' blocks are the largest), thesis eqs.
 // 2.12/2.13 with the overlap of the code (ring.cpp overlaps the shift with
@@ -58,12 +89,15 @@ double refined_message_time(double doubles, const MachineParams& mp);
 //   step = dgemm(b_m, b_n, k),  shift = message(k * b_n)
 //   total = (p-1) * max(step, shift) + step    (the last step has no shift)
 // comp_s = p * step, comm_s = (p-1) * max(0, shift - step).
-Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp);
+// The local multiplies use the kernel lk (plain DGEMM by default).
+Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                        const LocalKernel& lk = {});
 
 // tpMM on p = 2^i ranks (eqs. 2.14/2.15): p DGEMMs of (ceil(m/p), ceil(n/p), k)
 // and p-1 pairwise swaps of a B block (k * ceil(n/p) doubles), one message
 // time each (both directions at once), not overlapped.
-Prediction refined_tpmm(double m, double n, double k, int p, int threads, const MachineParams& mp);
+Prediction refined_tpmm(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                        const LocalKernel& lk = {});
 
 // PDGEMM on pr x pc, block factor nb, logical block size lb (eqs. 2.16/2.17
 // refined): computation 2mnk/(pr pc) at the profile rate of the local panel
@@ -90,14 +124,26 @@ using LeafModel = std::function<Prediction(double m, double n, double k, int p)>
 //   T_C21  Q2, Q4    1, 1                 1        2             0
 //   T_C22  Q6        1, 1                 3        4             3 (Q1, Q3, Q2)
 // (the paper prices 7 sums on every big group and 5 on G22, and 9 transfers.)
-// comp = max over the four groups of (sums + products x leaf comp);
-// comm = max over groups of (transfers into it) + max over groups of
-// (products x leaf comm). A transfer of an h x h quadrant into group g costs one rank of g
+// The slowest group (largest sums + products x leaf total) sets the level:
+// comp = its sums + products x leaf comp; comm = max over groups of
+// (transfers into it) + its products x leaf comm. A transfer of an h x h quadrant into group g costs one rank of g
 // `partners` messages of h^2 / |g| / partners doubles each, partners =
 // algos::max_partners_1d(h, |g|, largest group) (at most 3, eq. 2.19).
 // Requires every split to have >= 4 ranks (throws std::invalid_argument).
+//
+// The split of each group: policy.use's entry where it has one, else eq.
+// 2.18 -- unless policy.choose is set: then every (level, group size) the
+// recursion meets tries algos::q7_split_candidates and keeps the split with
+// the smallest predicted total (the paper's split unless another one is
+// better by more than 1e-9 relative, so ties keep the thesis' rule), and
+// writes it to *policy.choose (key: levels to go, group size), ready for
+// algos::Options::q7_splits.
+struct Q7SplitPolicy {
+  const algos::Q7SplitTable* use = nullptr;
+  algos::Q7SplitTable* choose = nullptr;
+};
 Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
-                               const MachineParams& mp);
+                               const MachineParams& mp, const Q7SplitPolicy& policy = {});
 
 // Strassen schema Q8 with r levels on p = p' 4^r ranks (eqs. 2.22-2.24
 // refined): level l (0-based) runs 2^l subproblems per group, each with 8

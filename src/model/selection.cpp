@@ -29,6 +29,11 @@ std::string Candidate::label() const {
   if (u.grid && opt.pr > 0) s += " grid=" + std::to_string(opt.pr) + "x" + std::to_string(opt.pc);
   if (u.nb) s += " nb=" + std::to_string(opt.nb);
   if (u.lb) s += " lb=" + (opt.lb > 0 ? std::to_string(opt.lb) : std::string("32(default)"));
+  if (u.local_levels && opt.local_levels > 0) s += " L=" + std::to_string(opt.local_levels);
+  if (opt.q7_splits && !opt.q7_splits->empty()) {
+    // The top split: the entry with the most levels to go.
+    s += " split=model(" + algos::format_split(opt.q7_splits->rbegin()->second) + ")";
+  }
   return s;
 }
 
@@ -40,6 +45,13 @@ std::vector<std::pair<int, int>> grids_of(int p) {
   for (long long pr = 1; pr * pr <= p; ++pr)
     if (p % pr == 0) out.emplace_back(static_cast<int>(pr), static_cast<int>(p / pr));
   return out;
+}
+
+// True if some split of the table is not the paper's.
+bool differs_from_paper(const algos::Q7SplitTable& t) {
+  for (const auto& [key, sizes] : t)
+    if (sizes != algos::q7_group_sizes(key.second)) return true;
+  return false;
 }
 
 }  // namespace
@@ -76,14 +88,32 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
     std::vector<Options> variants;
     for (auto g : u.grid ? grids : std::vector<std::pair<int, int>>{{0, 0}})
       for (int lb : u.lb ? lbs : std::vector<int>{0})
-        for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r) {
-          Options o = base;
-          o.pr = g.first;
-          o.pc = g.second;
-          o.lb = lb;
-          o.recursions = r;
-          variants.push_back(o);
-        }
+        for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r)
+          for (int L : u.local_levels && !space.local_levels.empty() ? space.local_levels
+                                                                     : std::vector<int>{base.local_levels}) {
+            Options o = base;
+            o.pr = g.first;
+            o.pc = g.second;
+            o.lb = lb;
+            o.recursions = r;
+            o.local_levels = u.local_levels ? L : 0;
+            o.q7_splits = nullptr;
+            variants.push_back(o);
+          }
+    // The model's Q7 split joins as one more variant right after the
+    // paper's, where it differs (its table is chosen for this problem).
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      if (!m || m->schema != "q7" || p > space.q7_model_split_max_p || variants[i].q7_splits) continue;
+      if (!algo->check(pb, variants[i], p).ok()) continue;
+      try {
+        Options o = variants[i];
+        o.recursions = resolve_recursions(*m, o, p);
+        o.q7_splits = choose_q7_splits(*m, pb, o, p, mp);
+        if (differs_from_paper(*o.q7_splits)) variants.insert(variants.begin() + static_cast<long>(++i), o);
+      } catch (const std::invalid_argument&) {
+        // no split the model can price at this depth: the paper's stays alone
+      }
+    }
     for (const Options& o : variants) {
       Candidate c;
       c.algo = algo;
@@ -113,6 +143,19 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       }
       try {
         predict_configuration(*algo, pb, o, p, mp, c.paper, c.refined);
+        // L levels that add no level to L - 1 at this size (the blocks are
+        // below the kernel's cut-off) are the same configuration twice.
+        if (u.local_levels && o.local_levels > 0) {
+          Options fewer = o;
+          --fewer.local_levels;
+          Prediction paper_fewer, refined_fewer;
+          predict_configuration(*algo, pb, fewer, p, mp, paper_fewer, refined_fewer);
+          if (refined_fewer.total() == c.refined.total()) {
+            out.excluded.push_back({c.label(), "no more local levels than L=" + std::to_string(fewer.local_levels) +
+                                                   " (the blocks are below the cut-off)"});
+            continue;
+          }
+        }
       } catch (const std::invalid_argument& e) {
         out.excluded.push_back({c.label(), std::string("model: ") + e.what()});
         continue;

@@ -29,7 +29,7 @@ struct Candidate {
   Prediction paper, refined;
   double time(ModelKind kind) const { return kind == ModelKind::paper ? paper.total() : refined.total(); }
   // Short description, e.g. "pdgemm grid=2x4 nb=64 lb=256",
-  // "strassen-q7+ring r=2", "ring".
+  // "strassen-q7+ring r=2 split=model(19/18/17/10)", "ring L=2".
   std::string label() const;
 };
 
@@ -51,6 +51,16 @@ struct CandidateSpace {
   int cores_per_node = 0;
   // Only these algorithm names (empty = every registered algorithm).
   std::vector<std::string> only;
+  // Local Strassen levels L to try for algorithms that use them, each with
+  // base.local_min_dim and base.local_variant (empty = base.local_levels
+  // only).
+  std::vector<int> local_levels;
+  // Also rank each Q7 combination with the refined model's own split
+  // (choose_q7_splits) where it differs from the paper's, for p up to this
+  // (0 = never). Above a few thousand ranks the paper's rounding moves a
+  // group's share by less than 7/p (0.2% at 4096), below what the model
+  // can resolve, and the search over every level costs seconds.
+  int q7_model_split_max_p = 4096;
 };
 
 struct Ranking {
@@ -59,10 +69,11 @@ struct Ranking {
   std::vector<Excluded> excluded;
 };
 
-// base supplies threads, nb and local_levels; grid, lb and recursions are
-// enumerated: every grid pr x pc = p with pr <= pc, every lb of the space,
-// r = 1 .. floor(log4 p) + 1 for Strassen (check() rejects what does not
-// apply). Throws std::invalid_argument for p < 1 or an empty problem, and
+// base supplies threads, nb and the local kernel; grid, lb, recursions, L
+// and the Q7 split are enumerated: every grid pr x pc = p with pr <= pc,
+// every lb and L of the space, r = 1 .. floor(log4 p) + 1 for Strassen
+// (check() rejects what does not apply), the paper's and the model's Q7
+// split. Throws std::invalid_argument for p < 1 or an empty problem, and
 // what the models throw for unusable machine parameters.
 Ranking rank_candidates(const algos::Problem& pb, int p, const algos::Options& base, const MachineParams& mp,
                         ModelKind model, const CandidateSpace& space = {});

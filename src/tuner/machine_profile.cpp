@@ -2,6 +2,7 @@
 
 #include "core/csv_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -199,6 +200,10 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
                                      "strassen_crossover.local_l1_n");
     p.strassen_l2_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l2_n"),
                                      "strassen_crossover.local_l2_n");
+    p.strassen_tried_n = sc.contains("largest_n_tried")
+                             ? r.non_negative(r.integer(sc, "strassen_crossover.largest_n_tried"),
+                                              "strassen_crossover.largest_n_tried")
+                             : std::max(p.strassen_l1_n, p.strassen_l2_n);
   }
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
 
@@ -251,7 +256,9 @@ json to_json(const MachineProfile& p) {
                        {"rendezvous_tau_doubles_per_s", p.two_regime.rendezvous_tau},
                        {"break_bytes", p.two_regime.break_bytes}};
   doc["add_bandwidth_bytes_per_s"] = p.add_bytes_per_s;
-  doc["strassen_crossover"] = {{"local_l1_n", p.strassen_l1_n}, {"local_l2_n", p.strassen_l2_n}};
+  doc["strassen_crossover"] = {{"local_l1_n", p.strassen_l1_n},
+                               {"local_l2_n", p.strassen_l2_n},
+                               {"largest_n_tried", p.strassen_tried_n}};
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {

@@ -22,7 +22,7 @@
 //                    "rendezvous_latency_s": 4e-6, "rendezvous_tau_doubles_per_s": 1.2e9,
 //                    "break_bytes": 4096},
 //     "add_bandwidth_bytes_per_s": 1.5e10,
-//     "strassen_crossover": {"local_l1_n": 0, "local_l2_n": 0},
+//     "strassen_crossover": {"local_l1_n": 1536, "local_l2_n": 3072, "largest_n_tried": 3072},
 //     "notes": "",
 //     "dgemm_profile": [{"m": 4096, "n": 2048, "k": 32, "mflops": 30000.0}, ...],
 //     "dgemm_profile_csv": "results/dgemm-profile-node17.csv"
@@ -106,9 +106,13 @@ struct MachineProfile {
   double add_bytes_per_s = 0;  // C = A + B, 24 bytes per element; 0 = not measured
 
   // Local Strassen-Winograd crossover: smallest n at which 1 (2) levels beat
-  // plain DGEMM; 0 = not measured.
+  // plain DGEMM; 0 = not measured, or no win up to strassen_tried_n.
   std::int64_t strassen_l1_n = 0;
   std::int64_t strassen_l2_n = 0;
+  // Largest n the crossover step measured; 0 = not measured (tune
+  // --no-local). Profiles written before this field existed count as
+  // measured up to max(l1_n, l2_n).
+  std::int64_t strassen_tried_n = 0;
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k

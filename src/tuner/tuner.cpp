@@ -234,6 +234,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.add_bytes_per_s = add.bytes_per_s;
       p.strassen_l1_n = cross.l1_n;
       p.strassen_l2_n = cross.l2_n;
+      p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;
       p.notes = notes;
       for (const auto& [k, t] : timings) p.dgemm_profile.push_back({t.m, t.n, k, t.mflops});
       p.dgemm_profile_csv = options.profile_csv_path;

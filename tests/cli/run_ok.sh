@@ -5,7 +5,7 @@
 set -eu
 mpirun=$1; mm=$2; dir=$3
 csv=$dir/run-ok.csv
-rm -f "$csv" "$csv.json"
+rm -f "$csv" "$csv.json" "$dir/progress.csv" "$dir/progress.csv.json"
 "$mpirun" -n 2 "$mm" run --algo dgemm,pdgemm,ring --n 64,67 --k 33 --lb default,16 --nb 8 --reps 2 --csv "$csv" --quiet >"$dir/run-ok.out"
 rows=$(($(wc -l <"$csv") - 1))
 # dgemm 2 + pdgemm 2x2 + ring 2 = 8 rows

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "algos/parallel_strassen.hpp"
 #include "algos/registry.hpp"
@@ -15,6 +16,7 @@
 #include "core/generate.hpp"
 #include "core/mpi_env.hpp"
 #include "core/verify.hpp"
+#include "model/algorithm_models.hpp"
 #include "mpi_check_main.hpp"
 #include "reference_check.hpp"
 
@@ -26,8 +28,7 @@ namespace {
 
 
 // Runs one case if check() accepts it; returns whether it ran.
-bool run_case(const Algorithm& algo, const Problem& pb, int r, const Comm& world) {
-  Options opt;
+bool run_case(const Algorithm& algo, const Problem& pb, int r, const Comm& world, Options opt = {}) {
   opt.nb = 8;
   opt.recursions = r;
   if (!algo.check(pb, opt, world.size()).ok()) return false;
@@ -54,11 +55,52 @@ bool run_case(const Algorithm& algo, const Problem& pb, int r, const Comm& world
   return true;
 }
 
+// --q7-split model: a Q7 plan runs whatever split its table says, every
+// group size the recursion meets. Two tables per p: a lopsided hand-made
+// one (p - 3, 1, 1, 1: transfers between very unequal groups) and the one
+// the refined model chooses for an Opteron-like machine.
+void check_model_splits(const Comm& world) {
+  const int p = world.size();
+  if (p < 4) return;
+  model::MachineParams mp;
+  mp.latency_s = 17e-6;
+  mp.tau = 146e6 / 8;
+  mp.t_op = 1.0 / 3300e6;
+  mp.add_bytes_per_s = 2e9;
+  const Problem pb{100, 100, 100};
+  for (const char* name : {"strassen-q7+ring", "strassen-q7+pdgemm"}) {
+    const Algorithm* algo = find_algorithm(name);
+    for (int r : {1, 2}) {
+      std::vector<std::shared_ptr<const Q7SplitTable>> tables;
+      if (r == 1) tables.push_back(std::make_shared<const Q7SplitTable>(Q7SplitTable{{{1, p}, {p - 3, 1, 1, 1}}}));
+      Options o;
+      o.recursions = r;
+      o.nb = 8;
+      try {
+        tables.push_back(model::choose_q7_splits(*model::find_model(name), pb, o, p, mp));
+      } catch (const std::invalid_argument&) {
+        CHECK(r == 2 && p < 16, "{} r={} p={}: the model found no split", name, r, p);  // < 4 groups of 4
+      }
+      for (const auto& table : tables) {
+        o.q7_splits = table;
+        if (!algo->check(pb, o, p).ok()) continue;
+        CHECK(run_case(*algo, pb, r, world, o), "{} r={} p={}: model split did not run", name, r, p);
+        auto plan = algo->plan(pb, o, world);
+        const auto d = plan->describe();
+        CHECK(d.at("q7_split_rule") == "model", "{}: q7_split_rule {}", name, d.at("q7_split_rule"));
+        CHECK(d.at("q7_split") == format_split(q7_split(p, r, table.get())), "{}: q7_split {} but the table says {}",
+              name, d.at("q7_split"), format_split(q7_split(p, r, table.get())));
+        if (world.rank() == 0) fmt::print("  {} p={} r={} split {} (model table)\n", name, p, r, d.at("q7_split"));
+      }
+    }
+  }
+}
+
 // eq. 2.19 on the transfers the Q7+ring plan executes.
 void check_eq_2_19(const Comm& world) {
   using namespace mmbench::algos::strassen;
   for (Index n : {Index{100}, Index{70}}) {
-    StrassenPlan plan(Config{Schema::q7, Cutoff::ring, 8}, Options{}, Problem{n, n, n}, 1, world);
+    StrassenPlan plan(Config{Schema::q7, Cutoff::ring, 8, {}}, Options{}, Problem{n, n, n}, 1, world);
     const Level& top = plan.top();
     const auto& gs = top.groups();
     int unequal = 0, worst = 0;
@@ -115,5 +157,6 @@ int main(int argc, char** argv) {
     }
   }
   if (p >= 7) check_eq_2_19(world);
+  check_model_splits(world);
   return testing::finish("test_strassen");
 }

@@ -10,6 +10,7 @@
 // recursion reach 1×1 quadrants on small shapes, so odd-size peeling is
 // exercised at every level.
 #include "local/fast_gemm.hpp"
+#include "local/local_multiply.hpp"
 
 #include <cblas.h>
 #include <gtest/gtest.h>
@@ -167,6 +168,47 @@ TEST(FastGemm, StopsAtMinDim) {
   const double two_levels = 49 * 2 * quarter * quarter * quarter + 7 * 15 * quarter * quarter +
                             15 * half * half;
   EXPECT_DOUBLE_EQ(FastGemm::flops(600, 600, 600, cfg), two_levels);
+}
+
+TEST(FastGemm, LevelsAppliedStopAtTheCutoff) {
+  // --local-strassen auto: up to 4 levels, cut-off = the measured crossover.
+  const FastGemmConfig cfg{4, FastVariant::winograd, 1536, 1};
+  EXPECT_EQ(FastGemm::levels_applied(1535, 8192, 8192, cfg), 0);
+  EXPECT_EQ(FastGemm::levels_applied(4096, 4096, 4096, cfg), 2);    // 4096, 2048 (1024 < 1536)
+  EXPECT_EQ(FastGemm::levels_applied(8192, 8192, 8192, cfg), 3);    // 8192, 4096, 2048
+  EXPECT_EQ(FastGemm::levels_applied(12288, 12288, 12288, cfg), 4);  // 12288 .. 1536, capped at 4
+  EXPECT_EQ(FastGemm::levels_applied(3000, 3000, 3000, FastGemmConfig{3, FastVariant::winograd, 1024, 1}), 2);
+  // The object remembers the deepest call, the CSV's local_levels_applied.
+  FastGemm fg(FastGemmConfig{3, FastVariant::winograd, 16, 1});
+  EXPECT_EQ(fg.deepest_levels(), 0);
+  std::vector<double> a(64 * 64, 1.0), b(64 * 64, 1.0), c(64 * 64);
+  fg.multiply(20, 20, 20, a.data(), 20, b.data(), 20, c.data(), 20);  // 20, 10 < 16: one level
+  EXPECT_EQ(fg.deepest_levels(), 1);
+  fg.multiply(64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64);  // 64, 32, 16: three
+  EXPECT_EQ(fg.deepest_levels(), 3);
+  fg.multiply(20, 20, 20, a.data(), 20, b.data(), 20, c.data(), 20);
+  EXPECT_EQ(fg.deepest_levels(), 3);
+}
+
+TEST(LocalMultiply, CutoffReachesTheKernelAndTheCsv) {
+  local::LocalMultiply lm(3, "winograd", 1, 32);
+  std::vector<double> a(128 * 128), b(128 * 128), c(128 * 128), ref(128 * 128);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto* v : {&a, &b})
+    for (double& x : *v) x = u(rng);
+  lm(128, 128, 128, a.data(), 128, b.data(), 128, c.data(), 128);  // 128, 64, 32: three levels
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, 128, 128, 128, 1.0, a.data(), 128, b.data(), 128, 0.0,
+              ref.data(), 128);
+  double err = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) err = std::max(err, std::abs(c[i] - ref[i]));
+  EXPECT_LT(err, 1e-10);
+  auto d = lm.describe();
+  EXPECT_EQ(d["local_levels_applied"], "3");
+  EXPECT_EQ(d["local_cutoff"], "32");
+  EXPECT_EQ(d["local_variant"], "winograd");
+  EXPECT_EQ(local::LocalMultiply(2, "winograd", 1).describe()["local_levels_applied"], "0");  // not called yet
+  EXPECT_EQ(local::LocalMultiply(0, "winograd", 1).describe().count("local_cutoff"), 0u);
 }
 
 TEST(FastGemm, ZeroSizes) {

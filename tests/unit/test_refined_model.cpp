@@ -185,3 +185,123 @@ TEST(RefinedQ7, ActualGroupsSumsAndTransfers) {
   // r = 0 is the leaf itself.
   expect_rel(refined_strassen_q7(1000, 1000, 1000, 7, 0, leaf, mp).comp_s, 1e9 * 1e-9 / 7);
 }
+
+// ---------------------------------------------------------------- local kernel
+
+namespace {
+MachineParams with_add_bandwidth(double t_op, double add_bytes_per_s) {
+  MachineParams mp = synthetic();
+  mp.t_op = t_op;
+  mp.add_bytes_per_s = add_bytes_per_s;
+  return mp;
+}
+}  // namespace
+
+TEST(RefinedLocal, OneWinogradLevelByHand) {
+  // The header's example: 4096^3, one level, t_op 1e-10, 1e10 B/s.
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  const double h = 2048;
+  const double products = 7 * 2 * h * h * h * 1e-10, additions = (12 + 12 + 14) * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true}, mp), products + additions);
+  EXPECT_NEAR(products + additions, 12.15, 0.01);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {0, 256, true}, mp), refined_dgemm_time(4096, 4096, 4096, 1, mp));
+  // Classic Strassen moves 15 + 15 + 17 quadrants.
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, false}, mp), products + (15 + 15 + 17) * h * h * 8 / 1e10);
+  // Two threads share the top level's products and additions.
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true}, mp), (products + additions) / 2);
+}
+
+TEST(RefinedLocal, LevelsStopAtTheCutoff) {
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  // 3000 -> 1500 (< 1024? no: a second level) -> 750 (< 1024: DGEMM).
+  const double q = 750, h = 1500;
+  const double two = 49 * 2 * q * q * q * 1e-10 + 7 * 38 * q * q * 8 / 1e10 + 38 * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(3000, 3000, 3000, 1, {3, 1024, true}, mp), two);
+  // Below the cut-off at the top: plain DGEMM whatever L says.
+  expect_rel(refined_local_time(1000, 3000, 3000, 1, {3, 1024, true}, mp), refined_dgemm_time(1000, 3000, 3000, 1, mp));
+}
+
+TEST(RefinedLocal, RingAndTpmmPriceTheirBlocksWithTheKernel) {
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  const LocalKernel lk{2, 256, true};
+  // p = 2: blocks of 2048 x 2048 x 4096 (ring step) and the same for tpMM.
+  const double step = refined_local_time(2048, 2048, 4096, 1, lk, mp);
+  expect_rel(refined_ring(4096, 4096, 4096, 2, 1, mp, lk).comp_s, 2 * step);
+  expect_rel(refined_tpmm(4096, 4096, 4096, 2, 1, mp, lk).comp_s, 2 * step);
+  EXPECT_LT(step, refined_dgemm_time(2048, 2048, 4096, 1, mp));
+}
+
+// ---------------------------------------------------------------- Q7 split choice
+
+namespace {
+// Computation only: no latency, a network and additions so fast they only
+// break exact ties by rounding.
+MachineParams compute_only() {
+  MachineParams mp;
+  mp.latency_s = 0;
+  mp.tau = 1e30;
+  mp.t_op = 1e-9;
+  mp.add_bytes_per_s = 1e30;
+  return mp;
+}
+LeafModel ring_leaf(const MachineParams& mp) {
+  return [&mp](double m, double n, double k, int q) { return refined_ring(m, n, k, q, 1, mp); };
+}
+}  // namespace
+
+TEST(RefinedQ7Split, ModelKeepsThePaperSplitWhereTheyTie) {
+  const MachineParams mp = compute_only();
+  // p a multiple of 7: 2p/7, 2p/7, 2p/7, p/7 balances the 2, 2, 2, 1
+  // products exactly; n = 8400 keeps the blocks near-even.
+  for (int p : {7, 14, 21, 28, 49, 56, 70}) {
+    mmbench::algos::Q7SplitTable table;
+    const Prediction chosen = refined_strassen_q7(8400, 8400, 8400, p, 1, ring_leaf(mp), mp, {nullptr, &table});
+    const Prediction paper = refined_strassen_q7(8400, 8400, 8400, p, 1, ring_leaf(mp), mp);
+    ASSERT_EQ(table.size(), 1u) << p;
+    EXPECT_EQ(table.at({1, p}), mmbench::algos::q7_group_sizes(p)) << "p = " << p;
+    EXPECT_DOUBLE_EQ(chosen.total(), paper.total());
+  }
+  // An exact tie between different splits: p = 8, paper 2/2/2/2 (max of
+  // 2 products / 2 ranks and 1 / 2) against e.g. 3/2/2/1 (2/2 and 1/1):
+  // both 1 product per rank on the slowest group. Ties keep the paper.
+  mmbench::algos::Q7SplitTable table;
+  refined_strassen_q7(8400, 8400, 8400, 8, 1, ring_leaf(mp), mp, {nullptr, &table});
+  EXPECT_EQ(table.at({1, 8}), (std::array<int, 4>{2, 2, 2, 2}));
+}
+
+TEST(RefinedQ7Split, ModelBeatsThePaperWhereItsRoundingHurts) {
+  // Opteron-like network and additions: at p = 64 the paper gives
+  // 18/18/18/10, but T_C11 also does the most additions and receives the
+  // most quadrants; the model may move a rank there.
+  MachineParams mp;
+  mp.latency_s = 17e-6;
+  mp.tau = 146e6 / 8;
+  mp.t_op = 1.0 / 3300e6;
+  mp.add_bytes_per_s = 2e9;
+  for (int p : {64, 96, 128}) {
+    mmbench::algos::Q7SplitTable table;
+    const Prediction chosen = refined_strassen_q7(8192, 8192, 8192, p, 1, ring_leaf(mp), mp, {nullptr, &table});
+    const Prediction paper = refined_strassen_q7(8192, 8192, 8192, p, 1, ring_leaf(mp), mp);
+    const auto split = table.at({1, p});
+    EXPECT_EQ(split[0] + split[1] + split[2] + split[3], p);
+    EXPECT_LE(chosen.total(), paper.total()) << p;
+    // Pricing the chosen table again gives the same prediction (the run
+    // prices exactly what it ran).
+    const Prediction again = refined_strassen_q7(8192, 8192, 8192, p, 1, ring_leaf(mp), mp, {&table, nullptr});
+    EXPECT_DOUBLE_EQ(again.total(), chosen.total());
+    if (split != mmbench::algos::q7_group_sizes(p)) {
+      EXPECT_LT(chosen.total(), paper.total() * (1 - 1e-9)) << p;
+    }
+  }
+  // Two levels: every group the recursion meets gets an entry, each with
+  // >= 4 ranks where it splits again.
+  mmbench::algos::Q7SplitTable table;
+  refined_strassen_q7(8192, 8192, 8192, 64, 2, ring_leaf(mp), mp, {nullptr, &table});
+  EXPECT_TRUE(table.count({2, 64}));
+  for (const auto& [key, g] : table) {
+    EXPECT_EQ(g[0] + g[1] + g[2] + g[3], key.second);
+    if (key.first == 2) {
+      for (int s : g) EXPECT_GE(s, 4);
+    }
+  }
+}

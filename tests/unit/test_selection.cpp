@@ -192,6 +192,59 @@ TEST(Selection, BadInput) {
   EXPECT_EQ(parse_model_kind("refined"), ModelKind::refined);
 }
 
+TEST(Selection, LocalLevelsAreACandidateDimension) {
+  MachineParams mp = opteron();
+  mp.add_bytes_per_s = 5e9;
+  CandidateSpace space;
+  space.only = {"dgemm", "ring"};
+  space.local_levels = {0, 1, 2, 3};
+  // n = 4096 on 1 rank: every level pays in the model (7/8 of the products
+  // for a few quadrant passes), so L = 3 ranks first, L = 0 last of dgemm.
+  const Ranking rk = rank_candidates({4096, 4096, 4096}, 1, {}, mp, ModelKind::refined, space);
+  ASSERT_FALSE(rk.ranked.empty());
+  EXPECT_EQ(rk.ranked[0].opt.local_levels, 3) << rk.ranked[0].label();
+  EXPECT_NE(rk.ranked[0].label().find(" L=3"), std::string::npos);
+  // n = 200: below the kernel's cut-off (256) L = 1..3 change nothing and
+  // are excluded as duplicates of L = 0, with the reason.
+  const Ranking small = rank_candidates({200, 200, 200}, 1, {}, mp, ModelKind::refined, space);
+  for (const Candidate& c : small.ranked) EXPECT_EQ(c.opt.local_levels, 0) << c.label();
+  const auto dup = std::find_if(small.excluded.begin(), small.excluded.end(),
+                                [](const Excluded& e) { return e.reason.find("below the cut-off") != std::string::npos; });
+  EXPECT_NE(dup, small.excluded.end());
+  // The cut-off comes from base (the profile's crossover with auto): 3000
+  // keeps n = 4096 at one level, so L = 2, 3 are duplicates of L = 1.
+  algos::Options base;
+  base.local_min_dim = 3000;
+  const Ranking cut = rank_candidates({4096, 4096, 4096}, 1, base, mp, ModelKind::refined, space);
+  for (const Candidate& c : cut.ranked) EXPECT_LE(c.opt.local_levels, 1) << c.label();
+}
+
+TEST(Selection, ModelQ7SplitJoinsThePapersWhereItDiffers) {
+  MachineParams mp = opteron();
+  mp.add_bytes_per_s = 2e9;
+  CandidateSpace space;
+  space.only = {"strassen-q7+ring"};
+  int with_model = 0;
+  for (int p : {64, 96, 128}) {
+    const Ranking rk = rank_candidates({8192, 8192, 8192}, p, {}, mp, ModelKind::refined, space);
+    for (const Candidate& c : rk.ranked) {
+      if (!c.opt.q7_splits) continue;
+      ++with_model;
+      EXPECT_NE(c.label().find("split=model("), std::string::npos) << c.label();
+      // The model's split is never predicted slower than the paper's with the same options.
+      for (const Candidate& d : rk.ranked)
+        if (!d.opt.q7_splits && d.opt.recursions == c.opt.recursions) {
+          EXPECT_LE(c.refined.total(), d.refined.total()) << c.label() << " vs " << d.label() << " p=" << p;
+        }
+    }
+  }
+  EXPECT_GT(with_model, 0);
+  // Above q7_model_split_max_p only the paper's split is ranked.
+  space.q7_model_split_max_p = 32;
+  for (const Candidate& c : rank_candidates({8192, 8192, 8192}, 64, {}, mp, ModelKind::refined, space).ranked)
+    EXPECT_FALSE(c.opt.q7_splits) << c.label();
+}
+
 TEST(Selection, HundredThousandRanksInWellUnderASecond) {
   const auto t0 = std::chrono::steady_clock::now();
   const Ranking rk = rank_candidates({1000000, 1000000, 1000000}, 100000, {}, opteron(), ModelKind::refined, {});

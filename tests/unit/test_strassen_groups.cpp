@@ -230,3 +230,41 @@ TEST(MaxPartners1d, Eq2_19AtMostThreeBetweenQ7Groups) {
     }
   }
 }
+
+TEST(Q7Split, TableEntriesOverrideThePaperRule) {
+  const Q7SplitTable table{{{2, 64}, {19, 18, 17, 10}}, {{1, 19}, {6, 5, 5, 3}}};
+  EXPECT_EQ(q7_split(64, 2, &table), (std::array<int, 4>{19, 18, 17, 10}));
+  EXPECT_EQ(q7_split(19, 1, &table), (std::array<int, 4>{6, 5, 5, 3}));
+  EXPECT_EQ(q7_split(18, 1, &table), q7_group_sizes(18));  // no entry: eq. 2.18
+  EXPECT_EQ(q7_split(64, 1, &table), q7_group_sizes(64));  // other depth
+  EXPECT_EQ(q7_split(64, 2, nullptr), q7_group_sizes(64));
+  const Q7SplitTable bad{{{1, 8}, {3, 3, 3, 0}}, {{1, 9}, {3, 3, 3, 3}}};
+  EXPECT_THROW(q7_split(8, 1, &bad), std::invalid_argument);   // empty group
+  EXPECT_THROW(q7_split(9, 1, &bad), std::invalid_argument);   // sums to 12
+  EXPECT_EQ(format_split({18, 18, 18, 10}), "18/18/18/10");
+}
+
+TEST(Q7Split, CandidatesStartWithThePaperSplit) {
+  // p <= 32: every composition into 4 groups of >= min_group.
+  auto c = q7_split_candidates(7, 1);
+  EXPECT_EQ(c.front(), q7_group_sizes(7));
+  EXPECT_EQ(c.size(), 20u);  // C(6, 3)
+  EXPECT_EQ(q7_split_candidates(32, 1).size(), 4495u);  // C(31, 3)
+  EXPECT_EQ(q7_split_candidates(16, 4).size(), 1u);     // only 4/4/4/4 ...
+  EXPECT_EQ(q7_split_candidates(16, 4).front(), (std::array<int, 4>{4, 4, 4, 4}));  // ... not the paper's 5/4/4/3
+  EXPECT_TRUE(q7_split_candidates(15, 4).empty());
+  // p > 32: +-4 around the paper's (+-2 above 1024), each summing to p.
+  for (int p : {64, 100, 2000}) {
+    auto w = q7_split_candidates(p, 4);
+    const auto paper = q7_group_sizes(p);
+    EXPECT_EQ(w.front(), paper);
+    const int window = p <= 1024 ? 4 : 2;
+    EXPECT_LE(w.size(), std::size_t((2 * window + 1) * (2 * window + 1) * (2 * window + 1)));
+    for (const auto& g : w) {
+      EXPECT_EQ(g[0] + g[1] + g[2] + g[3], p);
+      for (int i = 0; i < 4; ++i) EXPECT_LE(std::abs(g[i] - paper[i]), window);
+    }
+    EXPECT_EQ(std::count(w.begin(), w.end(), paper), 1);
+  }
+  EXPECT_THROW(q7_split_candidates(8, 0), std::invalid_argument);
+}

@@ -16,7 +16,7 @@ const Rect& only_rect(const Layout& l, int rank) {
 }  // namespace
 
 TEST(StrassenLayout, Q8TpmmWorkedExample) {
-  Layouts l = recursive_layouts(Config{Schema::q8, Cutoff::tpmm, 64}, 8, 8, 8, 8, 1);
+  Layouts l = recursive_layouts(Config{Schema::q8, Cutoff::tpmm, 64, {}}, 8, 8, 8, 8, 1);
   l.a.check();
   const Rect& r0 = only_rect(l.a, 0);
   EXPECT_EQ(r0.row, 0);
@@ -38,7 +38,7 @@ TEST(StrassenLayout, Q8TpmmWorkedExample) {
 
 TEST(StrassenLayout, Q7GroupsAndCoverage) {
   // p = 7: groups 2/2/2/1, so rank 6 alone holds all of A22.
-  Layouts l = recursive_layouts(Config{Schema::q7, Cutoff::ring, 64}, 20, 12, 16, 7, 1);
+  Layouts l = recursive_layouts(Config{Schema::q7, Cutoff::ring, 64, {}}, 20, 12, 16, 7, 1);
   l.a.check();
   l.b.check();
   l.c.check();
@@ -54,18 +54,18 @@ TEST(StrassenLayout, AllCombinationsCoverTwoLevels) {
   struct Case { Schema s; Cutoff c; int p; };
   for (Case k : {Case{Schema::q8, Cutoff::dgemm, 16}, Case{Schema::q8, Cutoff::tpmm, 32},
                  Case{Schema::q8, Cutoff::pdgemm, 32}, Case{Schema::q7, Cutoff::ring, 22}}) {
-    Layouts l = recursive_layouts(Config{k.s, k.c, 3}, 44, 36, 28, k.p, 2);
+    Layouts l = recursive_layouts(Config{k.s, k.c, 3, {}}, 44, 36, 28, k.p, 2);
     EXPECT_NO_THROW(l.a.check());
     EXPECT_NO_THROW(l.b.check());
     EXPECT_NO_THROW(l.c.check());
   }
-  EXPECT_THROW(recursive_layouts(Config{Schema::q8, Cutoff::dgemm, 3}, 6, 6, 6, 16, 2), std::logic_error);  // 6/2 odd
+  EXPECT_THROW(recursive_layouts(Config{Schema::q8, Cutoff::dgemm, 3, {}}, 6, 6, 6, 16, 2), std::logic_error);  // 6/2 odd
 }
 
 TEST(StrassenLayout, ClipKeepsPaddedBuffers) {
   // 7 x 5 padded to 8 x 6 under q8+dgemm at p = 4: rank 3 holds A22 =
   // rows 4-7, cols 3-5 (12 doubles); clipped it shows rows 4-6, cols 3-4.
-  Layouts l = recursive_layouts(Config{Schema::q8, Cutoff::dgemm, 3}, 8, 8, 6, 4, 1);
+  Layouts l = recursive_layouts(Config{Schema::q8, Cutoff::dgemm, 3, {}}, 8, 8, 6, 4, 1);
   Layout c = clip(l.a, 7, 5);
   c.check();
   const Rect& r = only_rect(c, 3);
