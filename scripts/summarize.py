@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarize an `mmbench run` CSV: per (p, n) the best algorithm measured,
-its MFLOPS/proc, and every configuration's ratio to the DGEMM peer of the
-same run (the `dgemm` rows: one rank using all of the job's cores).
+its MFLOPS/proc, every configuration's ratio to the DGEMM peer of the
+same run (the `dgemm` rows: one rank using all of the job's cores) and its
+residual (so the accuracy cost of local Strassen levels shows per L).
 
 Usage: python3 scripts/summarize.py results/x.csv [--markdown]
 
@@ -24,6 +25,10 @@ def label(r):
         s += f" r={r['recursions']}"
     if r.get("local_levels") and r["local_levels"] not in ("", "0"):
         s += f" L={r['local_levels']}"
+        if r["local_levels"] == "auto" and r.get("local_levels_applied"):
+            s += f"({r['local_levels_applied']})"
+    if r.get("q7_split_rule") == "model":
+        s += f" split={r['q7_split']}"
     if r.get("selected_by", "").startswith("auto"):
         s = "auto -> " + s
     return s
@@ -52,28 +57,35 @@ def main():
     out = []
     for (job, m, n, k), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], int(kv[0][2]))):
         by_label = defaultdict(list)
+        residuals = defaultdict(list)
         for r in rs:
             by_label[label(r)].append(float(r["gflops_total"]))
+            if r.get("residual"):
+                residuals[label(r)].append(float(r["residual"]))
         med = {lab: statistics.median(v) for lab, v in by_label.items()}
         peer = med.get("dgemm")
         best = max(med, key=med.get)
         for lab in sorted(med, key=med.get, reverse=True):
             ranks = 1 if lab.startswith("dgemm") else int(next(r["p"] for r in rs if label(r) == lab))
+            res = max(residuals[lab]) if residuals[lab] else None
             out.append((job, n if m == n == k else f"{m}x{n}x{k}", lab, ranks, med[lab] * 1e3 / job,
-                        med[lab] / peer if peer else None, lab == best))
+                        med[lab] / peer if peer else None, lab == best, res))
     if args.markdown:
-        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer |")
-        print("|---|---|---|---|---|---|")
-        for job, n, lab, ranks, mf, ratio, best in out:
+        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer | residual |")
+        print("|---|---|---|---|---|---|---|")
+        for job, n, lab, ranks, mf, ratio, best, res in out:
             b = "**" if best else ""
             rt = f"{ratio:.2f}" if ratio else ""
-            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} |")
+            rs = f"{res:.2g}" if res is not None else ""
+            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} | {rs} |")
     else:
-        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'vs DGEMM':>8}")
-        for job, n, lab, ranks, mf, ratio, best in out:
+        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'vs DGEMM':>8} {'residual':>9}")
+        for job, n, lab, ranks, mf, ratio, best, res in out:
             rt = f"{ratio:.2f}" if ratio else ""
-            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>8}")
-        print("(* = fastest measured for that size; ratios are total GFLOP/s over the DGEMM peer of the same run)")
+            rs = f"{res:.2g}" if res is not None else ""
+            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>8} {rs:>9}")
+        print("(* = fastest measured for that size; ratios are total GFLOP/s over the DGEMM peer of the same run;")
+        print(" residual = the largest normwise residual of the label's rows)")
     return 0
 
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Issue 7's benchmark: DGEMM vs local Strassen–Winograd with L = 1, 2, 3
-# levels, effective GFLOP/s (2n^3 based) and the ratio to the DGEMM of the
+# levels (and `auto` when a machine profile with a measured crossover is
+# given), effective GFLOP/s (2n^3 based) and the ratio to the DGEMM of the
 # same run: 1 rank x 1 thread, 1 rank x 2 threads (dgemm with 2 threads),
-# and 2 ranks (ring, tpmm), one timed run after a warm-up (REPS=3 for more).
-# N defaults to 4096,8192 (12288 takes minutes per
-# call on one core: N=4096,8192,12288 for the full experiment).
+# and 2 ranks (ring, tpmm), REPS timed runs (default 1) after a warm-up.
+#   N=4096,6144,8192,12288 (default; about an hour on 2 cores, 12288 alone
+#   takes ~100 s per DGEMM call on one core)
+#   PROFILE=configs/<host>.json (default; `auto` is left out without one)
 source "$(dirname "$0")/common.sh"
-N=${N:-4096,8192}
+N=${N:-4096,6144,8192,12288}
+PROFILE=${PROFILE:-configs/$host.json}
+L=0,1,2,3
+prof=()
+if [ -f "$PROFILE" ]; then L=0,1,2,3,auto; prof=(--profile "$PROFILE"); fi
 csv=results/local-strassen-$host-$stamp.csv
-mpirun -q -n 1 "$MM" run --algo dgemm --n "$N" --local-strassen 0,1,2,3 --reps ${REPS:-1} --warmup 1 --csv "$csv" --quiet
-mpirun -q -n 1 "$MM" run --algo dgemm --threads 2 --n "$N" --local-strassen 0,1,2,3 --reps ${REPS:-1} --warmup 1 --csv "$csv" --quiet
-algos=ring
-"$MM" list | grep -q '^tpmm' && algos=ring,tpmm
-mpirun -q -n 2 "$MM" run --algo "$algos" --n "$N" --local-strassen 0,1,2,3 --reps ${REPS:-1} --warmup 1 --csv "$csv" --quiet
+common=(--n "$N" --local-strassen "$L" "${prof[@]}" --reps "${REPS:-1}" --warmup 1 --csv "$csv" --quiet)
+mpirun -q -n 1 "$MM" run --algo dgemm "${common[@]}"
+mpirun -q -n 1 "$MM" run --algo dgemm --threads 2 "${common[@]}"
+mpirun -q -n 2 "$MM" run --algo ring,tpmm "${common[@]}"
 python3 scripts/summarize.py "$csv"

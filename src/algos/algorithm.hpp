@@ -49,7 +49,7 @@ struct Options {
 // Which Options an algorithm reads (so a sweep does not repeat identical
 // configurations for options the algorithm ignores).
 struct Uses {
-  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false;
+  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false;
 };
 
 // Empty reason = applicable.

@@ -174,8 +174,7 @@ Index round_up(Index x, Index multiple) { return (x + multiple - 1) / multiple *
 }  // namespace
 
 StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem& pb, int r, const Comm& comm)
-    : cfg_(cfg), r_(r), local_levels_(cfg.cutoff == Cutoff::pdgemm ? 0 : opt.local_levels),
-      local_variant_(opt.local_variant) {
+    : cfg_(cfg), r_(r) {
   const Index f = Index{1} << r;
   Options leaf = opt;
   leaf.pr = leaf.pc = 0;  // leaf groups take their most square grid
@@ -186,9 +185,9 @@ StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem&
 }
 
 // 12 per parallel level (see parallel_strassen.hpp), times the growth of
-// local Strassen levels inside the leaves (1 without).
+// the local Strassen levels this rank's leaf really did (1 without).
 double StrassenPlan::error_growth() const {
-  return std::pow(12.0, r_) * local::fast_gemm_error_growth(local_levels_, local::parse_fast_variant(local_variant_));
+  return std::pow(12.0, r_) * top_->error_growth();
 }
 
 std::map<std::string, std::string> StrassenPlan::describe() const {

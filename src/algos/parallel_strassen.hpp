@@ -40,6 +40,8 @@ class Level : public Plan {
   Index workspace_doubles() const override;
   std::map<std::string, std::string> describe() const override { return child_->describe(); }
   std::string warning() const override { return child_->warning(); }
+  // The leaf's (local Strassen levels); StrassenPlan adds the parallel levels.
+  double error_growth() const override { return child_->error_growth(); }
 
   // For tests and reports: this level's groups and transfers (each moves one
   // quadrant or product between two groups; the plan executes them batched),
@@ -96,8 +98,6 @@ class StrassenPlan : public Plan {
  private:
   Config cfg_;
   int r_;
-  int local_levels_ = 0;        // local Strassen levels in the leaves (not under pdgemm)
-  std::string local_variant_;
   std::unique_ptr<Level> top_;
   Layout a_, b_, c_;
 };

@@ -95,7 +95,12 @@ class StrassenCombination : public Algorithm {
   std::string_view layout() const override { return c_.layout; }
   Uses uses() const override {
     const bool pd = c_.cutoff == Cutoff::pdgemm;
-    return Uses{.grid = false, .nb = pd, .lb = pd, .recursions = true, .local_levels = !pd};
+    return Uses{.grid = false,
+                .nb = pd,
+                .lb = pd,
+                .recursions = true,
+                .local_levels = !pd,
+                .q7_split = c_.schema == Schema::q7};
   }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
     const std::string head = std::string(c_.name) + " needs " + c_.requirements + "; ";

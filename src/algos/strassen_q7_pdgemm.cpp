@@ -326,7 +326,7 @@ class StrassenQ7Pdgemm : public Algorithm {
   std::string_view layout() const override {
     return "A, B, C block-cyclic nb over all ranks (most square grid); each group's operands block-cyclic on its own grid";
   }
-  Uses uses() const override { return Uses{.grid = false, .nb = true, .lb = true, .recursions = true}; }
+  Uses uses() const override { return Uses{.grid = false, .nb = true, .lb = true, .recursions = true, .local_levels = false, .q7_split = true}; }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
     const std::string head = "strassen-q7+pdgemm needs " + std::string(requirements()) + "; ";
     if (opt.recursions == 0) return {head + "r = 0 is pdgemm alone (use it by name)"};

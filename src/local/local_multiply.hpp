@@ -27,7 +27,8 @@ class LocalMultiply {
 
   int levels() const { return fast_.config().levels; }
   Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
-  // Factor by which the error bound grows (1 for plain DGEMM).
+  // Factor by which the error bound grows: that of the levels the calls so
+  // far really did (1 for plain DGEMM or before the first call).
   double error_growth() const;
   // CSV columns local_levels_applied (the most levels one call did),
   // local_variant and local_cutoff (when levels > 0).

@@ -237,6 +237,16 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;
       p.notes = notes;
       for (const auto& [k, t] : timings) p.dgemm_profile.push_back({t.m, t.n, k, t.mflops});
+      // The crossover step's square DGEMMs are profile points too: the
+      // refined model prices local Strassen's square sub-products, which
+      // the panel shapes above (m x n x k with k <= kmax) do not cover.
+      for (const CrossoverPoint& pt : cross.points)
+        if (pt.t_dgemm > 0) {
+          const double n = static_cast<double>(pt.n);
+          p.dgemm_profile.push_back({pt.n, pt.n, pt.n, 2.0 * n * n * n / pt.t_dgemm / 1e6});
+        }
+      std::stable_sort(p.dgemm_profile.begin(), p.dgemm_profile.end(),
+                       [](const model::DgemmPoint& a, const model::DgemmPoint& b) { return a.k < b.k; });
       p.dgemm_profile_csv = options.profile_csv_path;
 
       if (!options.profile_csv_path.empty()) {

@@ -119,9 +119,16 @@ void run(int ranks) {
     check(p.date.size() == 20 && p.date.back() == 'Z', "ISO date: " + p.date);
     check(p.add_bytes_per_s > 0, "add bandwidth > 0");
     check(p.dgemm_profile.size() >= 2, "profile points");
+    // Panel points of the lb search (m x n/ranks x k) and the square DGEMMs
+    // of the local Strassen crossover step (n x n x n).
+    std::size_t panels = 0, squares = 0;
     for (const auto& pt : p.dgemm_profile) {
-      check(pt.m == 128 && pt.n == 128 / ranks && pt.k >= 8 && pt.k <= 64 && pt.mflops > 0,
-            "profile point k=" + std::to_string(pt.k));
+      const bool panel = pt.m == 128 && pt.n == 128 / ranks && pt.k >= 8 && pt.k <= 64;
+      const bool square = pt.m == pt.n && pt.n == pt.k && pt.n >= 256;
+      panels += panel;
+      squares += square;
+      check((panel || square) && pt.mflops > 0, "profile point " + std::to_string(pt.m) + "x" + std::to_string(pt.n) +
+                                                    "x" + std::to_string(pt.k));
     }
     if (ranks >= 2) {
       check(p.network_measured, "network measured");
@@ -147,7 +154,8 @@ void run(int ranks) {
                                   "," + std::to_string(p.lb),
             "CSV row ends with lb: " + row);
     }
-    check(rows == p.dgemm_profile.size(), "one CSV row per profile point");
+    check(rows == panels, "one CSV row per panel point");
+    check(squares >= 1 && p.strassen_tried_n >= 256, "square crossover points in the profile");
     check(!std::filesystem::exists(json_path + ".tmp") && !std::filesystem::exists(csv_path + ".tmp"),
           "no temporary files left");
     std::printf("lb = %lld, peak %.0f MFLOPS at k = %lld, latency %.3g s, tau a2a %.3g doubles/s\n",
