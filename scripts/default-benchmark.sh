@@ -6,6 +6,7 @@
 # 1. tunes (mmbench tune) if configs/<host>.json does not exist yet,
 # 2. sweeps the algorithms at p = 1 and p = <cores> (one BLAS thread per
 #    rank; the dgemm peer uses all cores in one rank) over a few sizes,
+#    and, with a profile, runs the cost model's pick (--algo auto) per size,
 # 3. writes results/default-<host>-<time>.csv (+ .json sidecar), plots to
 #    plots/, and prints a summary: best algorithm per n, MFLOPS per core,
 #    ratio to the DGEMM peer of the same run.
@@ -49,6 +50,10 @@ mpirun -q -n 1 "$MM" run --algo dgemm,ring,pdgemm --lb "$lbs" --n "$sizes" --rep
 if [ "$P" -gt 1 ]; then
   echo "== p = $P: every algorithm (not-applicable rows say why), n = $sizes"
   mpirun -q -n "$P" "$MM" run --algo all --lb "$lbs" --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
+fi
+if [ -f "$profile" ]; then
+  echo "== p = $P: the cost model's pick per n (--algo auto: algorithm, grid, lb, local Strassen levels, Q7 split)"
+  mpirun -q -n "$P" "$MM" run --algo auto --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
 fi
 echo
 echo "== summary ($csv)"

@@ -24,7 +24,10 @@
 //     "add_bandwidth_bytes_per_s": 1.5e10,
 //     "strassen_crossover": {"local_l1_n": 1536, "local_l2_n": 3072, "largest_n_tried": 3072},
 //     "notes": "",
-//     "dgemm_profile": [{"m": 4096, "n": 2048, "k": 32, "mflops": 30000.0}, ...],
+//     "dgemm_profile": [{"m": 4096, "n": 2048, "k": 32, "mflops": 30000.0}, ...,
+//                       {"m": 1024, "n": 1024, "k": 1024, "mflops": 40000.0}, ...],
+//       (the lb search's panels, plus the square DGEMMs the local Strassen
+//        crossover step timed, for the model of local levels)
 //     "dgemm_profile_csv": "results/dgemm-profile-node17.csv"
 //   }
 //
