@@ -113,7 +113,7 @@ Index local_to_global(Index l, int nb, int proc, int procs) {
 class Q7PdgemmLevel : public Plan {
  public:
   Q7PdgemmLevel(const Options& opt, Index m, Index n, Index k, int r, const Comm& comm)
-      : comm_(comm), nb_(opt.nb), m_(m), n_(n), k_(k), 
+      : nb_(opt.nb), m_(m), n_(n), k_(k),
         gs_(split_groups(Config{Schema::q7, Cutoff::pdgemm, opt.nb, opt.q7_splits}, comm.size(), r)),
         group_(gs_.group_of(comm.rank())), grids_(comm, gs_) {
     auto [pr, pc] = grids_.shape(0);
@@ -243,7 +243,6 @@ class Q7PdgemmLevel : public Plan {
     }
   }
 
-  const Comm& comm_;
   int nb_;
   Index m_, n_, k_;
   GroupSplit gs_;

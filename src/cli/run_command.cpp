@@ -148,9 +148,7 @@ model::Ranking rank_for(const Problem& pb, const Options& base, int ranks, const
 void choose_split(Config& c, int ranks, const Machine& machine, const model::AlgorithmModel& am) {
   if (!c.algo->check(c.pb, c.opt, ranks).ok()) return;  // the row will say why
   try {
-    Options o = c.opt;
-    o.recursions = model::resolve_recursions(am, o, ranks);
-    c.opt.q7_splits = model::choose_q7_splits(am, c.pb, o, ranks, machine.params);
+    c.opt.q7_splits = model::choose_q7_splits(am, c.pb, c.opt, ranks, machine.params);
   } catch (const std::invalid_argument& e) {
     c.refuse = std::string("--q7-split model: ") + e.what();
   }
@@ -195,18 +193,24 @@ struct AutoSpace {
   std::vector<int> levels;
 };
 
-AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb) {
+// given: the parsed --local-strassen values, empty when it was not given.
+AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::vector<LocalChoice>& given) {
   AutoSpace out;
   out.base.threads = a.threads;
   out.base.nb = nb;
   out.base.local_variant = a.local_variant;
   if (sel.machine && sel.machine->local_l1_n > 0) out.base.local_min_dim = sel.machine->local_l1_n;
   out.levels = {0, 1, 2, 3};
-  if (!a.local_levels.empty()) {
+  if (!given.empty()) {
     out.levels.clear();
-    for (const LocalChoice& lc : local_choices(a.local_levels, a, sel)) out.levels.push_back(lc.levels);
+    for (const LocalChoice& lc : given) out.levels.push_back(lc.levels);
   }
   return out;
+}
+
+// --local-strassen as parsed; empty when it was not given.
+std::vector<LocalChoice> given_local_choices(const RunArgs& a, const Selection& sel) {
+  return a.local_levels.empty() ? std::vector<LocalChoice>{} : local_choices(a.local_levels, a, sel);
 }
 
 std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
@@ -246,7 +250,8 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (const std::string& w : parse_word_list("--recursions", a.recursions))
     rs.push_back(w == "max" ? -1 : static_cast<int>(parse_int_list("--recursions", w, 0, 30).at(0)));
 
-  const std::vector<LocalChoice> locals = local_choices(a.local_levels.empty() ? "0" : a.local_levels, a, sel);
+  const std::vector<LocalChoice> given = given_local_choices(a, sel);
+  const std::vector<LocalChoice> locals = given.empty() ? std::vector<LocalChoice>{{0, 0, "0"}} : given;
   if (a.local_variant != "winograd" && a.local_variant != "strassen")
     throw UsageError("--local-variant: '" + a.local_variant + "' is not a variant; allowed winograd or strassen");
   std::vector<bool> model_splits;  // false = paper, true = model
@@ -263,7 +268,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (std::int64_t n : ns)
     for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
       for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks) problems.push_back(Problem{m, n, k});
-  const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)));
+  const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);
   const Options& base = as.base;
   const std::vector<int>& candidate_levels = as.levels;
 
@@ -466,14 +471,14 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
     warned = true;
   }
   for (auto& [k, v] : plan->describe()) row[k] = v;
-  // Per processor = per core used: ranks x BLAS threads of the row (dgemm
-  // reports its one rank with all the job's cores as threads), so rows with
-  // different thread counts compare fairly.
-  const int cores_row = std::stoi(row["p"]) * std::stoi(row["threads"]);
   row["t_min"] = fmt_sig(st.min);
   row["t_median"] = fmt_sig(st.median);
   row["t_max"] = fmt_sig(st.max);
-  row["mflops_per_proc"] = fmt::format("{:.1f}", c.pb.flops() / st.median / cores_row / 1e6);
+  // Per processor = per core used: ranks x BLAS threads of the row (dgemm
+  // reports its one rank with all the job's cores as threads), so rows with
+  // different thread counts compare fairly.
+  row["mflops_per_proc"] =
+      fmt::format("{:.1f}", mflops_per_proc(c.pb, st.median, std::stoi(row["p"]), std::stoi(row["threads"])));
   row["gflops_total"] = fmt::format("{:.3f}", c.pb.flops() / st.median / 1e9);
 
   if (a.no_verify) {
@@ -644,13 +649,14 @@ int run_command(const RunArgs& a, const Comm& world) {
 
   if (a.explain && world.rank() == 0) {
     fmt::print("machine {}\n", describe(*machine));
+    const std::vector<LocalChoice> given = given_local_choices(a, sel);
     std::vector<Problem> shown;
     for (const Config& c : configs) {
       bool seen = false;
       for (const Problem& q : shown) seen = seen || (q.m == c.pb.m && q.n == c.pb.n && q.k == c.pb.k);
       if (seen) continue;
       shown.push_back(c.pb);
-      const AutoSpace as = auto_space(a, sel, c.opt.nb);
+      const AutoSpace as = auto_space(a, sel, c.opt.nb, given);
       print_ranking(rank_for(c.pb, as.base, world.size(), sel, {}, as.levels), c.pb, world.size(), 0, true);
     }
   }

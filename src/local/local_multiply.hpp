@@ -25,7 +25,6 @@ class LocalMultiply {
   void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
                   Index ldc);
 
-  int levels() const { return fast_.config().levels; }
   Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
   // Factor by which the error bound grows: that of the levels the calls so
   // far really did (1 for plain DGEMM or before the first call).

@@ -30,6 +30,7 @@
 #include <functional>
 
 #include "algos/strassen_groups.hpp"
+#include "local/fast_gemm.hpp"
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
 
@@ -60,7 +61,7 @@ double refined_message_time(double doubles, const MachineParams& mp);
 // min(m, n, k) >= min_dim.
 struct LocalKernel {
   int levels = 0;
-  std::int64_t min_dim = 256;
+  std::int64_t min_dim = local::FastGemmConfig{}.min_dim;  // the kernel's default cut-off
   bool winograd = true;
 };
 

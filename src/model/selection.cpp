@@ -97,48 +97,35 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
             o.lb = lb;
             o.recursions = r;
             o.local_levels = u.local_levels ? L : 0;
-            o.q7_splits = nullptr;
+            o.q7_splits = nullptr;  // the paper's split; the model's is added below
             variants.push_back(o);
           }
-    // The model's Q7 split joins as one more variant right after the
-    // paper's, where it differs (its table is chosen for this problem).
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      if (!m || m->schema != "q7" || p > space.q7_model_split_max_p || variants[i].q7_splits) continue;
-      if (!algo->check(pb, variants[i], p).ok()) continue;
-      try {
-        Options o = variants[i];
-        o.recursions = resolve_recursions(*m, o, p);
-        o.q7_splits = choose_q7_splits(*m, pb, o, p, mp);
-        if (differs_from_paper(*o.q7_splits)) variants.insert(variants.begin() + static_cast<long>(++i), o);
-      } catch (const std::invalid_argument&) {
-        // no split the model can price at this depth: the paper's stays alone
-      }
-    }
-    for (const Options& o : variants) {
+    // One configuration: ranked, or excluded with the reason.
+    auto consider = [&](const Options& o) -> bool {
       Candidate c;
       c.algo = algo;
       c.opt = o;
       if (!m) {
         out.excluded.push_back({c.label(), "no cost model for this algorithm"});
-        continue;
+        return false;
       }
       const algos::Applicability ap = algo->check(pb, o, p);
       if (!ap.ok()) {
         out.excluded.push_back({c.label(), ap.reason});
-        continue;
+        return false;
       }
       const long long threads = static_cast<long long>(p) * o.threads;
       if (m->one_node && space.cores_per_node > 0 && threads > space.cores_per_node) {
         out.excluded.push_back({c.label(), "runs on one node: p x threads = " + std::to_string(threads) +
                                                " threads, a node has " + std::to_string(space.cores_per_node) + " cores"});
-        continue;
+        return false;
       }
       if (space.max_doubles_per_rank > 0) {
         const double need = algo->estimate_doubles_per_rank(pb, o, p);
         if (need > space.max_doubles_per_rank) {
           out.excluded.push_back({c.label(), "needs " + std::to_string(static_cast<long long>(need * 8 / (1 << 20))) +
                                                  " MiB per rank, more than available"});
-          continue;
+          return false;
         }
       }
       try {
@@ -153,14 +140,28 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
           if (refined_fewer.total() == c.refined.total()) {
             out.excluded.push_back({c.label(), "no more local levels than L=" + std::to_string(fewer.local_levels) +
                                                    " (the blocks are below the cut-off)"});
-            continue;
+            return false;
           }
         }
       } catch (const std::invalid_argument& e) {
         out.excluded.push_back({c.label(), std::string("model: ") + e.what()});
-        continue;
+        return false;
       }
       out.ranked.push_back(c);
+      return true;
+    };
+    const bool model_split = m && m->schema == "q7" && p <= space.q7_model_split_max_p;
+    for (const Options& o : variants) {
+      if (!consider(o) || !model_split) continue;
+      // The model's Q7 split joins right after the paper's, where it
+      // differs (its table is chosen for this problem and these options).
+      Options chosen = o;
+      try {
+        chosen.q7_splits = choose_q7_splits(*m, pb, o, p, mp);
+      } catch (const std::invalid_argument&) {
+        continue;  // no split the model can price at this depth: the paper's stays alone
+      }
+      if (differs_from_paper(*chosen.q7_splits)) consider(chosen);
     }
   }
   std::stable_sort(out.ranked.begin(), out.ranked.end(),
