@@ -18,12 +18,16 @@ void record_node_cpus(const Comm& world) {
   Comm node = world.split_node();
   cpu_set_t mine;
   CPU_ZERO(&mine);
-  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return;  // unknown: leave things as they are
+  // A rank that cannot read its mask still joins the collective (with an
+  // empty set), or the other ranks of its node would wait forever; it just
+  // leaves its own affinity as it is.
+  const bool known = sched_getaffinity(0, sizeof mine, &mine) == 0;
+  if (!known) CPU_ZERO(&mine);
   std::vector<cpu_set_t> all(static_cast<std::size_t>(node.size()));
   MMBENCH_MPI(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node.get()));
   CPU_ZERO(&g_node_union);
   for (cpu_set_t& s : all) CPU_OR(&g_node_union, &g_node_union, &s);
-  g_recorded = true;
+  g_recorded = known;
 }
 
 int cpus_available_to_me() {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/mpi_check.hpp"
-#include "tuner/sample_stats.hpp"
+#include "core/timing.hpp"
 
 namespace mmbench::tuner {
 
@@ -44,8 +44,9 @@ AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Com
   AddBandwidth result;
   result.n = n;
   result.reps = reps;
-  result.t_median = median(times);
-  result.t_min = minimum(times);
+  const Stats st = summarize(times);
+  result.t_median = st.median;
+  result.t_min = st.min;
   result.bytes_per_s = 24.0 * static_cast<double>(count) / result.t_median;
   return result;
 }

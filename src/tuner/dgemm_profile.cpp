@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/mpi_check.hpp"
-#include "tuner/sample_stats.hpp"
+#include "core/timing.hpp"
 
 namespace mmbench::tuner {
 
@@ -32,7 +32,7 @@ void fill(std::vector<double>& v, std::uint64_t seed) {
 }
 
 std::int64_t median_count(const std::vector<double>& values) {
-  return static_cast<std::int64_t>(std::llround(median(values)));
+  return static_cast<std::int64_t>(std::llround(summarize(values).median));
 }
 
 }  // namespace
@@ -92,8 +92,9 @@ DgemmTiming DgemmProfiler::measure(std::int64_t k) {
   t.n = n_;
   t.k = k;
   t.reps = reps_;
-  t.t_median = median(times);
-  t.t_min = minimum(times);
+  const Stats st = summarize(times);
+  t.t_median = st.median;
+  t.t_min = st.min;
   const double flops = 2.0 * static_cast<double>(m_) * static_cast<double>(n_) * static_cast<double>(k);
   t.mflops = flops / t.t_median / 1e6;
   t.mflops_max = flops / t.t_min / 1e6;

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "core/mpi_check.hpp"
-#include "tuner/sample_stats.hpp"
+#include "core/timing.hpp"
 
 namespace mmbench::tuner {
 
@@ -57,7 +57,7 @@ std::vector<double> pingpong(MPI_Comm comm, int rank, const std::vector<std::int
       for (int i = 0; i < iters; ++i) exchange();
       halves.push_back((MPI_Wtime() - t0) / iters / 2.0);
     }
-    if (rank == 0) result.push_back(median(halves));
+    if (rank == 0) result.push_back(summarize(halves).median);
   }
   return result;
 }
@@ -87,7 +87,7 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
     MMBENCH_MPI(MPI_Allreduce(MPI_IN_PLACE, times.data(), reps, MPI_DOUBLE, MPI_MAX, comm));
     AlltoallPoint pt;
     pt.bytes_per_pair = bytes;
-    pt.seconds = median(times);
+    pt.seconds = summarize(times).median;
     pt.tau = static_cast<double>(sent) / 8.0 / pt.seconds;
     result.push_back(pt);
   }
@@ -160,7 +160,7 @@ NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& option
             [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
 
   if (small.empty()) small.push_back(cal.pingpong.front().seconds);  // custom sweep without small sizes
-  cal.latency_s = median(small);
+  cal.latency_s = summarize(small).median;
 
   const PingPongPoint& biggest = cal.pingpong.back();
   const double tau_biggest = static_cast<double>(biggest.bytes) / 8.0 / biggest.seconds;
