@@ -48,11 +48,11 @@ def main():
     if not ok:
         print("summarize: no ok rows in", args.csv, file=sys.stderr)
         return 0
-    # The sweep's rank count: dgemm rows say p = 1, so use the job size
-    # recorded as threads for them; for others p is the job size.
+    # The job's cores: ranks x BLAS threads (the dgemm peer runs 1 rank
+    # with all of them as threads, so it groups with its p-rank sweep).
     groups = defaultdict(list)  # (job ranks, m, n, k) -> rows
     for r in ok:
-        job = int(r["threads"]) if r["algo"] == "dgemm" else int(r["p"]) * int(r["threads"])
+        job = int(r["p"]) * int(r["threads"])  # dgemm rows: p = 1, threads = the job's cores
         groups[(job, r["m"], r["n"], r["k"])].append(r)
     out = []
     for (job, m, n, k), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], int(kv[0][2]))):
@@ -66,7 +66,7 @@ def main():
         peer = med.get("dgemm")
         best = max(med, key=med.get)
         for lab in sorted(med, key=med.get, reverse=True):
-            ranks = 1 if lab.startswith("dgemm") else int(next(r["p"] for r in rs if label(r) == lab))
+            ranks = int(next(r["p"] for r in rs if label(r) == lab))
             res = max(residuals[lab]) if residuals[lab] else None
             out.append((job, n if m == n == k else f"{m}x{n}x{k}", lab, ranks, med[lab] * 1e3 / job,
                         med[lab] / peer if peer else None, lab == best, res))

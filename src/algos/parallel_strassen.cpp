@@ -62,23 +62,6 @@ void expect_same(const Layout& used, const Layout& assumed, int rank, const char
                            assumed.description() + ")");
 }
 
-// out = sum_q coef[q] * x(q) over n doubles (the first nonzero term
-// initialises, so out need not be cleared).
-template <class Get>
-void signed_sum(double* out, Index n, const int* coef, int terms, Get x) {
-  bool first = true;
-  for (int q = 0; q < terms; ++q) {
-    if (coef[q] == 0) continue;
-    const double* s = x(q);
-    const double c = coef[q];
-    if (first)
-      for (Index i = 0; i < n; ++i) out[i] = c * s[i];
-    else
-      for (Index i = 0; i < n; ++i) out[i] += c * s[i];
-    first = false;
-  }
-}
-
 std::vector<int> group_map(const GroupSplit& gs, int g) {
   std::vector<int> map(static_cast<std::size_t>(gs.size[g]));
   for (int i = 0; i < gs.size[g]; ++i) map[i] = gs.start[g] + i;
@@ -168,10 +151,6 @@ Index Level::workspace_doubles() const {
   w += op_.send_volume() + op_.recv_volume() + prod_.send_volume() + prod_.recv_volume();
   return w + child_->workspace_doubles();
 }
-
-namespace {
-Index round_up(Index x, Index multiple) { return (x + multiple - 1) / multiple * multiple; }
-}  // namespace
 
 StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem& pb, int r, const Comm& comm)
     : cfg_(cfg), r_(r) {

@@ -64,4 +64,26 @@ Layouts recursive_layouts(const Config& cfg, Index m, Index n, Index k, int rank
 // fills only the true matrix, the pad entries behind it stay zero.
 Layout clip(const Layout& padded, Index rows, Index cols);
 
+// x rounded up to a multiple of `multiple` (the padded size: multiple = 2^r).
+inline Index round_up(Index x, Index multiple) { return (x + multiple - 1) / multiple * multiple; }
+
+// out = sum_q coef[q] * x(q) over n doubles (the first nonzero term
+// initialises, so out need not be cleared). The quadrants a rank holds of
+// one level all have the same local layout (see above), so the operand and
+// result sums of Strassen's formulas are sums of local buffers.
+template <class Get>
+void signed_sum(double* out, Index n, const int* coef, int terms, Get x) {
+  bool first = true;
+  for (int q = 0; q < terms; ++q) {
+    if (coef[q] == 0) continue;
+    const double* s = x(q);
+    const double c = coef[q];
+    if (first)
+      for (Index i = 0; i < n; ++i) out[i] = c * s[i];
+    else
+      for (Index i = 0; i < n; ++i) out[i] += c * s[i];
+    first = false;
+  }
+}
+
 }  // namespace mmbench::algos::strassen

@@ -196,8 +196,8 @@ class Q7PdgemmLevel : public Plan {
     const std::vector<int>& mine = tasks(Schema::q7)[group_];
     for (std::size_t i = 0; i < mine.size(); ++i) {
       const ProductFormula& f = kProducts[mine[i]];
-      signed_sum(S_, f.a, x_);
-      signed_sum(T_, f.b, y_);
+      signed_sum(S_.data(), static_cast<Index>(S_.local.size()), f.a.data(), 4, [&](int q) { return x_[q].data(); });
+      signed_sum(T_.data(), static_cast<Index>(T_.local.size()), f.b.data(), 4, [&](int q) { return y_[q].data(); });
       child_->multiply(S_, T_, P_[i]);
     }
     // 3. C_q = sum_t kC[q][t] Q_t, term by term through W.
@@ -220,16 +220,6 @@ class Q7PdgemmLevel : public Plan {
   }
 
  private:
-  static void signed_sum(DistMatrix& out, const std::array<int, 4>& coef, const std::array<DistMatrix, 4>& quad) {
-    bool first = true;
-    for (int q = 0; q < 4; ++q) {
-      if (!coef[q]) continue;
-      const double c = coef[q];
-      const double* s = quad[q].data();
-      for (std::size_t i = 0; i < out.local.size(); ++i) out.local[i] = first ? c * s[i] : out.local[i] + c * s[i];
-      first = false;
-    }
-  }
   // C(quadrant q) (=, +=) sign * W(quadrant q), over my local entries.
   void add_quadrant(double* C, int q, int sign, bool assign) const {
     const Index ld = static_cast<Index>(row_half_.size());
@@ -260,7 +250,6 @@ class Q7PdgemmLevel : public Plan {
   std::vector<bool> row_half_, col_half_;
 };
 
-Index round_up(Index x, Index f) { return (x + f - 1) / f * f; }
 
 class Q7PdgemmPlan : public Plan {
  public:
