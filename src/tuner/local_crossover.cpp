@@ -8,6 +8,7 @@
 #include "core/blas.hpp"
 #include "core/comm.hpp"
 #include "core/generate.hpp"
+#include "core/timing.hpp"
 #include "local/fast_gemm.hpp"
 
 namespace mmbench::tuner {
@@ -42,12 +43,7 @@ LocalCrossover measure_local_crossover(const std::vector<std::int64_t>& sizes, i
     auto best = [&](const std::function<void()>& f) {
       for (int w = 0; w < warmup; ++w) f();
       double b = std::numeric_limits<double>::infinity();
-      for (int r = 0; r < reps; ++r) {
-        all.barrier();
-        double t0 = MPI_Wtime();
-        f();
-        b = std::min(b, all.max(MPI_Wtime() - t0));
-      }
+      for (int r = 0; r < reps; ++r) b = std::min(b, time_max_over_ranks(all, f));
       return b;
     };
     CrossoverPoint pt;
