@@ -1,0 +1,73 @@
+#include "core/paired_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace mmbench {
+
+double MedianInterval::relative_half_width() const {
+  if (median == 0) return 0;
+  return std::max(median - lo, hi - median) / std::abs(median);
+}
+
+double binomial_half_cdf(int n, int k) {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  // sum_{i<=k} C(n, i) / 2^n in log space: lgamma keeps it finite for any n.
+  double sum = 0;
+  const double log_half_n = -n * std::log(2.0);
+  for (int i = 0; i <= k; ++i)
+    sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + log_half_n);
+  return std::min(1.0, sum);
+}
+
+MedianInterval median_interval(std::vector<double> s, double level) {
+  if (s.empty()) throw std::invalid_argument("median_interval: no samples");
+  if (!(level > 0 && level < 1)) throw std::invalid_argument("median_interval: level must be in (0, 1)");
+  std::sort(s.begin(), s.end());
+  const int n = static_cast<int>(s.size());
+  MedianInterval out;
+  out.n = n;
+  out.median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  // Largest j (1-based) with coverage(j) >= level; j = 1 is [min, max].
+  int j = 1;
+  while (j + 1 <= (n + 1) / 2 && 1 - 2 * binomial_half_cdf(n, j) >= level) ++j;
+  out.lo = s[static_cast<std::size_t>(j - 1)];
+  out.hi = s[static_cast<std::size_t>(n - j)];
+  out.coverage = 1 - 2 * binomial_half_cdf(n, j - 1);
+  return out;
+}
+
+double coefficient_of_variation(const std::vector<double>& s) {
+  if (s.size() < 2) return 0;
+  const double mean = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
+  double ss = 0;
+  for (double x : s) ss += (x - mean) * (x - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(s.size() - 1));
+  return mean == 0 ? 0 : sd / std::abs(mean);
+}
+
+std::vector<std::size_t> round_order(std::size_t count, std::uint64_t seed, int round) {
+  std::vector<std::size_t> order(count);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Distinct, well-mixed streams per round (splitmix64 of seed and round).
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(round) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  std::mt19937_64 rng(z ^ (z >> 31));
+  for (std::size_t i = count; i > 1; --i) {
+    // Unbiased draw from [0, i): reject the top partial block of the range.
+    const std::uint64_t bound = static_cast<std::uint64_t>(i);
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
+    std::uint64_t r;
+    do r = rng(); while (r >= limit);
+    std::swap(order[i - 1], order[static_cast<std::size_t>(r % bound)]);
+  }
+  return order;
+}
+
+}  // namespace mmbench
