@@ -6,9 +6,12 @@ residual (so the accuracy cost of local Strassen levels shows per L).
 
 Usage: python3 scripts/summarize.py results/x.csv [--markdown]
 
-Ratios compare total GFLOP/s (not per process), measured in the same run,
-so a ratio of 1.00 means "as fast as one BLAS call using the same cores".
-The DGEMM peer of a p-rank sweep is the dgemm row with threads == p*threads.
+Ratios: where the CSV has the paired columns (peer_ratio, peer_ratio_lo,
+peer_ratio_hi: median over interleaved rounds of t(peer) / t(row), with its
+95 % interval), those are shown with the interval. Older CSVs without them
+fall back to the ratio of median total GFLOP/s (unpaired, no interval). A
+ratio of 1.00 means "as fast as one BLAS call using the same cores". The
+DGEMM peer of a p-rank sweep is the dgemm row with threads == p*threads.
 """
 import argparse
 import csv
@@ -32,6 +35,13 @@ def label(r):
     if r.get("selected_by", "").startswith("auto"):
         s = "auto -> " + s
     return s
+
+
+def fmt_ratio(ratio):
+    if not ratio:
+        return ""
+    med, lo, hi = ratio
+    return f"{med:.2f}" if lo is None else f"{med:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
 def main():
@@ -58,33 +68,42 @@ def main():
     for (job, m, n, k), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], int(kv[0][2]))):
         by_label = defaultdict(list)
         residuals = defaultdict(list)
+        paired = defaultdict(list)  # label -> (median, lo, hi) of each row's paired peer ratio
         for r in rs:
             by_label[label(r)].append(float(r["gflops_total"]))
             if r.get("residual"):
                 residuals[label(r)].append(float(r["residual"]))
+            if r.get("peer_ratio"):
+                paired[label(r)].append((float(r["peer_ratio"]), float(r["peer_ratio_lo"]), float(r["peer_ratio_hi"])))
         med = {lab: statistics.median(v) for lab, v in by_label.items()}
         peer = med.get("dgemm")
         best = max(med, key=med.get)
         for lab in sorted(med, key=med.get, reverse=True):
             ranks = int(next(r["p"] for r in rs if label(r) == lab))
             res = max(residuals[lab]) if residuals[lab] else None
+            if paired[lab]:
+                # one row per label and size in a sweep; several runs: the median row
+                ratio = sorted(paired[lab])[len(paired[lab]) // 2]
+            else:
+                ratio = (med[lab] / peer, None, None) if peer else None
             out.append((job, n if m == n == k else f"{m}x{n}x{k}", lab, ranks, med[lab] * 1e3 / job,
-                        med[lab] / peer if peer else None, lab == best, res))
+                        ratio, lab == best, res))
     if args.markdown:
-        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer | residual |")
+        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer [95 % interval] | residual |")
         print("|---|---|---|---|---|---|---|")
         for job, n, lab, ranks, mf, ratio, best, res in out:
             b = "**" if best else ""
-            rt = f"{ratio:.2f}" if ratio else ""
+            rt = fmt_ratio(ratio)
             rs = f"{res:.2g}" if res is not None else ""
             print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} | {rs} |")
     else:
-        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'vs DGEMM':>8} {'residual':>9}")
+        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'vs DGEMM [95% int.]':>20} {'residual':>9}")
         for job, n, lab, ranks, mf, ratio, best, res in out:
-            rt = f"{ratio:.2f}" if ratio else ""
+            rt = fmt_ratio(ratio)
             rs = f"{res:.2g}" if res is not None else ""
-            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>8} {rs:>9}")
-        print("(* = fastest measured for that size; ratios are total GFLOP/s over the DGEMM peer of the same run;")
+            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>20} {rs:>9}")
+        print("(* = fastest measured for that size; ratios: t(DGEMM peer) / t(row), median over the interleaved")
+        print(" rounds of the same run with its 95 % interval; no interval = older CSV, ratio of medians;")
         print(" residual = the largest normwise residual of the label's rows)")
     return 0
 

@@ -64,8 +64,13 @@ class Plan {
   virtual const Layout& layout_a() const = 0;
   virtual const Layout& layout_b() const = 0;
   virtual const Layout& layout_c() const = 0;
-  // Collective over the plan's communicator.
+  // Collective over the ranks that take part (takes_part()); ranks that do
+  // not are never asked to multiply: the caller lets them wait idle
+  // (core/timing.hpp), so they do not compete for the workers' cores.
   virtual void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) = 0;
+  // Does this rank compute in multiply()? All ranks by default; the dgemm
+  // peer computes on rank 0 alone.
+  virtual bool takes_part() const { return true; }
   // Doubles of workspace this rank holds beyond A, B, C.
   virtual Index workspace_doubles() const { return 0; }
   // Factor by which the verification limit grows (fast algorithms).

@@ -9,10 +9,15 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
+#include <limits>
 #include <sstream>
 
 #include "algos/registry.hpp"
+#include "cli/configuration.hpp"
 #include "cli/ranking_table.hpp"
+#include "cli/round_statistics.hpp"
+#include "cli/sweep_rounds.hpp"
 #include "cli/progress.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
@@ -21,6 +26,7 @@
 #include "core/csv_file.hpp"
 #include "core/generate.hpp"
 #include "core/sysinfo.hpp"
+#include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 #include "core/verify.hpp"
 #include "cli/results_schema.hpp"
@@ -41,7 +47,18 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--n", a.n, "Matrix size n (C is m x n); list or range: 1024,2048 or 1024:4096:1024 or 512:4096:*2")->required();
   run->add_option("--m", a.m, "Rows of A and C (default: = n)");
   run->add_option("--k", a.k, "Inner dimension (default: = n)");
-  run->add_option("--reps", a.reps, "Timed repetitions per configuration (>= 1)")->capture_default_str();
+  run->add_option("--reps", a.reps,
+                  "Timed rounds: every configuration of a problem size runs once per round, in a shuffled order "
+                  "(>= 1), or 'auto': rounds until every ratio's 95 % interval is within --precision or --budget "
+                  "is spent")
+      ->capture_default_str();
+  run->add_option("--precision", a.precision,
+                  "--reps auto: target half-width of every ratio's 95 % interval, relative (0.02 = 2 %)")
+      ->capture_default_str();
+  run->add_option("--budget", a.budget, "--reps auto: seconds of measurement for the whole sweep")
+      ->capture_default_str();
+  run->add_option("--order-seed", a.order_seed,
+                  "Seed of the per-round shuffle (default: drawn at start; the sidecar records it)");
   run->add_option("--warmup", a.warmup, "Untimed warm-up runs (>= 0)")->capture_default_str();
   run->add_option("--csv", a.csv, "Append rows to this CSV (default results/run-<host>.csv); metadata in <csv>.json");
   run->add_option("--nb", a.nb, "Block-cyclic block size(s) for pdgemm")->capture_default_str();
@@ -75,19 +92,6 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
 
 namespace {
 
-struct Config {
-  Config(const Algorithm* al, const Problem& p, const Options& o) : algo(al), pb(p), opt(o) {}
-  const Algorithm* algo;
-  Problem pb;
-  Options opt;
-  std::string selected_by = "user";
-  std::string runner_up;
-  std::string local_label;  // --local-strassen as asked ("auto", "2"); empty: opt.local_levels
-  std::string refuse;       // not applicable for a reason found while expanding
-  int group = -1;          // --validate: index of the problem this candidate belongs to
-  bool model_pick = false;  // --validate: the candidate --algo auto would run
-};
-
 // nullptr stands for "auto".
 std::vector<const Algorithm*> resolve_algorithms(const std::string& text) {
   std::vector<const Algorithm*> out;
@@ -110,6 +114,23 @@ std::vector<const Algorithm*> resolve_algorithms(const std::string& text) {
 }
 
 constexpr std::int64_t kMaxDim = 10'000'000;
+
+// --reps: a number of rounds, or auto (rounds until --precision or --budget).
+struct RepsRule {
+  bool automatic = false;
+  int rounds = 3;
+};
+
+RepsRule parse_reps(const RunArgs& a) {
+  RepsRule r;
+  if (a.reps == "auto") r.automatic = true;
+  else r.rounds = static_cast<int>(parse_int_list("--reps", a.reps, 1, 100000).at(0));
+  if (!(a.precision > 0 && a.precision < 1))
+    throw UsageError(fmt::format("--precision: {} is out of range; allowed above 0 and below 1 (0.02 = 2 %)", a.precision));
+  if (!(a.budget > 0 && a.budget <= 1e7))
+    throw UsageError(fmt::format("--budget: {} seconds is out of range; allowed above 0 up to 1e7", a.budget));
+  return r;
+}
 
 // What the selection needs besides the arguments.
 struct Selection {
@@ -223,7 +244,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   auto ms = a.m.empty() ? std::vector<std::int64_t>{} : parse_int_list("--m", a.m, 1, kMaxDim);
   auto ks = a.k.empty() ? std::vector<std::int64_t>{} : parse_int_list("--k", a.k, 1, kMaxDim);
   auto nbs = parse_int_list("--nb", a.nb, 1, 1 << 20);
-  if (a.reps < 1 || a.reps > 100000) throw UsageError("--reps: " + std::to_string(a.reps) + " is out of range; allowed 1 to 100000");
+  (void)parse_reps(a);
   if (a.warmup < 0 || a.warmup > 1000) throw UsageError("--warmup: " + std::to_string(a.warmup) + " is out of range; allowed 0 to 1000");
   if (a.threads < 1 || a.threads > 1024) throw UsageError("--threads: " + std::to_string(a.threads) + " is out of range; allowed 1 to 1024");
 
@@ -352,7 +373,19 @@ void check_memory(const std::vector<Config>& configs, const Comm& world) {
   }
 }
 
-void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world) {
+// --order-seed, or one drawn on rank 0 and shared (so different runs do
+// not all share one order, and each can be replayed from its sidecar).
+std::uint64_t choose_order_seed(const RunArgs& a, const Comm& world) {
+  if (!a.order_seed.empty()) {
+    const auto v = parse_int_list("--order-seed", a.order_seed, 0, std::numeric_limits<std::int64_t>::max());
+    return static_cast<std::uint64_t>(v.at(0));
+  }
+  long long seed = 0;
+  if (world.rank() == 0) seed = static_cast<long long>(std::random_device{}() & 0x7fffffff);
+  return static_cast<std::uint64_t>(world.max(seed));
+}
+
+void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed) {
   const std::string path = csv_path + ".json";
   nlohmann::json doc;
   {
@@ -376,16 +409,18 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"blas", blas_config()},
       {"scalapack", scalapack_version()},
       {"omp_openblas_threads_env", getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : ""},
+      // Replays the same per-round order: run ... --order-seed <this>.
+      {"order_seed", order_seed},
+      {"reps", a.reps},
+      {"precision", a.precision},
+      {"budget_s", a.budget},
+      {"interval", "median with a distribution-free order-statistics 95 % interval (binomial); "
+                   "ratios formed per round"},
   };
   if (!doc.contains("runs") || !doc["runs"].is_array()) doc["runs"] = nlohmann::json::array();
   doc["runs"].push_back(run);
   write_file_atomically(path, doc.dump(2) + "\n");
 }
-
-struct Outcome {
-  std::map<std::string, std::string> row;
-  bool failed = false;
-};
 
 // Both predictions for the configuration as it ran: recursions, grid and lb
 // as the plan reported them (describe()), so "max" and "auto" are priced at
@@ -421,10 +456,9 @@ void add_predictions(const Config& c, const Machine& machine, int ranks, std::ma
   }
 }
 
-Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warned, const Machine* machine) {
-  const int p = world.size();
-  Outcome out;
-  auto& row = out.row;
+// The columns every row has, measured or not.
+std::map<std::string, std::string> identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t order_seed) {
+  std::map<std::string, std::string> row;
   row["timestamp"] = utc_timestamp();
   row["host"] = host_name();
   row["p"] = std::to_string(p);
@@ -434,76 +468,70 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
   row["n"] = std::to_string(c.pb.n);
   row["k"] = std::to_string(c.pb.k);
   row["warmup"] = std::to_string(a.warmup);
-  row["reps"] = std::to_string(a.reps);
+  row["reps_asked"] = a.reps;
+  row["order_seed"] = std::to_string(order_seed);
   row["local_levels"] = c.local_label.empty() ? std::to_string(c.opt.local_levels) : c.local_label;
   row["selected_by"] = c.selected_by;
   if (!c.runner_up.empty()) row["runner_up"] = c.runner_up;
+  return row;
+}
 
-  algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, p) : algos::Applicability{c.refuse};
-  if (!ap.ok()) {
-    row["status"] = "not-applicable";
-    row["reason"] = ap.reason;
-    return out;
-  }
-  // Before the BLAS creates its threads; say so once, it changes placement.
-  static bool told = false;
-  const int cpus_before = cpus_available_to_me();
-  if (widen_affinity_for(c.opt.threads) && world.rank() == 0 && !told) {
-    fmt::print(stderr, "note: widened the CPU affinity of rank 0 from {} to {} CPUs for {} BLAS threads per rank "
-                       "(mpirun bound it; use mpirun --bind-to none or --map-by slot:PE=N to place threads yourself)\n",
-               cpus_before, cpus_available_to_me(), c.opt.threads);
-    told = true;
-  }
-  set_blas_threads(c.opt.threads);
-  auto plan = c.algo->plan(c.pb, c.opt, world);
-  DistMatrix A(plan->layout_a(), world.rank()), B(plan->layout_b(), world.rank()), C(plan->layout_c(), world.rank());
-  generate(A, a.seed);
-  generate(B, a.seed + 1);
-  for (int w = 0; w < a.warmup; ++w) plan->multiply(A, B, C);
-  std::vector<double> times;
-  for (int r = 0; r < a.reps; ++r) times.push_back(time_max_over_ranks(world, [&] { plan->multiply(A, B, C); }));
-  Stats st = summarize(times);
-  // After the runs: workspaces that grow on first use are at their peak.
-  double mine = static_cast<double>(A.local.size() + B.local.size() + C.local.size() + plan->workspace_doubles());
-  row["peak_mem_mb"] = fmt::format("{:.1f}", world.max(mine) * 8.0 / (1 << 20));
-  if (!warned && world.rank() == 0 && !plan->warning().empty()) {
-    fmt::print(stderr, "{}\n", plan->warning());
-    warned = true;
-  }
-  for (auto& [k, v] : plan->describe()) row[k] = v;
+// Times, rates, noise and verification of a measured configuration.
+void add_measurement(std::map<std::string, std::string>& row, const Config& c, const Measured& m) {
+  for (auto& [k, v] : m.described) row[k] = v;
+  const MedianInterval t = median_interval(m.times);
+  const Stats st = summarize(m.times);
+  row["reps"] = std::to_string(m.times.size());
   row["t_min"] = fmt_sig(st.min);
   row["t_median"] = fmt_sig(st.median);
   row["t_max"] = fmt_sig(st.max);
+  row["t_median_lo"] = fmt_sig(t.lo);
+  row["t_median_hi"] = fmt_sig(t.hi);
+  row["ci_coverage"] = fmt::format("{:.3f}", t.coverage);
+  const double cv = coefficient_of_variation(m.times);
+  row["cv"] = fmt::format("{:.4f}", cv);
+  row["noisy"] = cv > kNoisyCoefficientOfVariation ? "yes" : "no";
+  row["peak_mem_mb"] = fmt::format("{:.1f}", m.peak_mem_mb);
   // Per processor = per core used: ranks x BLAS threads of the row (dgemm
   // reports its one rank with all the job's cores as threads), so rows with
   // different thread counts compare fairly.
   row["mflops_per_proc"] =
       fmt::format("{:.1f}", mflops_per_proc(c.pb, st.median, std::stoi(row["p"]), std::stoi(row["threads"])));
   row["gflops_total"] = fmt::format("{:.3f}", c.pb.flops() / st.median / 1e9);
-
-  if (a.no_verify) {
+  bool failed = false;
+  if (m.residual < 0) {
     row["verified"] = "skipped";
   } else {
-    double res = normwise_residual(A, B, C, world, a.seed + 2);
-    // Ranks may differ (leaves of different sizes do different local
-    // levels): every rank checks against the largest growth.
-    double limit = kClassicalResidualLimit * world.max(plan->error_growth());
-    row["residual"] = fmt::format("{:.3g}", res);
-    row["residual_limit"] = fmt::format("{:.3g}", limit);
-    bool ok = res <= limit;
-    row["verified"] = ok ? "yes" : "no";
-    if (!ok) out.failed = true;
+    row["residual"] = fmt::format("{:.3g}", m.residual);
+    row["residual_limit"] = fmt::format("{:.3g}", m.residual_limit);
+    failed = !(m.residual <= m.residual_limit);
+    row["verified"] = failed ? "no" : "yes";
   }
-  row["status"] = out.failed ? "failed" : "ok";
-  if (out.failed) row["reason"] = "residual above limit";
-  if (machine) add_predictions(c, *machine, p, row);
-  return out;
+  row["status"] = failed ? "failed" : "ok";
+  if (failed) row["reason"] = "residual above limit";
+}
+
+// Speed relative to the peer, round by round (peer time / this time).
+void add_peer_ratio(std::map<std::string, std::string>& row, const Measured& peer, const Measured& m) {
+  const MedianInterval r = paired_speed_ratio(peer.times, m.times);
+  row["peer_ratio"] = fmt::format("{:.4f}", r.median);
+  row["peer_ratio_lo"] = fmt::format("{:.4f}", r.lo);
+  row["peer_ratio_hi"] = fmt::format("{:.4f}", r.hi);
 }
 
 void print_header() {
-  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>9}  {}\n", "algo",
-             "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "residual",
-             "status");
+  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n", "algo",
+             "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer",
+             "residual", "status");
+}
+
+// "0.98 ±0.02": the median ratio to the peer and its interval's half-width
+// (the larger side; the CSV has both bounds).
+std::string ratio_cell(const std::map<std::string, std::string>& r) {
+  auto it = r.find("peer_ratio");
+  if (it == r.end() || it->second.empty()) return "";
+  const double med = std::stod(it->second), lo = std::stod(r.at("peer_ratio_lo")), hi = std::stod(r.at("peer_ratio_hi"));
+  return fmt::format("{:.3f} ±{:.3f}", med, std::max(med - lo, hi - med));
 }
 
 void print_row(const std::map<std::string, std::string>& r) {
@@ -513,9 +541,11 @@ void print_row(const std::map<std::string, std::string>& r) {
   };
   std::string status = g("status");
   if (status != "ok") status += " (" + g("reason") + ")";
-  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>9}  {}\n",
+  if (g("noisy") == "yes") status += fmt::format(" noisy (cv {:.0f} %)", 100 * std::stod(g("cv")));
+  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n",
              g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"), g("recursions"),
-             g("local_levels"), g("t_median"), g("mflops_per_proc"), g("gflops_total"), g("residual"), status);
+             g("local_levels"), g("t_median"), g("mflops_per_proc"), g("gflops_total"), ratio_cell(r), g("residual"),
+             status);
   std::fflush(stdout);
 }
 
@@ -528,15 +558,21 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (pos - lo) * (v[hi] - v[lo]);
 }
 
-// --validate: per problem, the measured best against the model's pick
-// (regret = t(pick) / t(best), 1 = the model chose right) and the spread of
-// both models' |relative error|. Rank 0 only.
+// --validate: per problem, the measured best against the model's pick.
+// Candidates count when they compute on the same cores as the pick (ranks x
+// threads; the dgemm peer's one rank with all cores counts as all cores),
+// whatever rank count their row shows. regret = t(pick) / t(best) formed
+// round by round from the interleaved measurement (median and 95 % interval;
+// 1 = the model chose right), and the spread of both models' |relative
+// error|. Rank 0 only.
 void write_validation(const std::string& csv_path, const std::vector<Config>& configs,
-                      const std::vector<std::map<std::string, std::string>>& rows, model::ModelKind kind, int ranks) {
+                      const std::vector<std::map<std::string, std::string>>& rows,
+                      const std::vector<const Measured*>& measured, model::ModelKind kind, int ranks) {
   const std::string stem = csv_path.size() > 4 && csv_path.ends_with(".csv") ? csv_path.substr(0, csv_path.size() - 4) : csv_path;
-  const std::vector<std::string> cols = {"p", "m", "n", "k", "candidates", "measured", "best", "t_best", "pick", "t_pick",
-                                         "regret", "model", "median_abs_err_paper", "p90_abs_err_paper",
-                                         "median_abs_err_refined", "p90_abs_err_refined"};
+  const std::vector<std::string> cols = {"p", "cores", "m", "n", "k", "candidates", "measured", "rounds", "best", "t_best",
+                                         "pick", "t_pick", "regret", "regret_ci_lo", "regret_ci_hi", "model",
+                                         "median_abs_err_paper", "p90_abs_err_paper", "median_abs_err_refined",
+                                         "p90_abs_err_refined"};
   CsvFile out(stem + "-validate.csv", cols);
   std::string text = fmt::format("validation of the {} model on p = {} ({} configurations)\n", model::to_string(kind),
                                  ranks, configs.size());
@@ -544,46 +580,58 @@ void write_validation(const std::string& csv_path, const std::vector<Config>& co
   int groups = 0;
   for (const Config& c : configs) groups = std::max(groups, c.group + 1);
   for (int g = 0; g < groups; ++g) {
-    std::map<std::string, std::string> r;
     std::vector<double> ep, er;
-    double t_best = 0, t_pick = 0;
-    std::string best, pick;
-    int candidates = 0, measured = 0;
+    int pick = -1, best = -1, candidates = 0, measured_count = 0;
+    double t_best = 0;
+    for (std::size_t i = 0; i < configs.size(); ++i)
+      if (configs[i].group == g && configs[i].model_pick) pick = static_cast<int>(i);
+    const int cores = pick >= 0 ? configs[static_cast<std::size_t>(pick)].cores(ranks) : 0;
     Problem pb{};
     for (std::size_t i = 0; i < configs.size(); ++i) {
-      if (configs[i].group != g) continue;
+      if (configs[i].group != g || configs[i].cores(ranks) != cores) continue;
       ++candidates;
       pb = configs[i].pb;
-      model::Candidate cd{configs[i].algo, configs[i].opt, {}, {}};
-      if (configs[i].model_pick) pick = cd.label();
       const auto& row = rows[i];
       auto get = [&](const char* k) {
         auto it = row.find(k);
         return it == row.end() ? std::string() : it->second;
       };
-      if (get("status") != "ok" || get("t_median").empty()) continue;
-      ++measured;
+      if (get("status") != "ok" || !measured[i]) continue;
+      ++measured_count;
       const double t = std::stod(get("t_median"));
-      if (best.empty() || t < t_best) {
+      if (best < 0 || t < t_best) {
         t_best = t;
-        best = cd.label();
+        best = static_cast<int>(i);
       }
-      if (configs[i].model_pick) t_pick = t;
       if (!get("err_paper").empty()) ep.push_back(std::abs(std::stod(get("err_paper"))));
       if (!get("err_refined").empty()) er.push_back(std::abs(std::stod(get("err_refined"))));
     }
     all_paper.insert(all_paper.end(), ep.begin(), ep.end());
     all_refined.insert(all_refined.end(), er.begin(), er.end());
-    r = {{"p", std::to_string(ranks)}, {"m", std::to_string(pb.m)}, {"n", std::to_string(pb.n)}, {"k", std::to_string(pb.k)},
-         {"candidates", std::to_string(candidates)}, {"measured", std::to_string(measured)}, {"best", best},
-         {"pick", pick}, {"model", model::to_string(kind)}};
-    if (!best.empty()) r["t_best"] = fmt_sig(t_best);
+    auto label = [&](int i) {
+      if (i < 0) return std::string();
+      const Config& c = configs[static_cast<std::size_t>(i)];
+      return model::Candidate{c.algo, c.opt, {}, {}}.label();
+    };
+    std::map<std::string, std::string> r = {
+        {"p", std::to_string(ranks)}, {"cores", std::to_string(cores)}, {"m", std::to_string(pb.m)},
+        {"n", std::to_string(pb.n)}, {"k", std::to_string(pb.k)}, {"candidates", std::to_string(candidates)},
+        {"measured", std::to_string(measured_count)}, {"best", label(best)}, {"pick", label(pick)},
+        {"model", model::to_string(kind)}};
+    if (best >= 0) r["t_best"] = fmt_sig(t_best);
     std::string regret = "-";
-    if (t_pick > 0 && t_best > 0) {
-      r["t_pick"] = fmt_sig(t_pick);
-      r["regret"] = fmt::format("{:.3f}", t_pick / t_best);
-      regret = r["regret"];
-      regrets.push_back(t_pick / t_best);
+    const Measured* mp = pick >= 0 ? measured[static_cast<std::size_t>(pick)] : nullptr;
+    if (mp && best >= 0 && rows[static_cast<std::size_t>(pick)].at("status") == "ok") {
+      const Measured& mb = *measured[static_cast<std::size_t>(best)];
+      // t_pick / t_best per round: the speed of best relative to the pick.
+      const MedianInterval reg = paired_speed_ratio(mp->times, mb.times);
+      r["t_pick"] = rows[static_cast<std::size_t>(pick)].at("t_median");
+      r["rounds"] = std::to_string(reg.n);
+      r["regret"] = fmt::format("{:.3f}", reg.median);
+      r["regret_ci_lo"] = fmt::format("{:.3f}", reg.lo);
+      r["regret_ci_hi"] = fmt::format("{:.3f}", reg.hi);
+      regret = fmt::format("{} [{}, {}]", r["regret"], r["regret_ci_lo"], r["regret_ci_hi"]);
+      regrets.push_back(reg.median);
     }
     auto q = [](const std::vector<double>& v, double x) { return v.empty() ? std::string() : fmt::format("{:.3f}", quantile(v, x)); };
     r["median_abs_err_paper"] = q(ep, 0.5);
@@ -592,9 +640,9 @@ void write_validation(const std::string& csv_path, const std::vector<Config>& co
     r["p90_abs_err_refined"] = q(er, 0.9);
     out.append(r);
     text += fmt::format(
-        "m={} n={} k={}: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}\n",
-        pb.m, pb.n, pb.k, best.empty() ? "-" : best, r["t_best"], pick, r["t_pick"].empty() ? "-" : r["t_pick"], regret,
-        r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"]);
+        "m={} n={} k={} on {} cores: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}\n",
+        pb.m, pb.n, pb.k, cores, best < 0 ? "-" : r["best"], r["t_best"], r["pick"], r["t_pick"].empty() ? "-" : r["t_pick"],
+        regret, r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"]);
   }
   if (!regrets.empty())
     text += fmt::format("overall: regret median {:.3f}, max {:.3f} over {} problems; |err| median paper {}, refined {}\n",
@@ -630,6 +678,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   }
   std::vector<Config> configs = expand(a, world.size(), sel);
   check_memory(configs, world);
+  const std::uint64_t order_seed = choose_order_seed(a, world);
 
   // Rank 0 owns the files; it checks them before anything runs and tells
   // the others, so a bad path fails at once on every rank.
@@ -639,7 +688,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   if (world.rank() == 0) {
     try {
       csv = std::make_unique<CsvFile>(csv_path, results_columns());
-      write_sidecar(csv_path, a, world);
+      write_sidecar(csv_path, a, world, order_seed);
     } catch (const std::exception& e) {
       err = e.what();
     }
@@ -660,26 +709,83 @@ int run_command(const RunArgs& a, const Comm& world) {
       print_ranking(rank_for(c.pb, as.base, world.size(), sel, {}, as.levels), c.pb, world.size(), 0, true);
     }
   }
-  Progress progress(world.rank() == 0 && !a.quiet, a.progress, configs.size());
+  // Problems in the order they first appear; each is measured in rounds.
+  std::vector<std::vector<std::size_t>> problems;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    auto it = std::find_if(problems.begin(), problems.end(),
+                           [&](const auto& g) { return configs[g.front()].same_problem(configs[i]); });
+    if (it == problems.end()) problems.push_back({i});
+    else it->push_back(i);
+  }
+  const RepsRule reps = parse_reps(a);
+  std::size_t planned_runs = 0;
+  for (const Config& c : configs) (void)c, planned_runs += static_cast<std::size_t>(reps.automatic ? kAutoFirstPreciseRounds : reps.rounds);
+  Progress progress(world.rank() == 0 && !a.quiet, a.progress, planned_runs);
   if (world.rank() == 0) print_header();
-  std::vector<std::map<std::string, std::string>> rows;
+  std::vector<std::map<std::string, std::string>> rows(configs.size());
+  std::vector<Measured> measurements(configs.size());
+  std::vector<const Measured*> measured(configs.size(), nullptr);
   bool warned = false;
   int failures = 0;
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const Config& c = configs[i];
-    progress.start(fmt::format("{} m={} n={} k={}", c.algo->name(), c.pb.m, c.pb.n, c.pb.k));
-    Outcome o = run_one(c, a, world, warned, sel.machine);
-    if (o.failed) ++failures;
+  const double t_sweep = MPI_Wtime();
+  for (std::size_t g = 0; g < problems.size(); ++g) {
+    std::vector<const Config*> runnable;
+    std::vector<std::size_t> index;  // runnable -> configs
+    std::optional<std::size_t> peer;
+    for (std::size_t i : problems[g]) {
+      const Config& c = configs[i];
+      rows[i] = identity_row(c, a, world.size(), order_seed);
+      const algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, world.size()) : algos::Applicability{c.refuse};
+      if (!ap.ok()) {
+        rows[i]["status"] = "not-applicable";
+        rows[i]["reason"] = ap.reason;
+        continue;
+      }
+      if (c.is_peer() && !peer) peer = runnable.size();
+      runnable.push_back(&c);
+      index.push_back(i);
+    }
+    RoundSettings rs;
+    rs.rounds = reps.automatic ? 0 : reps.rounds;
+    rs.warmup = a.warmup;
+    rs.precision = a.precision;
+    // --budget is for the whole sweep: each problem gets an even share of
+    // what is left, so time a small problem does not use passes on.
+    rs.budget_s = (a.budget - (MPI_Wtime() - t_sweep)) / static_cast<double>(problems.size() - g);
+    rs.order_seed = order_seed + g;
+    rs.data_seed = a.seed;
+    rs.verify = !a.no_verify;
+    rs.memory_doubles_per_rank = 0.7 * sel.max_doubles_per_rank;
+    const auto ms = measure_in_rounds(runnable, peer, rs, world, [&](int round, int planned, const Config& c) {
+      progress.start(fmt::format("round {}/{}{}: {} m={} n={} k={}", round + 1, planned, reps.automatic ? "+" : "",
+                                 c.algo->name(), c.pb.m, c.pb.n, c.pb.k));
+    });
+    for (std::size_t j = 0; j < runnable.size(); ++j) {
+      const std::size_t i = index[j];
+      measurements[i] = ms[j];
+      measured[i] = &measurements[i];
+      add_measurement(rows[i], configs[i], ms[j]);
+      if (peer && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
+        add_peer_ratio(rows[i], ms[*peer], ms[j]);
+      if (sel.machine) add_predictions(configs[i], *sel.machine, world.size(), rows[i]);
+      if (rows[i]["status"] == "failed") ++failures;
+      if (!warned && world.rank() == 0 && !ms[j].warning.empty()) {
+        progress.clear();
+        fmt::print(stderr, "{}\n", ms[j].warning);
+        warned = true;
+      }
+    }
     if (world.rank() == 0) {
       progress.clear();
-      print_row(o.row);
-      csv->append(o.row);
-      if (a.validate) rows.push_back(o.row);
+      for (std::size_t i : problems[g]) {
+        print_row(rows[i]);
+        csv->append(rows[i]);
+      }
     }
   }
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
-  if (a.validate && world.rank() == 0) write_validation(csv_path, configs, rows, sel.kind, world.size());
+  if (a.validate && world.rank() == 0) write_validation(csv_path, configs, rows, measured, sel.kind, world.size());
   return failures ? 1 : 0;
 }
 

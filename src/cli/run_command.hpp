@@ -22,7 +22,10 @@ namespace mmbench::cli {
 struct RunArgs {
   std::string algos;
   std::string n, m, k;
-  int reps = 3;
+  std::string reps = "3";     // rounds, or "auto"
+  double precision = 0.02;    // --reps auto: relative half-width of every ratio's interval
+  double budget = 600;        // --reps auto: seconds for the whole sweep
+  std::string order_seed;     // per-round shuffle; "" = drawn at start
   int warmup = 1;
   std::string csv;
   std::string nb = "64";

@@ -39,8 +39,9 @@ class Comm {
 
   void barrier() const;
   // Barrier for measurements where some ranks sit out: ranks that pass
-  // idle = true sleep between polls instead of spinning, so they do not
-  // steal a core from the ranks that work (Open MPI busy-polls otherwise).
+  // idle = true sleep between polls (growing pauses, at most 10 ms) instead
+  // of spinning, so they do not steal a core from the ranks that work (Open
+  // MPI busy-polls otherwise). Ranks that pass false wait normally.
   void idle_barrier(bool idle) const;
   double max(double v) const;
   double min(double v) const;

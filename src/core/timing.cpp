@@ -15,12 +15,23 @@ Stats summarize(std::vector<double> s) {
   return Stats{s.front(), med, s.back()};
 }
 
-double time_max_over_ranks(const Comm& comm, const std::function<void()>& f) {
-  comm.barrier();
-  double t0 = MPI_Wtime();
-  f();
-  double t = MPI_Wtime() - t0;
+double time_max_over_ranks(const Comm& comm, const std::function<void()>& f, bool takes_part) {
+  // A rank that sits out may arrive long before the workers (they were
+  // still generating their data): it waits idle here too.
+  comm.idle_barrier(!takes_part);
+  double t = 0;
+  if (takes_part) {
+    const double t0 = MPI_Wtime();
+    f();
+    t = MPI_Wtime() - t0;
+  }
+  comm.idle_barrier(!takes_part);
   return comm.max(t);
+}
+
+void run_taking_part(const Comm& comm, const std::function<void()>& f, bool takes_part) {
+  if (takes_part) f();
+  comm.idle_barrier(!takes_part);
 }
 
 }  // namespace mmbench

@@ -1,0 +1,12 @@
+#include "cli/configuration.hpp"
+
+namespace mmbench::cli {
+
+int Config::cores(int ranks) const {
+  // dgemm: one rank, threads x ranks BLAS threads (algos/dgemm.cpp).
+  return opt.threads * ranks;
+}
+
+bool Config::is_peer() const { return algo->name() == "dgemm" && opt.local_levels == 0 && refuse.empty(); }
+
+}  // namespace mmbench::cli

@@ -1,0 +1,35 @@
+// One configuration of a sweep: an algorithm, a problem, the options, and
+// how it came to be in the sweep (named by the user, chosen by a model,
+// one candidate of a validation). run_command expands the arguments into a
+// list of these; measure_in_rounds runs them.
+#pragma once
+
+#include <string>
+
+#include "algos/algorithm.hpp"
+
+namespace mmbench::cli {
+
+struct Config {
+  Config(const algos::Algorithm* al, const algos::Problem& p, const algos::Options& o) : algo(al), pb(p), opt(o) {}
+  const algos::Algorithm* algo;
+  algos::Problem pb;
+  algos::Options opt;
+  std::string selected_by = "user";
+  std::string runner_up;
+  std::string local_label;  // --local-strassen as asked ("auto", "2"); empty: opt.local_levels
+  std::string refuse;       // not applicable for a reason found while expanding
+  int group = -1;           // --validate: index of the problem this candidate belongs to
+  bool model_pick = false;  // --validate: the candidate --algo auto would run
+
+  // Cores the configuration computes on: ranks x BLAS threads. The dgemm
+  // peer runs on one rank with threads x ranks threads, so at p = 2 with one
+  // thread per rank it uses 2 cores, like ring on 2 ranks.
+  int cores(int ranks) const;
+  // The single-node peer of a sweep: plain DGEMM (no local levels) with all
+  // the job's cores.
+  bool is_peer() const;
+  bool same_problem(const Config& o) const { return pb.m == o.pb.m && pb.n == o.pb.n && pb.k == o.pb.k; }
+};
+
+}  // namespace mmbench::cli

@@ -1,0 +1,62 @@
+// Measuring the configurations of one problem size in paired, interleaved
+// rounds (core/paired_stats.hpp says why).
+//
+//   round 0: c2 c0 c1      each round runs every applicable configuration
+//   round 1: c1 c2 c0      once, in an order shuffled per round from the
+//   round 2: c0 c1 c2      order seed, so drift of the machine hits all alike
+//
+// A configuration is prepared (plan, A and B generated, C allocated, the
+// warm-up runs done) the first time it is needed and kept for the next
+// rounds while the prepared set fits in memory. When it does not (large n,
+// many candidates), the least recently used one is freed and prepared again
+// when its turn comes, warm-up included, so every timed run is warm either
+// way. The decisions depend only on the estimates and the order, which
+// every rank computes alike, so all ranks agree without talking.
+//
+// The result of the first timed run of each configuration is verified
+// (normwise residual) while it is certainly prepared; the algorithms are
+// deterministic, so later runs compute the same C.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/configuration.hpp"
+#include "core/comm.hpp"
+
+namespace mmbench::cli {
+
+struct RoundSettings {
+  int rounds = 3;                // fixed number of rounds; 0 = auto (--reps auto)
+  int warmup = 1;                // untimed runs after each preparation
+  double precision = 0.02;       // auto: target relative half-width of every ratio's interval
+  double budget_s = std::numeric_limits<double>::infinity();  // auto: seconds of rounds for this problem size
+  std::uint64_t order_seed = 1;  // shuffles the order of every round
+  std::uint64_t data_seed = 42;  // the generated matrices (A: seed, B: seed + 1, check vector: seed + 2)
+  bool verify = true;
+  double memory_doubles_per_rank = 0;  // for prepared configurations kept alive; 0 = keep one at a time
+};
+
+// One configuration after its rounds.
+struct Measured {
+  std::vector<double> times;  // one per round: max over the ranks that took part
+  double residual = -1, residual_limit = -1;  // -1: not verified
+  double peak_mem_mb = 0;
+  std::map<std::string, std::string> described;  // Plan::describe() after the runs
+  std::string warning;                            // Plan::warning(), rank 0
+};
+
+// Runs `configs` (all applicable, one problem size) in rounds. peer: the
+// index of the peer among them, if any (the reference for --reps auto).
+// progress(round, rounds_planned, config) is called on every rank before
+// each timed run. Collective over world.
+std::vector<Measured> measure_in_rounds(const std::vector<const Config*>& configs, std::optional<std::size_t> peer,
+                                        const RoundSettings& settings, const Comm& world,
+                                        const std::function<void(int, int, const Config&)>& progress);
+
+}  // namespace mmbench::cli
