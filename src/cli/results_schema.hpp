@@ -18,4 +18,13 @@ inline const std::vector<std::string>& results_columns() {
   return cols;
 }
 
+// The columns of <csv stem>-validate.csv (run --validate), in order.
+inline const std::vector<std::string>& validation_columns() {
+  static const std::vector<std::string> cols = {
+      "p", "cores", "m", "n", "k", "candidates", "measured", "rounds", "best", "t_best", "pick", "t_pick", "regret",
+      "regret_ci_lo", "regret_ci_hi", "model", "median_abs_err_paper", "p90_abs_err_paper", "median_abs_err_refined",
+      "p90_abs_err_refined"};
+  return cols;
+}
+
 }  // namespace mmbench::cli

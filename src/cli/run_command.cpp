@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -565,15 +566,14 @@ double quantile(std::vector<double> v, double q) {
 // round by round from the interleaved measurement (median and 95 % interval;
 // 1 = the model chose right), and the spread of both models' |relative
 // error|. Rank 0 only.
-void write_validation(const std::string& csv_path, const std::vector<Config>& configs,
+// <csv stem>: the path without ".csv".
+std::string validation_stem(const std::string& csv_path) {
+  return csv_path.size() > 4 && csv_path.ends_with(".csv") ? csv_path.substr(0, csv_path.size() - 4) : csv_path;
+}
+
+void write_validation(CsvFile& out, const std::string& stem, const std::vector<Config>& configs,
                       const std::vector<std::map<std::string, std::string>>& rows,
                       const std::vector<const Measured*>& measured, model::ModelKind kind, int ranks) {
-  const std::string stem = csv_path.size() > 4 && csv_path.ends_with(".csv") ? csv_path.substr(0, csv_path.size() - 4) : csv_path;
-  const std::vector<std::string> cols = {"p", "cores", "m", "n", "k", "candidates", "measured", "rounds", "best", "t_best",
-                                         "pick", "t_pick", "regret", "regret_ci_lo", "regret_ci_hi", "model",
-                                         "median_abs_err_paper", "p90_abs_err_paper", "median_abs_err_refined",
-                                         "p90_abs_err_refined"};
-  CsvFile out(stem + "-validate.csv", cols);
   std::string text = fmt::format("validation of the {} model on p = {} ({} configurations)\n", model::to_string(kind),
                                  ranks, configs.size());
   std::vector<double> regrets, all_paper, all_refined;
@@ -683,11 +683,18 @@ int run_command(const RunArgs& a, const Comm& world) {
   // Rank 0 owns the files; it checks them before anything runs and tells
   // the others, so a bad path fails at once on every rank.
   std::string csv_path = a.csv.empty() ? "results/run-" + host_name() + ".csv" : a.csv;
-  std::unique_ptr<CsvFile> csv;
+  std::unique_ptr<CsvFile> csv, validate_csv;
   std::string err;
   if (world.rank() == 0) {
     try {
       csv = std::make_unique<CsvFile>(csv_path, results_columns());
+      if (a.validate) {
+        // Every file the run will write is checked now, not after the sweep.
+        const std::string stem = validation_stem(csv_path);
+        validate_csv = std::make_unique<CsvFile>(stem + "-validate.csv", validation_columns());
+        std::ofstream txt(stem + "-validate.txt", std::ios::app);
+        if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
+      }
       write_sidecar(csv_path, a, world, order_seed);
     } catch (const std::exception& e) {
       err = e.what();
@@ -727,6 +734,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   std::vector<const Measured*> measured(configs.size(), nullptr);
   bool warned = false;
   int failures = 0;
+  std::size_t rows_written = 0;
   const double t_sweep = MPI_Wtime();
   for (std::size_t g = 0; g < problems.size(); ++g) {
     std::vector<const Config*> runnable;
@@ -756,16 +764,37 @@ int run_command(const RunArgs& a, const Comm& world) {
     rs.data_seed = a.seed;
     rs.verify = !a.no_verify;
     rs.memory_doubles_per_rank = 0.7 * sel.max_doubles_per_rank;
-    const auto ms = measure_in_rounds(runnable, peer, rs, world, [&](int round, int planned, const Config& c) {
+    const RoundsResult res = measure_in_rounds(runnable, peer, rs, world, [&](int round, int planned, const Config& c) {
       progress.start(fmt::format("round {}/{}{}: {} m={} n={} k={}", round + 1, planned, reps.automatic ? "+" : "",
                                  c.algo->name(), c.pb.m, c.pb.n, c.pb.k));
     });
+    if (res.signal) {
+      // This problem size's rounds are incomplete: none of its rows is
+      // written (the rows of earlier sizes are, whole).
+      progress.finish();
+      if (world.rank() == 0)
+        fmt::print(stderr, "mmbench: interrupted by {} during m={} n={} k={}: {} rows written to {}; that size's "
+                           "incomplete rounds are not written\n",
+                   res.signal == SIGINT ? "SIGINT" : res.signal == SIGTERM ? "SIGTERM" : fmt::format("signal {}", res.signal),
+                   configs[problems[g].front()].pb.m, configs[problems[g].front()].pb.n,
+                   configs[problems[g].front()].pb.k, rows_written, csv_path);
+      return 128 + res.signal;
+    }
+    const std::vector<Measured>& ms = res.measured;
+    const bool peer_ok = peer && ms[*peer].failure.empty();
     for (std::size_t j = 0; j < runnable.size(); ++j) {
       const std::size_t i = index[j];
       measurements[i] = ms[j];
+      if (!ms[j].failure.empty()) {
+        rows[i]["status"] = "failed";
+        rows[i]["reason"] = ms[j].failure;
+        if (!ms[j].times.empty()) rows[i]["reps"] = std::to_string(ms[j].times.size());
+        ++failures;
+        continue;
+      }
       measured[i] = &measurements[i];
       add_measurement(rows[i], configs[i], ms[j]);
-      if (peer && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
+      if (peer_ok && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
       if (sel.machine) add_predictions(configs[i], *sel.machine, world.size(), rows[i]);
       if (rows[i]["status"] == "failed") ++failures;
@@ -780,12 +809,14 @@ int run_command(const RunArgs& a, const Comm& world) {
       for (std::size_t i : problems[g]) {
         print_row(rows[i]);
         csv->append(rows[i]);
+        ++rows_written;
       }
     }
   }
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
-  if (a.validate && world.rank() == 0) write_validation(csv_path, configs, rows, measured, sel.kind, world.size());
+  if (a.validate && world.rank() == 0)
+    write_validation(*validate_csv, validation_stem(csv_path), configs, rows, measured, sel.kind, world.size());
   return failures ? 1 : 0;
 }
 

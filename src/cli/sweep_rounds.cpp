@@ -11,7 +11,9 @@
 #include "core/affinity.hpp"
 #include "core/blas.hpp"
 #include "core/dist_matrix.hpp"
+#include "core/fault_injection.hpp"
 #include "core/generate.hpp"
+#include "core/interrupt.hpp"
 #include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 #include "core/verify.hpp"
@@ -50,10 +52,12 @@ class PreparedSet {
       need_.push_back(c->algo->estimate_doubles_per_rank(c->pb, c->opt, world.size()));
   }
 
-  Prepared& get(std::size_t i) {
+  // The prepared configuration i, or nullptr with `failure` set (on every
+  // rank alike) if preparing it failed on any rank.
+  Prepared* get(std::size_t i, std::string& failure) {
     lru_.remove(i);
     lru_.push_back(i);
-    if (slots_[i]) return *slots_[i];
+    if (slots_[i]) return slots_[i].get();
     // Free the least recently used until this one fits (it always may run
     // alone: the sweep refused configurations that cannot fit at all).
     while (held_ + need_[i] > s_.memory_doubles_per_rank && lru_.size() > 1 && lru_.front() != i) {
@@ -64,24 +68,52 @@ class PreparedSet {
         held_ -= need_[victim];
       }
     }
-    slots_[i] = prepare(*configs_[i]);
+    slots_[i] = prepare(*configs_[i], failure);
+    if (!slots_[i]) {
+      lru_.remove(i);
+      return nullptr;
+    }
     held_ += need_[i];
-    return *slots_[i];
+    return slots_[i].get();
   }
 
  private:
-  std::unique_ptr<Prepared> prepare(const Config& c) {
+  // Three phases, each closed by an agreement over the ranks: the plan
+  // (collective), the matrices (local allocation and generation), the
+  // warm-up runs (collective).
+  std::unique_ptr<Prepared> prepare(const Config& c, std::string& failure) {
     widen_for(c.opt.threads);
     set_blas_threads(c.opt.threads);
     auto p = std::make_unique<Prepared>();
-    p->plan = c.algo->plan(c.pb, c.opt, world_);
-    p->A = DistMatrix(p->plan->layout_a(), world_.rank());
-    p->B = DistMatrix(p->plan->layout_b(), world_.rank());
-    p->C = DistMatrix(p->plan->layout_c(), world_.rank());
-    generate(p->A, s_.data_seed);
-    generate(p->B, s_.data_seed + 1);
-    for (int w = 0; w < s_.warmup; ++w)
-      run_taking_part(world_, [&] { p->plan->multiply(p->A, p->B, p->C); }, p->plan->takes_part());
+    const std::string_view name = c.algo->name();
+    const int rank = world_.rank(), ranks = world_.size();
+    auto phase = [&](const char* what, const std::function<void()>& f) {
+      std::string mine;
+      try {
+        maybe_inject_fault(name, what, rank, ranks);
+        f();
+      } catch (const std::bad_alloc&) {
+        mine = std::string(what) + ": out of memory (std::bad_alloc)";
+      } catch (const std::exception& e) {
+        mine = std::string(what) + ": " + e.what();
+      }
+      failure = world_.first_error(mine);
+      return failure.empty();
+    };
+    if (!phase("plan", [&] { p->plan = c.algo->plan(c.pb, c.opt, world_); })) return nullptr;
+    if (!phase("alloc", [&] {
+          p->A = DistMatrix(p->plan->layout_a(), rank);
+          p->B = DistMatrix(p->plan->layout_b(), rank);
+          p->C = DistMatrix(p->plan->layout_c(), rank);
+          generate(p->A, s_.data_seed);
+          generate(p->B, s_.data_seed + 1);
+        }))
+      return nullptr;
+    if (!phase("warm-up", [&] {
+          for (int w = 0; w < s_.warmup; ++w)
+            run_taking_part(world_, [&] { p->plan->multiply(p->A, p->B, p->C); }, p->plan->takes_part());
+        }))
+      return nullptr;
     return p;
   }
 
@@ -115,29 +147,57 @@ bool agree(const Comm& world, bool rank0_says) {
 
 }  // namespace
 
-std::vector<Measured> measure_in_rounds(const std::vector<const Config*>& configs, std::optional<std::size_t> peer,
-                                        const RoundSettings& s, const Comm& world,
-                                        const std::function<void(int, int, const Config&)>& progress) {
-  std::vector<Measured> out(configs.size());
-  if (configs.empty()) return out;
+RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::optional<std::size_t> peer,
+                               const RoundSettings& s, const Comm& world,
+                               const std::function<void(int, int, const Config&)>& progress) {
+  RoundsResult result;
+  std::vector<Measured>& out = result.measured;
+  out.resize(configs.size());
+  if (configs.empty()) return result;
+  install_interrupt_handlers();
   PreparedSet prepared(configs, s, world);
   const bool automatic = s.rounds <= 0;
   const double t_start = MPI_Wtime();
+  // Times of the configurations still in the race (failed ones are emptied).
   std::vector<std::vector<double>> times(configs.size());
   for (int round = 0;; ++round) {
     const int planned = automatic ? std::max(round + 1, kAutoFirstPreciseRounds) : s.rounds;
     const double t_round = MPI_Wtime();
     for (std::size_t i : round_order(configs.size(), s.order_seed, round)) {
+      if (!out[i].failure.empty()) continue;
+      if ((result.signal = interrupted(world)) != 0) return result;
       const Config& c = *configs[i];
       if (progress) progress(round, planned, c);
-      Prepared& p = prepared.get(i);
+      Prepared* p = prepared.get(i, out[i].failure);
+      if (!p) {
+        times[i].clear();
+        continue;
+      }
       set_blas_threads(c.opt.threads);
-      const double t = time_max_over_ranks(world, [&] { p.plan->multiply(p.A, p.B, p.C); }, p.plan->takes_part());
+      std::string mine;
+      const double t = time_max_over_ranks(
+          world,
+          [&] {
+            try {
+              maybe_inject_fault(c.algo->name(), "multiply", world.rank(), world.size());
+              p->plan->multiply(p->A, p->B, p->C);
+            } catch (const std::exception& e) {
+              mine = std::string("multiply: ") + e.what();
+            }
+          },
+          p->plan->takes_part());
+      out[i].failure = world.first_error(mine);
+      if (!out[i].failure.empty()) {
+        times[i].clear();
+        continue;
+      }
       out[i].times.push_back(t);
       times[i].push_back(t);
-      if (round == 0) verify_first_run(p, s, world, out[i]);
-      if (round == 0 && world.rank() == 0) out[i].warning = p.plan->warning();
-      if (round == 0) out[i].described = p.plan->describe();
+      if (round == 0) {
+        verify_first_run(*p, s, world, out[i]);
+        if (world.rank() == 0) out[i].warning = p->plan->warning();
+        out[i].described = p->plan->describe();
+      }
     }
     const int done = round + 1;
     if (!automatic) {
@@ -156,7 +216,7 @@ std::vector<Measured> measure_in_rounds(const std::vector<const Config*>& config
     }
     if (!agree(world, more)) break;
   }
-  return out;
+  return result;
 }
 
 }  // namespace mmbench::cli

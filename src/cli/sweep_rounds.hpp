@@ -16,6 +16,18 @@
 // The result of the first timed run of each configuration is verified
 // (normwise residual) while it is certainly prepared; the algorithms are
 // deterministic, so later runs compute the same C.
+//
+// Failures: a configuration whose plan, allocation or multiplication throws
+// on any rank is dropped from the remaining rounds with the reason (the
+// ranks agree on it with Comm::first_error at the end of each phase), and
+// the sweep goes on. This holds for failures every rank reaches the end of
+// the phase from: thrown on all ranks alike (a plan's precondition), or
+// before a rank's first message of the phase (allocation). A rank that
+// fails while others wait for it inside a collective leaves MPI unusable;
+// the job then ends (main: MPI_Abort) with the rows already written intact.
+//
+// Interrupts: between timed runs the ranks ask core/interrupt.hpp whether
+// SIGINT/SIGTERM arrived; if so the rounds stop and the result says which.
 #pragma once
 
 #include <cstdint>
@@ -49,13 +61,19 @@ struct Measured {
   double peak_mem_mb = 0;
   std::map<std::string, std::string> described;  // Plan::describe() after the runs
   std::string warning;                            // Plan::warning(), rank 0
+  std::string failure;                            // why it failed ("" = it did not), same on every rank
+};
+
+struct RoundsResult {
+  std::vector<Measured> measured;  // one per configuration
+  int signal = 0;                  // SIGINT/SIGTERM that stopped the rounds early, 0 = ran to the end
 };
 
 // Runs `configs` (all applicable, one problem size) in rounds. peer: the
 // index of the peer among them, if any (the reference for --reps auto).
 // progress(round, rounds_planned, config) is called on every rank before
 // each timed run. Collective over world.
-std::vector<Measured> measure_in_rounds(const std::vector<const Config*>& configs, std::optional<std::size_t> peer,
+RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::optional<std::size_t> peer,
                                         const RoundSettings& settings, const Comm& world,
                                         const std::function<void(int, int, const Config&)>& progress);
 

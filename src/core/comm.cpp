@@ -121,4 +121,13 @@ std::string Comm::bcast_string(const std::string& s, int root) const {
   return out;
 }
 
+std::string Comm::first_error(const std::string& mine) const {
+  const long long me = mine.empty() ? size_ : rank_;
+  long long first = me;
+  MMBENCH_MPI(MPI_Allreduce(&me, &first, 1, MPI_LONG_LONG, MPI_MIN, comm_));
+  if (first >= size_) return {};
+  const int root = static_cast<int>(first);
+  return "rank " + std::to_string(root) + ": " + bcast_string(mine, root);
+}
+
 }  // namespace mmbench

@@ -51,6 +51,10 @@ class Comm {
   bool all(bool v) const;
   void sum_inplace(std::vector<double>& v) const;
   std::string bcast_string(const std::string& s, int root) const;
+  // Every rank passes its error ("" = none); every rank gets the lowest
+  // failing rank's error prefixed with "rank R: ", or "" if none failed.
+  // Collective: call it where every rank arrives, failed or not.
+  std::string first_error(const std::string& mine) const;
 
  private:
   explicit Comm(MPI_Comm c, bool owned);
