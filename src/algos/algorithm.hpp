@@ -44,12 +44,15 @@ struct Options {
   // Q7 group splits chosen by the cost model (--q7-split model); null = the
   // paper's eq. 2.18.
   std::shared_ptr<const Q7SplitTable> q7_splits;
+  // 2.5d: layers c (p = q^2 c); 0 = the largest that applies.
+  int replicas = 0;
 };
 
 // Which Options an algorithm reads (so a sweep does not repeat identical
 // configurations for options the algorithm ignores).
 struct Uses {
-  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false;
+  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false,
+       replicas = false;
 };
 
 // Empty reason = applicable.

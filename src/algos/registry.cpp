@@ -12,6 +12,7 @@ const Algorithm& ring_algorithm();
 const Algorithm& tpmm_algorithm();
 const Algorithm& strassen_algorithm(int i);  // strassen_combinations.cpp, 0..3
 const Algorithm& strassen_q7_pdgemm_algorithm();
+const Algorithm& two_point_five_d_algorithm();
 
 const std::vector<const Algorithm*>& all_algorithms() {
   static const std::vector<const Algorithm*> table = {
@@ -24,6 +25,7 @@ const std::vector<const Algorithm*>& all_algorithms() {
       &strassen_algorithm(1),  // strassen-q8+pdgemm
       &strassen_algorithm(2),  // strassen-q8+tpmm
       &strassen_algorithm(3),  // strassen-q8+dgemm
+      &two_point_five_d_algorithm(),
   };
   return table;
 }

@@ -10,7 +10,7 @@ inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = {
       "timestamp", "host", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
       "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant", "q7_split",
-      "q7_split_rule", "m", "n", "k", "warmup", "reps", "reps_asked", "order_seed", "t_min",
+      "q7_split_rule", "replicas", "m", "n", "k", "warmup", "reps", "reps_asked", "order_seed", "t_min",
       "t_median", "t_max", "t_median_lo", "t_median_hi", "ci_coverage", "cv", "noisy", "peer_ratio",
       "peer_ratio_lo", "peer_ratio_hi", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",
       "err_refined", "selected_by", "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb",

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "algos/registry.hpp"
+#include "algos/two_point_five_d.hpp"
 #include "cli/configuration.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
@@ -77,6 +78,9 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--q7-split", a.q7_split,
                   "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
                   "split per level; needs a machine) or both: paper,model")
+      ->capture_default_str();
+  run->add_option("--replicas", a.replicas,
+                  "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)")
       ->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");
@@ -285,6 +289,10 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     model_splits.push_back(w == "model");
   }
 
+  std::vector<int> replicas;  // 0 = auto
+  for (const std::string& w : parse_word_list("--replicas", a.replicas))
+    replicas.push_back(w == "auto" ? 0 : static_cast<int>(parse_int_list("--replicas", w, 1, 1 << 24).at(0)));
+
   std::vector<Config> out;
   std::vector<Problem> problems;
   for (std::int64_t n : ns)
@@ -334,8 +342,13 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
               for (int lb : u.lb ? lbs : std::vector<int>{0})
                 for (int r : u.recursions ? rs : std::vector<int>{-1})
                   for (const LocalChoice& lc : u.local_levels ? locals : std::vector<LocalChoice>{{0, 0, "0"}})
-                    for (bool model_split : q7 ? model_splits : std::vector<bool>{false}) {
+                    for (bool model_split : q7 ? model_splits : std::vector<bool>{false})
+                      for (int reps_c : u.replicas ? replicas : std::vector<int>{0}) {
                       Options o;
+                      // auto: the largest c whose copies fit (0 if none: the
+                      // plan's default, which the memory check then refuses).
+                      o.replicas = reps_c > 0 ? reps_c : u.replicas ? algos::largest_replicas_that_fit(Problem{m, n, k}, ranks,
+                                                                                             sel.max_doubles_per_rank) : 0;
                       o.local_levels = lc.levels;
                       o.local_min_dim = lc.min_dim;
                       o.local_variant = a.local_variant;

@@ -36,6 +36,7 @@ struct RunArgs {
   std::string local_levels;  // --local-strassen; "" = not given (0 for named algorithms, 0..3 for auto)
   std::string local_variant = "winograd";
   std::string q7_split = "paper";  // --q7-split: paper, model or both
+  std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;
   bool no_verify = false;
   MachineArgs machine;          // --profile, --lambda, --tau, --flops: fills pred_* columns

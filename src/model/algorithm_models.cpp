@@ -6,6 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "algos/two_point_five_d.hpp"
+#include "model/two_point_five_d_model.hpp"
+
 #include "algos/process_grid.hpp"
 #include "algos/strassen_groups.hpp"
 #include "model/paper_model.hpp"
@@ -103,6 +106,22 @@ Prediction paper_tpmm_algo(const Problem& pb, const Options& opt, int p, const M
 
 Prediction refined_tpmm_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
   return refined_tpmm(double(pb.m), double(pb.n), double(pb.k), p, threads_of(opt), mp, local_of(opt));
+}
+
+// ---------------------------------------------------------------- 2.5d
+// Solomonik & Demmel (model/two_point_five_d_model.hpp); c as the plan
+// resolves it (0 -> the largest choice).
+
+int replicas_of(const Options& opt, int p) {
+  return opt.replicas > 0 ? opt.replicas : algos::replica_choices(p).back();
+}
+
+Prediction paper_2_5d_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return paper_two_point_five_d(double(square_n(pb)), p, replicas_of(opt, p), threads_of(opt), mp);
+}
+
+Prediction refined_2_5d_algo(const Problem& pb, const Options& opt, int p, const MachineParams& mp) {
+  return refined_two_point_five_d(double(pb.m), double(pb.n), double(pb.k), p, replicas_of(opt, p), threads_of(opt), mp);
 }
 
 // ---------------------------------------------------------------- Strassen Q7
@@ -230,6 +249,7 @@ const std::vector<AlgorithmModel>& algorithm_models() {
       {"strassen-q8+pdgemm", "q8", "pdgemm", paper_q8_algo<Cutoff::pdgemm>, refined_q8_algo<Cutoff::pdgemm>},
       {"strassen-q8+tpmm", "q8", "tpmm", paper_q8_algo<Cutoff::tpmm>, refined_q8_algo<Cutoff::tpmm>},
       {"strassen-q8+dgemm", "q8", "dgemm", paper_q8_algo<Cutoff::dgemm>, refined_q8_algo<Cutoff::dgemm>},
+      {"2.5d", "", "", paper_2_5d_algo, refined_2_5d_algo},
   };
   return table;
 }

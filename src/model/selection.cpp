@@ -5,6 +5,7 @@
 
 #include "algos/process_grid.hpp"
 #include "algos/registry.hpp"
+#include "algos/two_point_five_d.hpp"
 #include "algos/strassen_groups.hpp"
 #include "model/algorithm_models.hpp"
 
@@ -30,6 +31,7 @@ std::string Candidate::label() const {
   if (u.nb) s += " nb=" + std::to_string(opt.nb);
   if (u.lb) s += " lb=" + (opt.lb > 0 ? std::to_string(opt.lb) : std::string("32(default)"));
   if (u.local_levels && opt.local_levels > 0) s += " L=" + std::to_string(opt.local_levels);
+  if (u.replicas && opt.replicas > 0) s += " c=" + std::to_string(opt.replicas);
   if (opt.q7_splits && !opt.q7_splits->empty()) {
     // The top split: the entry with the most levels to go.
     s += " split=model(" + algos::format_split(opt.q7_splits->rbegin()->second) + ")";
@@ -90,8 +92,10 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       for (int lb : u.lb ? lbs : std::vector<int>{0})
         for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r)
           for (int L : u.local_levels && !space.local_levels.empty() ? space.local_levels
-                                                                     : std::vector<int>{base.local_levels}) {
+                                                                     : std::vector<int>{base.local_levels})
+            for (int c : u.replicas ? algos::replica_choices(p) : std::vector<int>{0}) {
             Options o = base;
+            o.replicas = c;
             o.pr = g.first;
             o.pc = g.second;
             o.lb = lb;

@@ -11,6 +11,7 @@
 
 #include "algos/pilaenv_override.hpp"
 #include "algos/registry.hpp"
+#include "algos/two_point_five_d.hpp"
 #include "core/comm.hpp"
 #include "core/generate.hpp"
 #include "core/mpi_env.hpp"
@@ -80,6 +81,12 @@ int main(int argc, char** argv) {
         opt.lb = 3;
         run_case(*algo, pb, opt, world, "nb=5,lb=3");
       }
+      if (algo->uses().replicas)  // 2.5d: every c with p = q^2 c
+        for (int c : replica_choices(world.size())) {
+          Options r;
+          r.replicas = c;
+          run_case(*algo, pb, r, world, "c=" + std::to_string(c));
+        }
       if (algo->uses().grid && world.size() > 1) {
         Options g;
         g.nb = 4;

@@ -1,0 +1,237 @@
+// 2.5d: communication-avoiding 2.5D matrix multiplication (Solomonik &
+// Demmel 2011) with SUMMA inside each layer.
+//
+// Ranks: p = q^2 c. Rank r is in layer l = r / q^2 at grid position
+// (i, j) = ((r mod q^2) / q, r mod q) -- row-major inside a layer.
+// Example, p = 8, c = 2 (q = 2): ranks 0-3 form layer 0 with
+// (0,0)=0 (0,1)=1 (1,0)=2 (1,1)=3; ranks 4-7 the same positions in layer 1.
+//
+// Layout (as data, layout.hpp): layer 0 owns everything. A (m x k) is cut
+// into q x q blocks, rows by block_start(m, q, i), columns by
+// block_start(k, q, j); B (k x n) rows by k's split, columns by n's; C
+// (m x n) by m's and n's. Rank (i, j, 0) owns block (i, j) of each. The
+// other layers own nothing before and after the multiplication, so
+// generation, verification and the CSV see one ordinary 2D block layout.
+//
+// multiply():
+//   1. replicate: layer 0 broadcasts its A and B blocks to the same
+//      position of every layer (MPI_Bcast over the "depth" communicator);
+//   2. layer l takes the k-range K_l = [block_start(k, c, l), +block_size)
+//      and runs SUMMA over it: for every grid column s whose k-block meets
+//      K_l, the piece A(i, piece) is broadcast along grid row i from
+//      (i, s), the piece B(piece, j) down grid column j from (s, j), and
+//      C_ij += A(i, piece) * B(piece, j) (DGEMM with beta = 1). Example,
+//      k = 10, q = 2, c = 2: k-blocks [0,5) [5,10), K_0 = [0,5), K_1 =
+//      [5,10): each layer does one SUMMA step of width 5;
+//   3. reduce: C_ij is summed over the layers into layer 0 (MPI_Reduce).
+// Cost (square n): 2 n^3 / p flops per rank; q / c SUMMA steps per layer,
+// each two broadcasts of (n/q)^2 words; replication and reduction of
+// (n/q)^2 words over c layers -> words ~ n^2 / sqrt(c p), messages
+// ~ sqrt(p / c^3) (times the broadcast trees' log factors). The cost models
+// are in model/two_point_five_d_model.cpp.
+#include "algos/two_point_five_d.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/blas.hpp"
+#include "core/mpi_check.hpp"
+
+namespace mmbench::algos {
+
+std::vector<int> replica_choices(int p) {
+  std::vector<int> out;
+  for (int c = 1; c <= p; ++c)
+    if (p % c == 0 && layer_grid_side(p, c) > 0) out.push_back(c);
+  return out;
+}
+
+int layer_grid_side(int p, int c) {
+  if (c < 1 || p % c != 0) return 0;
+  const int sq = p / c;
+  int q = static_cast<int>(std::lround(std::sqrt(static_cast<double>(sq))));
+  while (q * q > sq) --q;
+  while ((q + 1) * (q + 1) <= sq) ++q;
+  return q * q == sq ? q : 0;
+}
+
+double two_point_five_d_doubles_per_rank(const Problem& pb, int p, int c) {
+  const int q = layer_grid_side(p, c);
+  if (q == 0) return 0;
+  const double bm = double(block_size(pb.m, q, 0)), bn = double(block_size(pb.n, q, 0)),
+               bk = double(block_size(pb.k, q, 0));
+  // A, B, C blocks + an A panel (bm x bk) and a B panel (bk x bn).
+  return bm * bk + bk * bn + bm * bn + bm * bk + bk * bn;
+}
+
+int largest_replicas_that_fit(const Problem& pb, int p, double max_doubles_per_rank) {
+  const std::vector<int> cs = replica_choices(p);
+  for (auto it = cs.rbegin(); it != cs.rend(); ++it)
+    if (max_doubles_per_rank <= 0 || two_point_five_d_doubles_per_rank(pb, p, *it) <= max_doubles_per_rank)
+      return *it;
+  return 0;
+}
+
+namespace {
+
+// The c the plan uses: opt.replicas, or the largest choice (no memory
+// limit known here; the CLI resolves `--replicas auto` with the memory).
+int replicas_of(const Options& opt, int p) { return opt.replicas > 0 ? opt.replicas : replica_choices(p).back(); }
+
+Layout blocks_on_layer0(Index rows, Index cols, int q, int ranks) {
+  std::vector<Rect> rects;
+  for (int i = 0; i < q; ++i)
+    for (int j = 0; j < q; ++j) {
+      Rect r;
+      r.row = block_start(rows, q, i);
+      r.col = block_start(cols, q, j);
+      r.rows = block_size(rows, q, i);
+      r.cols = block_size(cols, q, j);
+      r.owner = i * q + j;
+      r.offset = 0;
+      r.ld = std::max<Index>(1, r.rows);
+      rects.push_back(r);
+    }
+  return Layout(rows, cols, ranks, std::move(rects), "2.5D: q x q blocks on layer 0 of " + std::to_string(ranks / (q * q)));
+}
+
+class TwoPointFiveDPlan : public Plan {
+ public:
+  TwoPointFiveDPlan(const Problem& pb, const Options& opt, const Comm& comm)
+      : pb_(pb), c_(replicas_of(opt, comm.size())), q_(layer_grid_side(comm.size(), c_)),
+        layer_(comm.rank() / (q_ * q_)), i_((comm.rank() % (q_ * q_)) / q_), j_(comm.rank() % q_),
+        a_(blocks_on_layer0(pb.m, pb.k, q_, comm.size())),
+        b_(blocks_on_layer0(pb.k, pb.n, q_, comm.size())),
+        c_layout_(blocks_on_layer0(pb.m, pb.n, q_, comm.size())),
+        // Depth: the same (i, j) in every layer, layer 0 first (the root).
+        depth_(comm.split(i_ * q_ + j_, layer_)),
+        row_(comm.split(layer_ * q_ + i_, j_)),
+        col_(comm.split(layer_ * q_ + j_, i_)) {
+    bm_ = block_size(pb.m, q_, i_);
+    bn_ = block_size(pb.n, q_, j_);
+    // Copies of this position's blocks on the layers above 0.
+    if (layer_ > 0) {
+      a_copy_.assign(static_cast<std::size_t>(bm_ * block_size(pb.k, q_, j_)), 0.0);
+      b_copy_.assign(static_cast<std::size_t>(block_size(pb.k, q_, i_) * bn_), 0.0);
+      c_part_.assign(static_cast<std::size_t>(bm_ * bn_), 0.0);
+    }
+    const Index widest_k = block_size(pb.k, q_, 0);
+    a_panel_.assign(static_cast<std::size_t>(bm_ * widest_k), 0.0);
+    b_panel_.assign(static_cast<std::size_t>(widest_k * bn_), 0.0);
+  }
+  const Layout& layout_a() const override { return a_; }
+  const Layout& layout_b() const override { return b_; }
+  const Layout& layout_c() const override { return c_layout_; }
+  Index workspace_doubles() const override {
+    return static_cast<Index>(a_copy_.size() + b_copy_.size() + c_part_.size() + a_panel_.size() + b_panel_.size());
+  }
+  std::map<std::string, std::string> describe() const override {
+    // grid: q x q x c (the layers' grid and their number).
+    return {{"replicas", std::to_string(c_)},
+            {"grid", std::to_string(q_) + "x" + std::to_string(q_) + "x" + std::to_string(c_)}};
+  }
+
+  void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
+    // Blocks of this position: layer 0's own buffers, the copies elsewhere.
+    // (MPI_Bcast takes a non-const buffer; the root only reads it.)
+    const Index ka = block_size(pb_.k, q_, j_), kb = block_size(pb_.k, q_, i_);
+    double* a = layer_ == 0 ? const_cast<double*>(A.data()) : a_copy_.data();
+    double* b = layer_ == 0 ? const_cast<double*>(B.data()) : b_copy_.data();
+    double* c = layer_ == 0 ? C.data() : c_part_.data();
+    // 1. Replicate A and B blocks over the layers.
+    if (c_ > 1) {
+      bcast(a, bm_ * ka, 0, depth_);
+      bcast(b, kb * bn_, 0, depth_);
+    }
+    std::fill(c, c + bm_ * bn_, 0.0);
+    // 2. SUMMA over this layer's k-range.
+    const Index k0 = block_start(pb_.k, c_, layer_), k1 = k0 + block_size(pb_.k, c_, layer_);
+    for (int s = 0; s < q_; ++s) {
+      const Index s0 = block_start(pb_.k, q_, s), s1 = s0 + block_size(pb_.k, q_, s);
+      const Index lo = std::max(k0, s0), hi = std::min(k1, s1);
+      if (lo >= hi) continue;
+      const Index w = hi - lo;
+      // A(i, lo:hi): columns lo - s0 .. of the block on (i, s), contiguous.
+      double* ap = a_panel_.data();
+      if (j_ == s) std::memcpy(ap, a + (lo - s0) * std::max<Index>(1, bm_), sizeof(double) * bm_ * w);
+      bcast(ap, bm_ * w, s, row_);
+      // B(lo:hi, j): rows lo - s0 .. of the block on (s, j), packed to w x bn.
+      double* bp = b_panel_.data();
+      if (i_ == s) {
+        const Index ldb = std::max<Index>(1, s1 - s0);
+        for (Index col = 0; col < bn_; ++col)
+          std::memcpy(bp + col * w, b + (lo - s0) + col * ldb, sizeof(double) * w);
+      }
+      bcast(bp, w * bn_, s, col_);
+      if (bm_ > 0 && bn_ > 0)
+        dgemm(bm_, bn_, w, ap, std::max<Index>(1, bm_), bp, w, 1.0, c, std::max<Index>(1, bm_));
+    }
+    // 3. Sum C over the layers into layer 0.
+    if (c_ > 1 && bm_ * bn_ > 0) {
+      const int count = static_cast<int>(bm_ * bn_);
+      if (layer_ == 0)
+        MMBENCH_MPI(MPI_Reduce(MPI_IN_PLACE, c, count, MPI_DOUBLE, MPI_SUM, 0, depth_.get()));
+      else
+        MMBENCH_MPI(MPI_Reduce(c, nullptr, count, MPI_DOUBLE, MPI_SUM, 0, depth_.get()));
+    }
+  }
+
+ private:
+  static void bcast(double* buf, Index count, int root, const Comm& comm) {
+    if (count > 0 && comm.size() > 1)
+      MMBENCH_MPI(MPI_Bcast(buf, static_cast<int>(count), MPI_DOUBLE, root, comm.get()));
+  }
+
+  Problem pb_;
+  int c_, q_, layer_, i_, j_;
+  Index bm_ = 0, bn_ = 0;
+  Layout a_, b_, c_layout_;
+  Comm depth_, row_, col_;
+  std::vector<double> a_copy_, b_copy_, c_part_, a_panel_, b_panel_;
+};
+
+class TwoPointFiveD : public Algorithm {
+ public:
+  std::string_view name() const override { return "2.5d"; }
+  std::string_view summary() const override {
+    return "2.5D (Solomonik-Demmel): c layers of a q x q grid, SUMMA on 1/c of k per layer, C summed over layers";
+  }
+  std::string_view requirements() const override {
+    return "p = q^2 x c (--replicas c; every p works with c = p); any m, n, k";
+  }
+  std::string_view layout() const override { return "A, B, C in q x q blocks on layer 0; copies of A, B on every layer"; }
+  Uses uses() const override { return Uses{.replicas = true}; }
+  Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+    const int c = replicas_of(opt, ranks);
+    const int q = layer_grid_side(ranks, c);
+    if (q == 0) {
+      std::string ok;
+      for (int x : replica_choices(ranks)) ok += (ok.empty() ? "" : ", ") + std::to_string(x);
+      return {"--replicas " + std::to_string(c) + " does not fit p = " + std::to_string(ranks) +
+              " (p = q^2 x c with whole q); allowed c: " + ok};
+    }
+    if (double(block_size(pb.m, q, 0)) * double(block_size(pb.n, q, 0)) > 2147483647.0 ||
+        double(block_size(pb.m, q, 0)) * double(block_size(pb.k, q, 0)) > 2147483647.0 ||
+        double(block_size(pb.k, q, 0)) * double(block_size(pb.n, q, 0)) > 2147483647.0)
+      return {"a block exceeds one MPI message (2^31 elements); use more ranks or fewer replicas"};
+    return {};
+  }
+  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
+    return two_point_five_d_doubles_per_rank(pb, ranks, replicas_of(opt, ranks)) * 1.05;
+  }
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+    return std::make_unique<TwoPointFiveDPlan>(pb, opt, comm);
+  }
+};
+
+}  // namespace
+
+const Algorithm& two_point_five_d_algorithm() {
+  static const TwoPointFiveD a;
+  return a;
+}
+
+}  // namespace mmbench::algos
