@@ -45,18 +45,17 @@ csv=results/default-$host-$stamp.csv
 lbs=default
 prof=()
 if [ -f "$profile" ]; then lbs=default,auto; prof=(--profile "$profile"); fi
-echo "== p = 1: dgemm, ring, pdgemm (lb $lbs), n = $sizes"
-mpirun -q -n 1 "$MM" run --algo dgemm,ring,pdgemm --lb "$lbs" --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
-# The cost model's pick (--algo auto) runs in the same sweep as every other
-# algorithm, so its regret comes from the same interleaved rounds.
+# The cost model's pick (--algo auto) runs in the same sweep as the
+# algorithms it is compared with, so its regret comes from the same rounds.
+one=dgemm,ring,pdgemm
+[ "$P" = 1 ] && [ -f "$profile" ] && one=$one,auto
+echo "== p = 1: $one (lb $lbs), n = $sizes"
+mpirun -q -n 1 "$MM" run --algo "$one" --lb "$lbs" --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
 algos=all
 [ -f "$profile" ] && algos=all,auto
 if [ "$P" -gt 1 ]; then
   echo "== p = $P: every algorithm (not-applicable rows say why) plus --algo auto when a profile exists, n = $sizes"
   mpirun -q -n "$P" "$MM" run --algo "$algos" --lb "$lbs" --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
-elif [ -f "$profile" ]; then
-  echo "== p = 1: the cost model's pick per n, with the dgemm peer"
-  mpirun -q -n 1 "$MM" run --algo dgemm,auto --n "$sizes" --reps "$reps" --csv "$csv" "${prof[@]}"
 fi
 echo
 echo "== summary ($csv)"
