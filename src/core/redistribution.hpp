@@ -52,7 +52,7 @@ class Redistribution {
     execute(std::vector<const double*>{src}, std::vector<double*>{dst}, comm);
   }
 
-  // Statistics of this rank's side (for tests and the dry-run report).
+  // Statistics of this rank's side (volumes and message counts; used by the tests).
   int send_peers() const;  // peers other than this rank
   int recv_peers() const;
   Index send_volume() const;  // doubles leaving this rank

@@ -2,15 +2,13 @@
 // per algorithm in algorithm_models.cpp, a paper predictor (Tab. 2.5 as
 // printed, paper_model.hpp) and a refined one (refined_model.hpp).
 //
-// The table also names algorithms that are not registered yet (tpmm and the
-// Strassen combinations): the candidate enumeration asks the registry, so a
-// model without an algorithm is simply never used, and lights up the day
-// the algorithm is added.
+// Every registered algorithm must have a line here (unit test
+// Registry.EveryAlgorithmHasModelsAndHelp): an algorithm without a model
+// would silently be left out of auto, explain and --validate.
 //
 // Conventions for both predictors:
 // - p is the number of MPI ranks of the job. dgemm runs on one rank with
-//   threads x p BLAS threads (algos/dgemm.cpp): both models assume ideal
-//   thread scaling, i.e. the rate of one thread times p x threads.
+//   threads x p BLAS threads (algos/dgemm.cpp).
 // - threads > 1 divides computation by threads (ideal scaling) everywhere.
 // - The paper formulas are written for square n x n. For m, n, k not all
 //   equal the paper predictor evaluates them at n = round(cbrt(m n k)) (the
