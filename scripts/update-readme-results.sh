@@ -31,6 +31,44 @@ section() {  # title csv command
 }
 tmp=$(mktemp)
 {
+  # Issue 11: the fair peer (a) and the paired ratios to it (b), the
+  # tuner's lb (c) and the model's regret (d).
+  f=$(newest 'results/trust-peer-in-mpirun2-*-summary.txt')
+  if [ -n "$f" ]; then
+    echo "### The DGEMM peer inside a 2-rank job vs alone (issue 11 a)"
+    echo
+    echo "\`PARTS=a scripts/bench/trust.sh\` → \`$f\` (launches alternated, one ratio per pair)  "
+    echo "Machine: $(machine "${f%-summary.txt}.csv")"
+    echo
+    echo '```'
+    grep -v '^#' "$f"
+    echo '```'
+    echo
+  fi
+  section "Paired ratios to the DGEMM peer, p = 2 (issue 11 b)" "$(newest 'results/trust-ratios-*.csv')" "PARTS=b scripts/bench/trust.sh"
+  f=$(newest 'results/tuner-lb-*-summary.txt')
+  if [ -n "$f" ]; then
+    echo "### The tuner's lb against PDGEMM itself (issue 11 c)"
+    echo
+    echo "\`scripts/bench/tuner_lb.sh\` → \`$f\`"
+    echo
+    echo '```'
+    cat "$f"
+    echo '```'
+    echo
+  fi
+  f=$(newest 'results/trust-validate-*-validate.txt')
+  if [ -n "$f" ]; then
+    echo "### Regret of the model's pick, paired (issue 11 d)"
+    echo
+    echo "\`PARTS=d scripts/bench/trust.sh\` → \`${f%.txt}.csv\`  "
+    echo "Machine: $(machine "${f%-validate.txt}.csv")"
+    echo
+    echo '```'
+    cat "$f"
+    echo '```'
+    echo
+  fi
   section "Foundation sweep (p = 2)" "$(newest 'results/foundation-*.csv')" "scripts/bench/foundation.sh"
   # The full sweep (one timed run per configuration) and the two closer
   # looks at the goal points (3 runs each) that followed it.
@@ -48,11 +86,11 @@ tmp=$(mktemp)
     echo
   done
   if [ -f plots/mflops-vs-n.png ]; then echo "![MFLOPS per core against n](plots/mflops-vs-n.png)"; echo; fi
-  echo "MFLOPS per core use the classical 2mnk count; \"vs DGEMM peer\" is total GFLOP/s over one"
-  echo "rank running OpenBLAS DGEMM with all the job's cores, measured in the same run. Ranks beyond the"
-  echo "core count are oversubscribed and never used for these figures. This VM is noisy (the same"
-  echo "configuration varied by up to 1.65x between repetitions): read single rows with care; the"
-  echo "CSVs hold min/median/max of every configuration."
+  echo "MFLOPS per core use the classical 2mnk count. \"vs DGEMM peer\" is t(peer) / t(row) for one"
+  echo "rank running OpenBLAS DGEMM with all the job's cores, formed per round of the same run (median"
+  echo "and 95 % interval; CSVs from before 2026-11-23 have no interval and an inflated peer, see"
+  echo "\"What changed\"). Ranks beyond the core count are oversubscribed and never used for these figures."
+  echo "This VM is noisy (single runs differed by up to 1.9x): read the intervals, not single rows."
 } >"$tmp"
 python3 - "$tmp" <<'PY'
 import re, sys
