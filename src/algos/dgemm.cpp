@@ -32,11 +32,9 @@ class DgemmPlan : public Plan {
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     const bool worker = comm_.rank() == 0;
     if (worker) {
-      int before = blas_threads();
-      set_blas_threads(threads_);
+      const ScopedBlasThreads all_cores(threads_);
       local_(pb_.m, pb_.n, pb_.k, A.data(), std::max<Index>(1, pb_.m), B.data(), std::max<Index>(1, pb_.k),
              C.data(), std::max<Index>(1, pb_.m));
-      set_blas_threads(before);
     }
     comm_.idle_barrier(!worker);
   }

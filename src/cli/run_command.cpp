@@ -454,7 +454,9 @@ Outcome run_one(const Config& c, const RunArgs& a, const Comm& world, bool& warn
                cpus_before, cpus_available_to_me(), c.opt.threads);
     told = true;
   }
-  set_blas_threads(c.opt.threads);
+  // This configuration's thread count, for its runs and its verification
+  // only: the next configuration starts from the count before it.
+  const ScopedBlasThreads config_threads(c.opt.threads);
   auto plan = c.algo->plan(c.pb, c.opt, world);
   DistMatrix A(plan->layout_a(), world.rank()), B(plan->layout_b(), world.rank()), C(plan->layout_c(), world.rank());
   generate(A, a.seed);
