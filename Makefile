@@ -1,12 +1,17 @@
 # The two commands of the README:
 #   make run   install what is missing, build (Release), run the default benchmark
 #   make test  install what is missing, build, run all tests with ctest
+# and
+#   make install [PREFIX=/usr/local]  build, then install bin/mmbench,
+#              lib/libmmbench-lb.so (+ include/mmbench_lb.h) and
+#              share/mmbench/mmbench_plot.py under PREFIX
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 MODE ?= --default
+PREFIX ?= /usr/local
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test install clean
 
 all: build
 
@@ -22,6 +27,9 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,7 @@
 # ScaLAPACK: Debian's CMake config for scalapack-openmpi points at a wrong
 # path, so it is found through pkg-config.
 find_package(PkgConfig REQUIRED)
-find_package(MPI REQUIRED COMPONENTS CXX)
+find_package(MPI REQUIRED COMPONENTS C CXX)  # C: the plain ScaLAPACK test program
 pkg_check_modules(SCALAPACK REQUIRED IMPORTED_TARGET scalapack-openmpi)
 pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
 pkg_check_modules(PAPI REQUIRED IMPORTED_TARGET papi)

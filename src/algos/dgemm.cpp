@@ -32,11 +32,9 @@ class DgemmPlan : public Plan {
   const Layout& layout_c() const override { return c_; }
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     if (!takes_part()) return;
-    int before = blas_threads();
-    set_blas_threads(threads_);
+    const ScopedBlasThreads all_cores(threads_);
     local_(pb_.m, pb_.n, pb_.k, A.data(), std::max<Index>(1, pb_.m), B.data(), std::max<Index>(1, pb_.k),
            C.data(), std::max<Index>(1, pb_.m));
-    set_blas_threads(before);
   }
   bool takes_part() const override { return comm_.rank() == 0; }
   Index workspace_doubles() const override { return local_.workspace_doubles(); }

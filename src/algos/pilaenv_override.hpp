@@ -7,7 +7,9 @@
 // executable references, and ScaLAPACK's own pilaenv_ would be used. Debian's
 // shared libscalapack-openmpi calls pilaenv_ through the PLT, so the
 // executable's definition wins. Whether it did is checked at run time by
-// counting calls (pilaenv_calls()).
+// counting calls (pilaenv_calls()). For the same reason a preloaded
+// libmmbench-lb.so (src/preload: the same idea for programs other than
+// mmbench) never changes mmbench's own lb.
 #pragma once
 
 namespace mmbench::algos {

@@ -30,15 +30,16 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "algos/algorithm.hpp"
 #include "algos/process_grid.hpp"
 #include "algos/strassen_formulas.hpp"
 #include "algos/strassen_groups.hpp"
 #include "algos/strassen_layout.hpp"
+#include "core/blacs_context.hpp"
 #include "core/scalapack_api.hpp"
-
-extern "C" void Cblacs_gridmap(int* ictxt, int* usermap, int ldumap, int nprow, int npcol);
 
 namespace mmbench::algos {
 
@@ -49,58 +50,46 @@ namespace {
 using namespace strassen;
 
 // BLACS grids of one level over one system handle: grid 0 = all ranks, grids
-// 1..4 = the Q7 groups (a rank outside a group gets context -1 there).
+// 1..4 = the Q7 groups (a rank outside a group gets context -1 there). Every
+// context is owned (core/blacs_context.hpp) and checked when it is made, so
+// a failure part way releases the grids made before it.
 class LevelGrids {
  public:
   LevelGrids(const Comm& comm, const GroupSplit& gs) {
-    handle_ = Csys2blacs_handle(comm.get());
+    const BlacsSystemHandle handle(comm.get());  // needed only while the grids are made
     auto [pr, pc] = most_square_grid(comm.size());
-    shape_[0] = {pr, pc};
-    ctxt_[0] = handle_;
-    Cblacs_gridinit(&ctxt_[0], "R", pr, pc);
+    grids_[0] = BlacsContext::grid_init(handle, pr, pc);
     for (int g = 0; g < 4; ++g) {
       auto [gr, gc] = most_square_grid(gs.size[g]);
-      shape_[g + 1] = {gr, gc};
       // usermap(i, j) = rank of grid position (i, j), column-major with
       // leading dimension gr; row-major placement like BlacsGrid ("R").
       std::vector<int> map(static_cast<std::size_t>(gr * gc));
       for (int i = 0; i < gr; ++i)
         for (int j = 0; j < gc; ++j) map[i + j * gr] = gs.start[g] + i * gc + j;
-      ctxt_[g + 1] = handle_;
-      Cblacs_gridmap(&ctxt_[g + 1], map.data(), gr, gr, gc);  // collective over the handle's ranks
-    }
-    for (int i = 0; i < 5; ++i) {
-      int r = 0, c = 0;
-      if (ctxt_[i] >= 0) Cblacs_gridinfo(ctxt_[i], &r, &c, &pos_[i].first, &pos_[i].second);
+      grids_[g + 1] = BlacsContext::grid_map(handle, std::move(map), gr, gc);  // collective over the handle's ranks
     }
   }
-  ~LevelGrids() {
-    for (int c : ctxt_) if (c >= 0) Cblacs_gridexit(c);
-    if (handle_ >= 0) Cfree_blacs_system_handle(handle_);
-  }
-  LevelGrids(const LevelGrids&) = delete;
-  LevelGrids& operator=(const LevelGrids&) = delete;
 
-  int all_ranks_context() const { return ctxt_[0]; }
+  int all_ranks_context() const { return grids_[0].context(); }
   // Descriptor of an m x n matrix on grid i (0 = all ranks, 1 + g = group g);
   // ranks outside grid i get context -1, as pdgemr2d expects.
   std::array<int, 9> descriptor(int i, Index m, Index n, int nb) const {
+    const BlacsContext& grid = grids_[i];
     int mi = static_cast<int>(m), ni = static_cast<int>(n), zero = 0;
-    if (ctxt_[i] < 0) return {1, -1, mi, ni, nb, nb, 0, 0, 1};
-    int locr = numroc_(&mi, &nb, &pos_[i].first, &zero, &shape_[i].first);
-    int lld = std::max(1, locr), info = 0, ctxt = ctxt_[i];
+    if (!grid.in_grid()) return {1, -1, mi, ni, nb, nb, 0, 0, 1};
+    int myrow = grid.my_row(), pr = grid.rows();
+    int locr = numroc_(&mi, &nb, &myrow, &zero, &pr);
+    int lld = std::max(1, locr), info = 0, ctxt = grid.context();
     std::array<int, 9> d{};
     descinit_(d.data(), &mi, &ni, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
     if (info != 0) throw std::runtime_error("strassen-q7+pdgemm: descinit failed, info = " + std::to_string(info));
     return d;
   }
-  std::pair<int, int> shape(int i) const { return shape_[i]; }
-  std::pair<int, int> position(int i) const { return pos_[i]; }
+  std::pair<int, int> shape(int i) const { return {grids_[i].rows(), grids_[i].cols()}; }
+  std::pair<int, int> position(int i) const { return {grids_[i].my_row(), grids_[i].my_col()}; }
 
  private:
-  int handle_ = -1;
-  std::array<int, 5> ctxt_{-1, -1, -1, -1, -1};
-  std::array<std::pair<int, int>, 5> shape_{}, pos_{};
+  std::array<BlacsContext, 5> grids_;
 };
 
 // Global index of local index l on process coordinate `proc` of `procs`

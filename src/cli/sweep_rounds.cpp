@@ -83,7 +83,9 @@ class PreparedSet {
   // warm-up runs (collective).
   std::unique_ptr<Prepared> prepare(const Config& c, std::string& failure) {
     widen_for(c.opt.threads);
-    set_blas_threads(c.opt.threads);
+    // This configuration's thread count for its plan and warm-up only; the
+    // timed runs set it again (scoped) so no count leaks to the next one.
+    const ScopedBlasThreads config_threads(c.opt.threads);
     auto p = std::make_unique<Prepared>();
     const std::string_view name = c.algo->name();
     const int rank = world_.rank(), ranks = world_.size();
@@ -173,7 +175,7 @@ RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::o
         times[i].clear();
         continue;
       }
-      set_blas_threads(c.opt.threads);
+      const ScopedBlasThreads config_threads(c.opt.threads);
       std::string mine;
       const double t = time_max_over_ranks(
           world,

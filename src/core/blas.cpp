@@ -11,6 +11,9 @@ void set_blas_threads(int threads) { openblas_set_num_threads(threads); }
 int blas_threads() { return openblas_get_num_threads(); }
 std::string blas_config() { return openblas_get_config(); }
 
+ScopedBlasThreads::ScopedBlasThreads(int threads) : previous_(blas_threads()) { set_blas_threads(threads); }
+ScopedBlasThreads::~ScopedBlasThreads() { set_blas_threads(previous_); }
+
 void dgemm(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb,
            double beta, double* C, Index ldc) {
   if (m == 0 || n == 0) return;

@@ -8,6 +8,7 @@ extern "C" {
 int Csys2blacs_handle(MPI_Comm comm);
 void Cfree_blacs_system_handle(int handle);
 void Cblacs_gridinit(int* ictxt, const char* order, int nprow, int npcol);
+void Cblacs_gridmap(int* ictxt, int* usermap, int ldumap, int nprow, int npcol);
 void Cblacs_gridinfo(int ictxt, int* nprow, int* npcol, int* myrow, int* mycol);
 void Cblacs_gridexit(int ictxt);
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);

@@ -55,6 +55,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/blas.hpp"
 #include "local/fast_gemm_passes.hpp"
 
 namespace mmbench::local {
@@ -319,21 +320,6 @@ void multiply_sequential(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block 
 
 // ---- parallel top level -------------------------------------------------
 
-// Sets OpenBLAS's (process-global) thread count for a scope and restores the
-// previous one, also when leaving by an exception.
-class BlasThreads {
- public:
-  explicit BlasThreads(int n) : previous_(openblas_get_num_threads()) {
-    openblas_set_num_threads(n);
-  }
-  ~BlasThreads() { openblas_set_num_threads(previous_); }
-  BlasThreads(const BlasThreads&) = delete;
-  BlasThreads& operator=(const BlasThreads&) = delete;
-
- private:
-  int previous_;
-};
-
 struct ProductSpec {
   ConstBlock left, right;
   Block out;
@@ -414,7 +400,7 @@ void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Bloc
   };
 
   {
-    const BlasThreads single(1);
+    const ScopedBlasThreads single(1);  // our threads split the work: each calls a one-thread BLAS
     std::vector<std::jthread> helpers;  // joined on scope exit
     helpers.reserve(threads - 1);
     for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);

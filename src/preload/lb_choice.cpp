@@ -1,0 +1,120 @@
+#include "preload/lb_choice.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/machine_profile.hpp"  // kProfileSchema only: this library does not link mmbench
+
+namespace mmbench::preload {
+
+namespace {
+
+bool unset(const char* v) { return v == nullptr || *v == '\0'; }
+
+// Digits only (no sign, no blanks), 1 .. INT_MAX; 0 when it is not one.
+int parse_positive(const char* text) {
+  long long v = 0;
+  for (const char* c = text; *c != '\0'; ++c) {
+    if (*c < '0' || *c > '9') return 0;
+    v = v * 10 + (*c - '0');
+    if (v > std::numeric_limits<int>::max()) return 0;
+  }
+  return static_cast<int>(v);
+}
+
+// Reads the whole file into text; false and why when it cannot.
+bool read_file(const char* path, std::string& text, std::string& why) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path, "rb"), &std::fclose);
+  if (!f) {
+    why = std::string("cannot open it (") + std::strerror(errno) + ")";
+    return false;
+  }
+  char buf[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f.get())) > 0) text.append(buf, got);
+  if (std::ferror(f.get())) {
+    why = std::string("cannot read it (") + std::strerror(errno) + ")";
+    return false;
+  }
+  return true;
+}
+
+// lb of a profile file, as machine_profile.cpp reads it; 0 and why if none.
+int profile_lb(const char* path, std::string& why) {
+  std::string text;
+  if (!read_file(path, text, why)) return 0;
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    why = "not valid JSON";
+    return 0;
+  }
+  if (!doc.is_object()) {
+    why = "not a JSON object";
+    return 0;
+  }
+  auto schema = doc.find("schema");
+  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != tuner::kProfileSchema) {
+    why = std::string("not an mmbench profile (field 'schema' is not \"") + tuner::kProfileSchema + "\")";
+    return 0;
+  }
+  auto lb = doc.find("lb");
+  if (lb == doc.end()) {
+    why = "field 'lb' is missing";
+    return 0;
+  }
+  constexpr long long kMax = std::numeric_limits<int>::max();
+  long long v = 0;
+  if (lb->is_number_unsigned())
+    v = lb->get<unsigned long long>() > static_cast<unsigned long long>(kMax) ? kMax + 1 : lb->get<long long>();
+  else if (lb->is_number_integer())
+    v = lb->get<long long>();
+  if (v <= 0 || v > kMax) {
+    why = "field 'lb' must be a positive integer, got " + lb->dump();
+    return 0;
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
+  LbChoice c;
+  try {
+    if (!unset(lb_env)) {
+      const int lb = parse_positive(lb_env);
+      if (lb > 0) {
+        c.lb = lb;
+        c.source = "MMBENCH_LB";
+      } else {
+        c.problem = std::string("MMBENCH_LB='") + lb_env + "' is not a positive integer";
+      }
+    } else if (!unset(profile_env)) {
+      std::string why;
+      const int lb = profile_lb(profile_env, why);
+      if (lb > 0) {
+        c.lb = lb;
+        c.source = std::string("MMBENCH_PROFILE=") + profile_env;
+      } else {
+        c.problem = std::string("MMBENCH_PROFILE=") + profile_env + ": " + why;
+      }
+    }
+  } catch (...) {  // e.g. out of memory: someone else's program must go on
+    c = LbChoice{};
+    c.problem = "cannot read the configuration";
+  }
+  return c;
+}
+
+std::string describe(const LbChoice& c) {
+  const std::string fallback = "ScaLAPACK's default lb = " + std::to_string(kScalapackDefaultLb);
+  if (!c.problem.empty()) return "mmbench-lb: " + c.problem + "; serving " + fallback + " instead";
+  if (c.source.empty()) return "mmbench-lb: serving " + fallback + " (neither MMBENCH_LB nor MMBENCH_PROFILE is set)";
+  return "mmbench-lb: serving lb = " + std::to_string(c.lb) + " to PBLAS (from " + c.source + ")";
+}
+
+}  // namespace mmbench::preload

@@ -1,0 +1,124 @@
+// The lb libmmbench-lb.so serves (src/preload/lb_choice): MMBENCH_LB wins,
+// then the profile as `mmbench tune` writes it, else ScaLAPACK's 32; every
+// bad value gives the default and a line that names it.
+#include "preload/lb_choice.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tuner/machine_profile.hpp"
+
+namespace mmbench::preload {
+namespace {
+
+namespace fs = std::filesystem;
+
+class LbChoiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("mmbench_lb_choice_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string file(const std::string& name, const std::string& text) const {
+    const std::string p = (dir_ / name).string();
+    std::ofstream(p) << text;
+    return p;
+  }
+  // A profile with the given "lb" value (JSON text), otherwise well formed.
+  std::string profile_with_lb(const std::string& name, const std::string& lb) const {
+    return file(name, std::string("{\"schema\": \"") + tuner::kProfileSchema + "\", \"lb\": " + lb + "}");
+  }
+
+  fs::path dir_;
+};
+
+void expect_default(const LbChoice& c, const std::string& words) {
+  EXPECT_EQ(c.lb, kScalapackDefaultLb);
+  EXPECT_NE(c.problem.find(words), std::string::npos) << "problem: " << c.problem;
+  EXPECT_NE(describe(c).find("serving ScaLAPACK's default lb = 32 instead"), std::string::npos) << describe(c);
+  EXPECT_EQ(describe(c).find('\n'), std::string::npos);
+}
+
+TEST_F(LbChoiceTest, NothingSetServesTheDefaultSilently) {
+  for (const char* v : {static_cast<const char*>(nullptr), ""}) {
+    const LbChoice c = choose_lb(v, v);
+    EXPECT_EQ(c.lb, 32);
+    EXPECT_TRUE(c.problem.empty());
+    EXPECT_TRUE(c.source.empty());
+    EXPECT_NE(describe(c).find("neither MMBENCH_LB nor MMBENCH_PROFILE"), std::string::npos);
+  }
+}
+
+TEST_F(LbChoiceTest, EnvironmentValue) {
+  LbChoice c = choose_lb("256", nullptr);
+  EXPECT_EQ(c.lb, 256);
+  EXPECT_EQ(c.source, "MMBENCH_LB");
+  EXPECT_TRUE(c.problem.empty());
+  EXPECT_EQ(describe(c), "mmbench-lb: serving lb = 256 to PBLAS (from MMBENCH_LB)");
+  EXPECT_EQ(choose_lb("064", nullptr).lb, 64);
+  EXPECT_EQ(choose_lb("2147483647", nullptr).lb, 2147483647);
+}
+
+TEST_F(LbChoiceTest, BadEnvironmentValueFallsBack) {
+  for (const char* bad : {"abc", "0", "-5", "+5", " 64", "64 ", "12x", "1.5", "2147483648", "99999999999999999999"}) {
+    SCOPED_TRACE(bad);
+    expect_default(choose_lb(bad, nullptr), std::string("MMBENCH_LB='") + bad + "' is not a positive integer");
+  }
+}
+
+TEST_F(LbChoiceTest, EnvironmentWinsOverTheProfile) {
+  const std::string good = profile_with_lb("p.json", "48");
+  EXPECT_EQ(choose_lb("96", good.c_str()).lb, 96);
+  // Also over a broken profile (which is then not even read), and a bad
+  // MMBENCH_LB is not replaced by the profile: the user asked for it.
+  EXPECT_EQ(choose_lb("96", (dir_ / "missing.json").c_str()).lb, 96);
+  expect_default(choose_lb("x", good.c_str()), "MMBENCH_LB='x'");
+}
+
+TEST_F(LbChoiceTest, ProfileAsMmbenchWritesIt) {
+  tuner::MachineProfile p;  // the fields write_profile insists on
+  p.host = "node";
+  p.cpu_model = "cpu";
+  p.cores = 2;
+  p.date = "2025-01-01T00:00:00Z";
+  p.problem = {4096, 1, 2, 32, 2048, 0.98, false};
+  p.lb = 192;
+  p.lb_at_max = 256;
+  p.peak_dgemm_mflops = 1000;
+  p.t_op_s = 1e-9;
+  const std::string path = (dir_ / "node.json").string();
+  tuner::write_profile(p, path);
+  const LbChoice c = choose_lb(nullptr, path.c_str());
+  EXPECT_EQ(c.lb, 192);
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  EXPECT_EQ(c.source, "MMBENCH_PROFILE=" + path);
+  EXPECT_EQ(describe(c), "mmbench-lb: serving lb = 192 to PBLAS (from MMBENCH_PROFILE=" + path + ")");
+}
+
+TEST_F(LbChoiceTest, BadProfilesFallBack) {
+  expect_default(choose_lb(nullptr, (dir_ / "missing.json").c_str()), "missing.json: cannot open it (No such file");
+  expect_default(choose_lb(nullptr, dir_.c_str()), "cannot read it");
+  expect_default(choose_lb(nullptr, file("a.json", "{\"lb\": 64,,}").c_str()), "a.json: not valid JSON");
+  expect_default(choose_lb(nullptr, file("b.json", "").c_str()), "not valid JSON");
+  expect_default(choose_lb(nullptr, file("c.json", "[64]").c_str()), "not a JSON object");
+  expect_default(choose_lb(nullptr, file("d.json", "{\"lb\": 64}").c_str()), "not an mmbench profile");
+  expect_default(choose_lb(nullptr, file("e.json", "{\"schema\": \"mmbench-profile/0\", \"lb\": 64}").c_str()),
+                 "not an mmbench profile");
+  expect_default(choose_lb(nullptr, file("f.json", std::string("{\"schema\": \"") + tuner::kProfileSchema + "\"}").c_str()),
+                 "field 'lb' is missing");
+  for (const char* lb : {"0", "-3", "1.5", "\"64\"", "null", "2147483648", "18446744073709551615"}) {
+    SCOPED_TRACE(lb);
+    expect_default(choose_lb(nullptr, profile_with_lb("g.json", lb).c_str()),
+                   std::string("field 'lb' must be a positive integer, got ") + lb);
+  }
+}
+
+}  // namespace
+}  // namespace mmbench::preload
