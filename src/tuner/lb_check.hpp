@@ -31,8 +31,9 @@
 // rule's early lb that this check exists to correct). The decision is taken
 // on rank 0's numbers (identical on every rank) and broadcast.
 //
-// Cost: (candidates + 1) x rounds PDGEMM calls: at n = 4096 on 2 ranks of the
-// VM about 7 x 7 x 1.7 s = 80 s; at n = 2048 about 12 s.
+// Cost: candidates x rounds PDGEMM calls plus the warm-up: at n = 4096 on 2
+// ranks of the VM (~1.7 s per call) about 7 x 7 x 1.7 s = 85 s, at n = 2048
+// about 12 s (estimates from the measured PDGEMM rates).
 #pragma once
 
 #include <mpi.h>
