@@ -27,8 +27,7 @@ void check_rate(std::int64_t k, double mflops) {
   }
 }
 
-// choose_lb and choose_lb_robust compare against exactly this expression, so
-// on noise-free data (one pass) a point that passes in one passes in the other.
+// The threshold of eq. 2.26; both rules use exactly this expression.
 double threshold_of(double max_mflops, double x) { return x * max_mflops; }
 
 // Nearest even integer: 62.5 -> 62, 77.5 -> 78 (v / 2 rounded half away
