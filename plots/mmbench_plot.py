@@ -680,6 +680,10 @@ def plot_dgemm_profile(ctx, rows, script):
     lbs = [num(field(r, "lb")) for r in good if num(field(r, "lb")) is not None]
     xs = [num(field(r, "x")) for r in good if num(field(r, "x")) is not None]
     lb = statistics.mode(lbs) if lbs else None
+    # Profiles since the PDGEMM check: the rule's lb (eq. 2.26 on the
+    # smoothed profile) beside lb, and the smoothed curve itself.
+    rule_lbs = [num(field(r, "rule_lb")) for r in good if num(field(r, "rule_lb")) is not None]
+    rule_lb = statistics.mode(rule_lbs) if rule_lbs else None
     x = statistics.mode(xs) if xs else None
     ks = [num(r["k"]) for r in good]
     ymax_all = max(max(num(r["mflops"]) for r in good),
@@ -712,24 +716,37 @@ def plot_dgemm_profile(ctx, rows, script):
         parts.append("%s using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '%s' title %s noenhanced"
                      % (script.data([(k, y) for k, y, _ in mine]), colour,
                         gp_str("median MFLOPS" + suffix)))
+        smooth = sorted((num(r["k"]), num(field(r, "mflops_smooth"))) for r in good
+                        if (num(r["m"]), num(r["n"])) == (m, n) and num(field(r, "mflops_smooth")) is not None)
+        if smooth:
+            parts.append("%s using 1:2 with lines lw 1.5 dt 3 lc rgb '%s' title %s noenhanced"
+                         % (script.data(smooth), colour, gp_str("running median of 3 (the rule's curve)" + suffix)))
         peak_k, peak = max(((k, y) for k, y, _ in mine), key=lambda kv: kv[1])
         parts.append("%s using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb '%s' title %s noenhanced"
                      % (script.data([(peak_k, peak)]), colour,
                         gp_str("maximum %s MFLOPS at k = %s" % (fmt(round(peak)), fmt(peak_k)))))
         if x is not None:
-            level = x * peak
+            # The rule's threshold: x times the smoothed maximum where the
+            # CSV has the smoothed curve, else x times the maximum point.
+            base, what = (max(y for _, y in smooth), "smoothed max") if smooth else (peak, "max")
+            level = x * base
             # Drawn as a data series (not an arrow) so that it is in the key.
             # Red against the blue profile; with several shapes, each
             # shape's line takes that shape's colour.
             parts.append("%s using 1:2 with lines lw 2 dt 2 lc rgb '%s' title %s noenhanced"
                          % (script.data([(klo, level), (khi, level)]),
                             "#d62728" if len(shapes) == 1 else colour,
-                            gp_str("%s %% line: x · max = %s × %s = %s MFLOPS"
-                                   % (fmt(x * 100), fmt(x), fmt(round(peak)), fmt(round(level))))))
+                            gp_str("%s %% line: x · %s = %s × %s = %s MFLOPS"
+                                   % (fmt(x * 100), what, fmt(x), fmt(round(base)), fmt(round(level))))))
+    if rule_lb is not None and rule_lb != lb:
+        parts.append("%s using 1:2 with lines lw 2 dt 2 lc rgb '#9467bd' title %s noenhanced"
+                     % (script.data([(rule_lb, 0.0), (rule_lb, ymax_all * 1.08)]),
+                        gp_str("rule's lb (eq. 2.26) = %s" % fmt(rule_lb))))
     if lb is not None:
         parts.append("%s using 1:2 with lines lw 2 dt 4 lc rgb '#2ca02c' title %s noenhanced"
                      % (script.data([(lb, 0.0), (lb, ymax_all * 1.08)]),
-                        gp_str("chosen lb = %s" % fmt(lb))))
+                        gp_str("chosen lb = %s" % fmt(lb)
+                               + (" (PDGEMM check)" if rule_lb is not None and rule_lb != lb else ""))))
         script.add("set label 1 %s at %r, graph 0.06 left offset 0.8, 0 font ',12' tc rgb '#2ca02c' noenhanced"
                    % (gp_str("lb = %s" % fmt(lb)), lb))
     script.add(plot_cmd(parts))

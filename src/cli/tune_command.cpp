@@ -16,22 +16,33 @@ namespace mmbench::cli {
 
 CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   CLI::App* t = app.add_subcommand(
-      "tune", "Measure this machine: DGEMM profile -> PBLAS lb (eq. 2.26), latency/bandwidth, memory bandwidth; "
-              "write the machine profile (run it with the ranks you normally use)");
-  t->add_option("--n", a.n, "Typical problem size n (local DGEMM shape n/pr x n/pc x k)")->capture_default_str();
+      "tune", "Measure this machine: DGEMM profile -> lb by eq. 2.26, checked with PDGEMM; latency/bandwidth, "
+              "memory bandwidth, threaded DGEMM; write the machine profile (run it with the ranks you normally use)");
+  t->add_option("--n", a.n, "Typical problem size n (local DGEMM shape n/pr x n/pc x k; PDGEMM check at n)")->capture_default_str();
   t->add_option("--grid", a.grid, "Process grid of the typical problem: auto (most square) or PxQ")->capture_default_str();
   t->add_option("--kmin", a.kmin, "Smallest panel width k of the DGEMM profile")->capture_default_str();
   t->add_option("--kmax", a.kmax, "Largest k (0: n/pc, or n/pr if pr > pc)")->capture_default_str();
-  t->add_option("--x", a.x, "lb = smallest k reaching x * max MFLOPS (0 < x <= 1)")->capture_default_str();
-  t->add_flag("--exhaustive", a.exhaustive, "Measure every even k (the thesis' full sweep) instead of the smart search");
-  t->add_option("--reps", a.reps, "Timed repetitions per profile point")->capture_default_str();
-  t->add_option("--warmup", a.warmup, "Warm-up calls per profile point")->capture_default_str();
+  t->add_option("--x", a.x, "Rule's lb = smallest k reaching x * max MFLOPS (0 < x <= 1)")->capture_default_str();
+  t->add_flag("--exhaustive", a.exhaustive, "Profile every even k (the thesis' full sweep) instead of a geometric grid");
+  t->add_option("--passes", a.passes, "DGEMM profile passes (each k once per pass, shuffled order; median per k)")->capture_default_str();
+  t->add_flag("--no-lb-check", a.no_lb_check, "Skip the PDGEMM check of lb candidates: lb = the rule's (quick tests)");
+  t->add_option("--lb-check-rounds", a.lb_check_rounds, "Interleaved rounds of the PDGEMM check")->capture_default_str();
+  t->add_option("--reps", a.reps, "Repetitions of the add-bandwidth, local-Strassen and threaded-DGEMM steps")->capture_default_str();
+  t->add_option("--warmup", a.warmup, "Warm-up calls before the profile and each later step")->capture_default_str();
   t->add_option("--profile", a.profile, "Machine profile to write (default configs/<host>.json)");
-  t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/dgemm-profile-<host>-n<N>.csv)");
+  t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/dgemm-profile-<host>-n<N>.csv); the PDGEMM "
+                                "check goes beside it, *-lb-check.csv");
   t->add_flag("--quiet", a.quiet, "No progress on stderr");
   t->add_flag("--progress", a.progress, "Progress on stderr even when it is not a terminal");
   t->add_flag("--no-local", a.no_local, "Skip measuring the local Strassen-Winograd crossover");
   return t;
+}
+
+std::string lb_check_csv_path(const std::string& profile_csv) {
+  const std::string ext = ".csv";
+  if (profile_csv.size() > ext.size() && profile_csv.compare(profile_csv.size() - ext.size(), ext.size(), ext) == 0)
+    return profile_csv.substr(0, profile_csv.size() - ext.size()) + "-lb-check.csv";
+  return profile_csv + "-lb-check.csv";
 }
 
 int tune_command(const TuneArgs& a, const Comm& world) {
@@ -45,6 +56,9 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.kmax = a.kmax;
   o.x = a.x;
   o.exhaustive = a.exhaustive;
+  o.passes = a.passes;
+  o.lb_check = !a.no_lb_check;
+  o.lb_check_rounds = a.lb_check_rounds;
   o.reps = a.reps;
   o.warmup = a.warmup;
   o.scalapack_version = scalapack_version();
@@ -52,6 +66,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? fmt::format("results/dgemm-profile-{}-n{}.csv", host_name(), a.n) : a.csv;
+  if (o.lb_check) o.lb_check_csv_path = lb_check_csv_path(o.profile_csv_path);
   try {
     tuner::validate(o, world.size());
   } catch (const std::invalid_argument& e) {
@@ -60,7 +75,8 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   // Both output files must be writable before minutes of measuring.
   std::string err;
   if (world.rank() == 0)
-    for (const std::string& p : {o.profile_path, o.profile_csv_path}) {
+    for (const std::string& p : {o.profile_path, o.profile_csv_path, o.lb_check_csv_path}) {
+      if (p.empty()) continue;
       std::string dir = p.find('/') == std::string::npos ? "." : p.substr(0, p.rfind('/'));
       if (access(dir.c_str(), W_OK) != 0) {
         err = "cannot write " + p + " (folder " + dir + " is missing or read-only)";
@@ -78,12 +94,28 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   });
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (world.rank() == 0) {
-    fmt::print("machine profile {} written ({:.1f} s, {} search)\n", o.profile_path, secs,
-               a.exhaustive ? "exhaustive" : "smart");
-    fmt::print("  DGEMM profile ({} x {} x k, k = {}..{}): {} points in {}\n", prof.problem.n / pr, prof.problem.n / pc,
-               o.kmin, tuner::effective_kmax(o), prof.dgemm_profile.size(), o.profile_csv_path);
-    fmt::print("  lb = {} (first k with >= {:.0f}% of the max {:.0f} MFLOPS, which is at k = {})\n", prof.lb, o.x * 100,
-               prof.peak_dgemm_mflops, prof.lb_at_max);
+    fmt::print("machine profile {} written ({:.1f} s)\n", o.profile_path, secs);
+    fmt::print("  DGEMM profile ({} x {} x k, k = {}..{}, {} passes): {} points in {}\n", prof.problem.n / pr,
+               prof.problem.n / pc, o.kmin, tuner::effective_kmax(o), o.passes, prof.dgemm_profile.size(),
+               o.profile_csv_path);
+    fmt::print("  rule's lb = {} (eq. 2.26, x = {:g}, on the smoothed profile; largest median {:.0f} MFLOPS at k = {})\n",
+               prof.rule_lb, o.x, prof.peak_dgemm_mflops, prof.lb_at_max);
+    if (prof.lb_check.rounds > 0) {
+      double speed = 0, rule_speed = 0;
+      for (const tuner::LbCheckCandidate& c : prof.lb_check.candidates) {
+        if (c.lb == prof.lb) speed = c.ratio_median;
+        if (c.lb == prof.rule_lb) rule_speed = c.ratio_median;
+      }
+      fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = 32; the rule's lb {:.3f}x) "
+                 "in {}\n",
+                 prof.lb, prof.lb_check.n, prof.lb_check.rounds, speed, rule_speed, o.lb_check_csv_path);
+    } else {
+      fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
+    }
+    if (prof.dgemm_threads > 0)
+      fmt::print("  DGEMM n = {}: {:.0f} MFLOPS with {} threads, {:.0f} with one (efficiency {:.2f})\n",
+                 prof.dgemm_threaded_n, prof.dgemm_threaded_mflops, prof.dgemm_threads, prof.dgemm_single_mflops,
+                 prof.dgemm_threaded_mflops / (prof.dgemm_threads * prof.dgemm_single_mflops));
     if (prof.network_measured)
       fmt::print("  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
                  prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,

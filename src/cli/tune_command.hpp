@@ -1,5 +1,6 @@
-// `mmbench tune`: measure this machine (DGEMM profile -> lb, network,
-// memory bandwidth) and write its machine profile (SPEC 5).
+// `mmbench tune`: measure this machine (DGEMM profile -> the rule's lb,
+// PDGEMM check -> lb, network, memory bandwidth, threaded DGEMM) and write
+// its machine profile (SPEC 5).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,9 @@ struct TuneArgs {
   std::int64_t kmax = 0;
   double x = 0.98;
   bool exhaustive = false;
+  int passes = 5;
+  bool no_lb_check = false;
+  int lb_check_rounds = 7;
   int reps = 3;
   int warmup = 1;
   std::string profile;
@@ -28,6 +32,9 @@ struct TuneArgs {
 };
 
 CLI::App* add_tune_command(CLI::App& app, TuneArgs& args);
+// Where the PDGEMM check's CSV goes: beside the DGEMM profile CSV,
+// "x.csv" -> "x-lb-check.csv" (any other name: name + "-lb-check.csv").
+std::string lb_check_csv_path(const std::string& profile_csv);
 // Throws UsageError for bad input; returns the exit code.
 int tune_command(const TuneArgs& args, const Comm& world);
 

@@ -50,4 +50,14 @@ bool widen_affinity_for(int threads) {
   return sched_setaffinity(0, sizeof target, &target) == 0;
 }
 
+ScopedWideAffinity::ScopedWideAffinity(int threads) {
+  CPU_ZERO(&saved_);
+  saved_ok_ = sched_getaffinity(0, sizeof saved_, &saved_) == 0;
+  widened_ = saved_ok_ && widen_affinity_for(threads);
+}
+
+ScopedWideAffinity::~ScopedWideAffinity() {
+  if (widened_) sched_setaffinity(0, sizeof saved_, &saved_);
+}
+
 }  // namespace mmbench

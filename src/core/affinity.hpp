@@ -10,6 +10,8 @@
 // the new threads inherit the wider mask.
 #pragma once
 
+#include <sched.h>
+
 #include "core/comm.hpp"
 
 namespace mmbench {
@@ -24,5 +26,23 @@ bool widen_affinity_for(int threads);
 
 // CPUs this rank may run on now.
 int cpus_available_to_me();
+
+// widen_affinity_for(threads) for the lifetime of the object; the calling
+// thread's previous mask is restored at the end (threads created meanwhile
+// keep the wide one). For a measurement that runs many threads briefly
+// (tune's threaded DGEMM) and must not leave the rank unbound afterwards.
+class ScopedWideAffinity {
+ public:
+  explicit ScopedWideAffinity(int threads);
+  ~ScopedWideAffinity();
+  ScopedWideAffinity(const ScopedWideAffinity&) = delete;
+  ScopedWideAffinity& operator=(const ScopedWideAffinity&) = delete;
+  bool widened() const { return widened_; }
+
+ private:
+  cpu_set_t saved_;
+  bool saved_ok_ = false;
+  bool widened_ = false;
+};
 
 }  // namespace mmbench

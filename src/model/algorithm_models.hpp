@@ -8,8 +8,12 @@
 //
 // Conventions for both predictors:
 // - p is the number of MPI ranks of the job. dgemm runs on one rank with
-//   threads x p BLAS threads (algos/dgemm.cpp).
-// - threads > 1 divides computation by threads (ideal scaling) everywhere.
+//   threads x p BLAS threads (algos/dgemm.cpp): the paper model assumes
+//   ideal thread scaling (the rate of one thread times p x threads), the
+//   refined model the measured parallel efficiency where the profile has
+//   one (refined_model.hpp, thread_speedup), else ideal scaling too.
+// - threads > 1 divides computation by threads (paper) or by
+//   thread_speedup(threads) (refined) everywhere.
 // - The paper formulas are written for square n x n. For m, n, k not all
 //   equal the paper predictor evaluates them at n = round(cbrt(m n k)) (the
 //   same flop count); the refined predictor takes m, n, k as they are.

@@ -33,6 +33,12 @@ struct MachineParams {
   double add_bytes_per_s = 0;          // memory bandwidth of C = A + B (24 bytes per element)
   double t_op_pdgemm_default = 0;      // flop time of PDGEMM with lb = 32, if measured
   std::vector<DgemmPoint> dgemm_profile;  // measured DGEMM rates at several shapes
+  // Parallel efficiency of multi-thread DGEMM: with thread_efficiency_threads
+  // (>= 2) BLAS threads DGEMM ran at thread_efficiency x threads x the
+  // single-thread rate. 0 = not measured: ideal scaling (refined_model.hpp,
+  // thread_speedup).
+  double thread_efficiency = 0;
+  int thread_efficiency_threads = 0;
 };
 
 }  // namespace mmbench::model

@@ -50,9 +50,18 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
   return 1.0 / mp.t_op;
 }
 
+double thread_speedup(int threads, const MachineParams& mp) {
+  const int t = std::max(1, threads);
+  const int measured_at = mp.thread_efficiency_threads;
+  if (!(mp.thread_efficiency > 0) || measured_at < 2) return t;
+  const double e = t >= measured_at ? mp.thread_efficiency
+                                    : 1.0 + (mp.thread_efficiency - 1.0) * (t - 1) / (measured_at - 1);
+  return t * e;
+}
+
 double refined_dgemm_time(double m, double n, double k, int threads, const MachineParams& mp) {
   if (m <= 0 || n <= 0 || k <= 0) return 0.0;
-  return 2.0 * m * n * k / (dgemm_rate(m, n, k, mp) * std::max(1, threads));
+  return 2.0 * m * n * k / (dgemm_rate(m, n, k, mp) * thread_speedup(threads, mp));
 }
 
 double refined_add_time(double elements, const MachineParams& mp) {
@@ -70,7 +79,7 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   const double touches = lk.winograd ? 12.0 * hm * hk + 12.0 * hk * hn + 14.0 * hm * hn
                                      : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
   const double additions = refined_add_time(touches / 3.0, mp);
-  return (products + additions) / std::max(1, threads);
+  return (products + additions) / thread_speedup(threads, mp);
 }
 
 namespace {
@@ -128,7 +137,7 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   const double p = double(pr) * pc;
   // The whole local update runs in panels of width lb; price all of its
   // flops at the rate of one panel update.
-  const double rate = dgemm_rate(lm, ln, std::min<double>(lb, k), mp) * std::max(1, threads);
+  const double rate = dgemm_rate(lm, ln, std::min<double>(lb, k), mp) * thread_speedup(threads, mp);
   const double comp = 2.0 * m * n * k / p / rate;
   const double lr = std::log2(double(pr)), lc = std::log2(double(pc));
   if (p == 1) return {0.0, comp};

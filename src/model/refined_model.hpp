@@ -4,7 +4,9 @@
 //
 // - DGEMM rate: looked up in the machine's DGEMM profile at the point nearest
 //   to the actual local shape (distance in log m, log n, log k); 1 / t_op
-//   when there is no profile. Ideal scaling with BLAS threads.
+//   when there is no profile. Scaling with BLAS threads by the measured
+//   parallel efficiency where the profile has one (thread_speedup), ideal
+//   otherwise.
 // - Matrix additions: memory-bound, 24 bytes per element (read two, write
 //   one) at the measured add bandwidth; the paper's one t_op per element when
 //   the bandwidth was not measured.
@@ -43,7 +45,16 @@ namespace mmbench::model {
 //   rate(1000, 1000, 200) = 3e9 (|ln 200/256| = 0.25 < |ln 200/32| = 1.83)
 double dgemm_rate(double m, double n, double k, const MachineParams& mp);
 
-// Eq. 2.10 refined: 2 m n k / (rate(m, n, k) * threads).
+// How much faster `threads` BLAS threads run a DGEMM than one: threads x
+// efficiency(threads). Without a measured efficiency (mp.thread_efficiency
+// 0): threads (ideal scaling, exactly as before the measurement existed).
+// With one, E measured at T threads: efficiency(t) = 1 + (E - 1) (t - 1) /
+// (T - 1) for t <= T (linear between one thread, which is 100 %, and T), and
+// E for t > T. threads < 1 counts as 1.
+// Example: E = 0.9 at T = 2: speedup(1) = 1, speedup(2) = 1.8, speedup(4) = 3.6.
+double thread_speedup(int threads, const MachineParams& mp);
+
+// Eq. 2.10 refined: 2 m n k / (rate(m, n, k) * thread_speedup(threads)).
 double refined_dgemm_time(double m, double n, double k, int threads, const MachineParams& mp);
 
 // Eq. 2.11 refined: one addition of `elements` elements per rank,
@@ -76,7 +87,8 @@ struct LocalKernel {
 //                       at the add bandwidth (refined_add_time counts 3
 //                       touches per element);
 //                       with threads > 1 the top level's products and
-//                       additions are split over the threads (ideal).
+//                       additions are split over the threads
+//                       (time / thread_speedup(threads)).
 // Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
 // 4096^3 with one level: 7 * 2 * 2048^3 * 1e-10 = 12.03 s of products,
 // (12 + 12 + 14) * 2048^2 * 8 / 1e10 = 0.13 s of additions: 12.16 s
@@ -102,7 +114,8 @@ Prediction refined_tpmm(double m, double n, double k, int p, int threads, const 
 
 // PDGEMM on pr x pc, block factor nb, logical block size lb (eqs. 2.16/2.17
 // refined): computation 2mnk/(pr pc) at the profile rate of the local panel
-// update DGEMM(ceil(m/pr), ceil(n/pc), lb); communication the paper's volume
+// update DGEMM(ceil(m/pr), ceil(n/pc), lb) times thread_speedup(threads);
+// communication the paper's volume
 // (log2 pc * m k / pr + log2 pr * k n / pc) / tau plus ceil(k / lb) panel
 // steps of (log2 pr + log2 pc) startups in the regime of one panel message
 // (ceil(m/pr) * lb doubles). Not overlapped (the thesis found the

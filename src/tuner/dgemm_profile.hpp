@@ -8,8 +8,9 @@
 // rank (PDGEMM waits for it at the next broadcast), so each repetition's
 // time is the maximum over ranks (MPI_Allreduce MAX); the point's time is
 // the median over repetitions. Every rank ends up with the same numbers,
-// which lets the caller run a data-dependent search (search_lb) on all ranks
-// in lockstep.
+// which lets the caller take data-dependent decisions (the lb rule) on all
+// ranks in lockstep. The tuner builds it with reps = 1: each call is one
+// pass of measure_in_passes (lb_rule.hpp), the median is over the passes.
 #pragma once
 
 #include <mpi.h>

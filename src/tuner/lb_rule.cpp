@@ -1,10 +1,10 @@
 #include "tuner/lb_rule.hpp"
 
+#include "core/paired_stats.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
-#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -27,186 +27,12 @@ void check_rate(std::int64_t k, double mflops) {
   }
 }
 
-// Both choose_lb and the search compare against exactly this expression, so
-// a point that passes in one passes in the other (no rounding mismatch).
+// The threshold of eq. 2.26; both rules use exactly this expression.
 double threshold_of(double max_mflops, double x) { return x * max_mflops; }
 
 // Nearest even integer: 62.5 -> 62, 77.5 -> 78 (v / 2 rounded half away
 // from zero, times 2).
 std::int64_t round_even(double v) { return 2 * static_cast<std::int64_t>(std::llround(v / 2.0)); }
-
-// The smart search keeps every measurement in a map ordered by k. All
-// decisions depend only on measured values, so the call order is a pure
-// function of them (which lets MPI ranks run the search in lockstep).
-class SmartSearch {
- public:
-  SmartSearch(std::int64_t kmin_even, std::int64_t kmax_even, double x, double tolerance,
-              const std::function<double(std::int64_t)>& measure)
-      : lo_(kmin_even), hi_(kmax_even), x_(x), tolerance_(tolerance), measure_(measure) {}
-
-  double at(std::int64_t k) {
-    auto it = points_.find(k);
-    if (it != points_.end()) return it->second;
-    const double mflops = measure_(k);
-    if (!std::isfinite(mflops) || mflops < 0.0) {
-      throw std::runtime_error("search_lb: measure_mflops(" + std::to_string(k) + ") returned " +
-                               std::to_string(mflops) + "; expected a finite rate >= 0");
-    }
-    points_.emplace(k, mflops);
-    return mflops;
-  }
-
-  void run(const std::vector<std::int64_t>& coarse) {
-    for (std::int64_t k : coarse) at(k);
-    for (;;) {
-      const std::size_t before = points_.size();
-
-      // 1. Make the best point a local maximum at resolution 2. Climbing
-      //    only ever moves to higher values, so the result is the maximum
-      //    of everything measured.
-      const double best = at(climb(argmax()));
-      const double thr = threshold_of(best, x_);
-
-      // 3. Humps before the crossing that come close to the threshold: a
-      //    smooth hump whose top lies between two coarse points is sampled
-      //    below its peak, so give it the same local search. Copy the
-      //    candidates first: climbing inserts into the map.
-      std::vector<std::int64_t> humps;
-      for (auto it = points_.begin(); it != points_.end() && it->second < thr; ++it) {
-        const bool left_ok = it == points_.begin() || std::prev(it)->second <= it->second;
-        const bool right_ok = std::next(it) == points_.end() || std::next(it)->second <= it->second;
-        if (left_ok && right_ok && it->second >= kHumpMargin * thr) humps.push_back(it->first);
-      }
-      for (std::int64_t h : humps) climb(h);
-
-      // 2. Refine the bracket below the first point that reaches the
-      //    threshold (recomputed: a hump may have raised the maximum). A
-      //    narrow bracket is measured at every even k; a wide one first at
-      //    kSubdivisions evenly spaced points, and the next round of the
-      //    loop refines the narrower bracket that leaves. Example: bracket
-      //    (1200, 1500) has 149 even k inside; probe 1238, 1276, ..., 1466
-      //    (step 38); if 1314 is the first to reach the threshold, the next
-      //    round measures 1278 ... 1312 (18 values, dense).
-      const double thr_now = threshold_of(points_.at(argmax()), x_);
-      auto first = std::find_if(points_.begin(), points_.end(),
-                                [&](const auto& p) { return p.second >= thr_now; });
-      if (first != points_.begin()) {
-        const std::int64_t below = std::prev(first)->first;
-        const std::int64_t inside = (first->first - below) / 2 - 1;  // even k strictly between
-        const std::int64_t step =
-            inside <= kDenseBracket
-                ? 2
-                : std::max<std::int64_t>(
-                      2, round_even(static_cast<double>(first->first - below) / kSubdivisions));
-        for (std::int64_t k = below + step; k < first->first; k += step) at(k);
-      }
-
-      if (points_.size() == before) break;
-    }
-  }
-
-  std::vector<ProfilePoint> measured() const {
-    std::vector<ProfilePoint> out;
-    out.reserve(points_.size());
-    for (const auto& [k, mflops] : points_) out.push_back({k, mflops});
-    return out;
-  }
-
- private:
-  // Coarse local maxima this far below the threshold (as a fraction of it)
-  // are still searched for a hidden hump.
-  static constexpr double kHumpMargin = 0.95;
-  // Crossing brackets with at most this many even k inside are measured
-  // densely; wider ones are cut into kSubdivisions pieces first.
-  static constexpr std::int64_t kDenseBracket = 24;
-  static constexpr double kSubdivisions = 8.0;
-  // Golden section: probe 0.382 of the way into the larger sub-interval.
-  static constexpr double kGolden = 0.3819660112501051;
-
-  std::int64_t argmax() const {
-    auto best = points_.begin();
-    for (auto it = points_.begin(); it != points_.end(); ++it) {
-      if (it->second > best->second) best = it;  // strict: ties keep the smaller k
-    }
-    return best->first;
-  }
-
-  // From c, climb to a local maximum at resolution 2: measure c - 2 and
-  // c + 2; if one is higher, walk along the already measured points on that
-  // side while they keep rising, then golden-section search the bracket
-  // (lo, m, hi) in which m is the highest. Repeats until the neighbours of
-  // the current point are both measured and not higher (by more than the
-  // tolerance: a neighbour within noise of c is no reason to search on).
-  std::int64_t climb(std::int64_t c) {
-    for (;;) {
-      const double fc = at(c);
-      const double left = c - 2 >= lo_ ? at(c - 2) : -std::numeric_limits<double>::infinity();
-      const double right = c + 2 <= hi_ ? at(c + 2) : -std::numeric_limits<double>::infinity();
-      const double enough = fc * (1.0 + tolerance_);
-      if (left <= enough && right <= enough) return c;
-      const int dir = right > left ? +1 : -1;  // ties go left (smaller k)
-
-      std::int64_t prev = c;
-      std::int64_t m = c + 2 * dir;
-      std::int64_t next = 0;
-      bool has_next = false;
-      for (;;) {
-        auto it = points_.find(m);
-        auto nx = dir > 0 ? std::next(it) : (it == points_.begin() ? points_.end() : std::prev(it));
-        if (nx == points_.end()) break;
-        if (nx->second > it->second) {
-          prev = m;
-          m = nx->first;
-          continue;
-        }
-        next = nx->first;
-        has_next = true;
-        break;
-      }
-      if (!has_next) {  // still rising at the edge of the range: check m's neighbours
-        c = m;
-        continue;
-      }
-      c = golden(std::min(prev, next), m, std::max(prev, next));
-    }
-  }
-
-  // Bracketed golden-section search over even k with f(m) >= f(a), f(b).
-  // Shrinks (a, b) around m until b - a == 4, i.e. m's even neighbours are
-  // both measured and not higher. Example: a = 100, m = 102, b = 200: the
-  // right side is larger, probe t = 102 + round_even(98 * 0.382) = 140; if
-  // f(140) > f(102) the new bracket is (102, 140, 200), else (100, 102, 140).
-  std::int64_t golden(std::int64_t a, std::int64_t m, std::int64_t b) {
-    while (b - a > 4) {
-      if (m - a >= b - m) {
-        const std::int64_t t =
-            std::clamp(m - round_even(static_cast<double>(m - a) * kGolden), a + 2, m - 2);
-        if (at(t) > at(m)) {
-          b = m;
-          m = t;
-        } else {
-          a = t;
-        }
-      } else {
-        const std::int64_t t =
-            std::clamp(m + round_even(static_cast<double>(b - m) * kGolden), m + 2, b - 2);
-        if (at(t) > at(m)) {
-          a = m;
-          m = t;
-        } else {
-          b = t;
-        }
-      }
-    }
-    return m;
-  }
-
-  std::int64_t lo_, hi_;
-  double x_;
-  double tolerance_;
-  const std::function<double(std::int64_t)>& measure_;
-  std::map<std::int64_t, double> points_;
-};
 
 }  // namespace
 
@@ -250,38 +76,94 @@ std::vector<std::int64_t> coarse_grid(std::int64_t kmin, std::int64_t kmax, doub
   return ks;
 }
 
-LbSearchResult search_lb(std::int64_t kmin, std::int64_t kmax, double x,
-                         const std::function<double(std::int64_t k)>& measure_mflops,
-                         bool exhaustive, double tolerance) {
-  check_x(x);
-  if (!(tolerance >= 0.0 && tolerance < 1.0)) {
-    throw std::invalid_argument("search_lb: tolerance = " + std::to_string(tolerance) +
-                                " is outside the allowed range [0, 1)");
+std::vector<ProfileSamples> measure_in_passes(const std::vector<std::int64_t>& ks, int passes,
+                                              std::uint64_t seed,
+                                              const std::function<double(std::int64_t, int)>& measure,
+                                              const std::function<void(int)>& on_pass) {
+  if (passes < 1) {
+    throw std::invalid_argument("measure_in_passes: passes = " + std::to_string(passes) + " must be >= 1");
   }
-  if (kmin < 2) {
-    throw std::invalid_argument("search_lb: kmin = " + std::to_string(kmin) +
-                                " is below the allowed minimum 2");
+  if (ks.empty()) throw std::invalid_argument("measure_in_passes: no k to measure");
+  std::vector<ProfileSamples> out(ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    out[i].k = ks[i];
+    out[i].mflops.reserve(static_cast<std::size_t>(passes));
   }
-  if (kmin > kmax) {
-    throw std::invalid_argument("search_lb: kmin = " + std::to_string(kmin) +
-                                " exceeds kmax = " + std::to_string(kmax));
+  for (int pass = 0; pass < passes; ++pass) {
+    for (std::size_t i : round_order(ks.size(), seed, pass)) {
+      const double mflops = measure(ks[i], pass);
+      if (!std::isfinite(mflops) || mflops < 0.0) {
+        throw std::runtime_error("measure_in_passes: measure(" + std::to_string(ks[i]) + ") returned " +
+                                 std::to_string(mflops) + "; expected a finite rate >= 0");
+      }
+      out[i].mflops.push_back(mflops);
+    }
+    if (on_pass) on_pass(pass);
   }
-  const std::vector<std::int64_t> all = even_grid(kmin, kmax);
-  if (all.empty()) {
-    throw std::invalid_argument("search_lb: [" + std::to_string(kmin) + ", " +
-                                std::to_string(kmax) + "] contains no even k");
-  }
+  return out;
+}
 
-  SmartSearch search(all.front(), all.back(), x, tolerance, measure_mflops);
-  if (exhaustive) {
-    for (std::int64_t k : all) search.at(k);
-  } else {
-    search.run(coarse_grid(kmin, kmax));
+std::vector<double> running_median3(const std::vector<double>& v) {
+  const std::size_t n = v.size();
+  if (n <= 1) return v;
+  std::vector<double> out(n);
+  out[0] = 0.5 * (v[0] + v[1]);
+  out[n - 1] = 0.5 * (v[n - 2] + v[n - 1]);
+  for (std::size_t i = 1; i + 1 < n; ++i) {
+    const double a = v[i - 1], b = v[i], c = v[i + 1];
+    out[i] = std::max(std::min(a, b), std::min(std::max(a, b), c));
   }
-  LbSearchResult result;
-  result.measured = search.measured();
-  result.lb = choose_lb(result.measured, x);
-  return result;
+  return out;
+}
+
+RobustLb choose_lb_robust(const std::vector<ProfileSamples>& samples, double x) {
+  check_x(x);
+  if (samples.empty()) throw std::invalid_argument("lb rule: the DGEMM profile is empty");
+  std::vector<ProfileSamples> sorted = samples;
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.k < b.k; });
+  RobustLb out;
+  out.points.reserve(sorted.size());
+  std::vector<double> medians;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const ProfileSamples& s = sorted[i];
+    if (i > 0 && sorted[i - 1].k == s.k) {
+      throw std::invalid_argument("lb rule: k = " + std::to_string(s.k) + " appears twice in the profile");
+    }
+    if (s.mflops.empty()) {
+      throw std::invalid_argument("lb rule: k = " + std::to_string(s.k) + " has no measurement");
+    }
+    for (double r : s.mflops) check_rate(s.k, r);
+    const MedianInterval mi = median_interval(s.mflops);
+    RobustPoint p;
+    p.k = s.k;
+    p.passes = static_cast<int>(s.mflops.size());
+    p.median = mi.median;
+    p.lo = mi.lo;
+    p.hi = mi.hi;
+    p.coverage = mi.coverage;
+    p.best = *std::max_element(s.mflops.begin(), s.mflops.end());
+    out.points.push_back(p);
+    medians.push_back(mi.median);
+  }
+  const std::vector<double> smooth = running_median3(medians);
+  for (std::size_t i = 0; i < smooth.size(); ++i) {
+    out.points[i].smooth = smooth[i];
+    if (smooth[i] > out.max_smooth || i == 0) {  // strict: ties keep the smaller k
+      out.max_smooth = smooth[i];
+      out.k_at_max = out.points[i].k;
+    }
+  }
+  out.threshold = threshold_of(out.max_smooth, x);
+  out.fallback = true;
+  out.lb = out.k_at_max;
+  for (const RobustPoint& p : out.points) {
+    if (p.smooth >= out.threshold && p.lo >= out.threshold) {
+      out.lb = p.k;
+      out.fallback = false;
+      break;
+    }
+  }
+  return out;
 }
 
 }  // namespace mmbench::tuner

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <system_error>
@@ -156,6 +157,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   p.problem.exhaustive = r.boolean(tp, "tuning_problem.exhaustive");
 
   p.lb = r.positive(r.integer(doc, "lb"), "lb");
+  // Before the PDGEMM check existed, lb was the rule's.
+  p.rule_lb = doc.contains("rule_lb") ? r.positive(r.integer(doc, "rule_lb"), "rule_lb") : p.lb;
   p.lb_at_max = r.positive(r.integer(doc, "lb_at_max"), "lb_at_max");
   p.peak_dgemm_mflops = r.positive(r.number(doc, "peak_dgemm_mflops"), "peak_dgemm_mflops");
   p.t_op_s = r.positive(r.number(doc, "t_op_s_per_flop"), "t_op_s_per_flop");
@@ -205,6 +208,53 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
                                               "strassen_crossover.largest_n_tried")
                              : std::max(p.strassen_l1_n, p.strassen_l2_n);
   }
+  if (doc.contains("lb_check")) {
+    const json& lc = r.object(doc, "lb_check");
+    LbCheckRecord& c = p.lb_check;
+    c.n = r.positive(r.integer(lc, "lb_check.n"), "lb_check.n");
+    c.nb = r.positive(r.small_integer(lc, "lb_check.nb"), "lb_check.nb");
+    c.rounds = r.positive(r.small_integer(lc, "lb_check.rounds"), "lb_check.rounds");
+    c.reference_lb = r.positive(r.integer(lc, "lb_check.reference_lb"), "lb_check.reference_lb");
+    c.coverage = r.number(lc, "lb_check.coverage");
+    if (!(c.coverage >= 0.0 && c.coverage <= 1.0)) {
+      r.fail("field 'lb_check.coverage' = " + num(c.coverage) + " is outside [0, 1]");
+    }
+    if (lc.contains("csv")) c.csv = r.string(lc, "lb_check.csv");
+    const json& cands = r.field(lc, "lb_check.candidates");
+    if (!cands.is_array() || cands.empty()) {
+      r.fail("field 'lb_check.candidates' must be a non-empty array, got " + std::string(cands.type_name()) +
+             (cands.is_array() ? " (empty)" : ""));
+    }
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+      const std::string at = "lb_check.candidates[" + std::to_string(i) + "]";
+      if (!cands[i].is_object()) {
+        r.fail("field '" + at + "' must be an object, got " + std::string(cands[i].type_name()));
+      }
+      LbCheckCandidate cd;
+      cd.lb = r.positive(r.integer(cands[i], at + ".lb"), at + ".lb");
+      cd.mflops_median = r.positive(r.number(cands[i], at + ".mflops_median"), at + ".mflops_median");
+      cd.ratio_median = r.positive(r.number(cands[i], at + ".ratio_median"), at + ".ratio_median");
+      cd.ratio_ci_lo = r.positive(r.number(cands[i], at + ".ratio_ci_lo"), at + ".ratio_ci_lo");
+      cd.ratio_ci_hi = r.positive(r.number(cands[i], at + ".ratio_ci_hi"), at + ".ratio_ci_hi");
+      c.candidates.push_back(cd);
+    }
+  }
+  // The threaded DGEMM: all four keys or none (older profiles).
+  const char* thread_keys[] = {"dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops", "dgemm_single_mflops"};
+  const int present = static_cast<int>(std::count_if(std::begin(thread_keys), std::end(thread_keys),
+                                                     [&](const char* key) { return doc.contains(key); }));
+  if (present > 0) {
+    for (const char* key : thread_keys) r.field(doc, key);  // names the first missing one
+    p.dgemm_threads = r.non_negative(r.small_integer(doc, "dgemm_threads"), "dgemm_threads");
+    p.dgemm_threaded_n = r.non_negative(r.integer(doc, "dgemm_threaded_n"), "dgemm_threaded_n");
+    p.dgemm_threaded_mflops = r.non_negative(r.number(doc, "dgemm_threaded_mflops"), "dgemm_threaded_mflops");
+    p.dgemm_single_mflops = r.non_negative(r.number(doc, "dgemm_single_mflops"), "dgemm_single_mflops");
+    if (p.dgemm_threads > 0) {  // measured: every value must be usable
+      r.positive(p.dgemm_threaded_n, "dgemm_threaded_n");
+      r.positive(p.dgemm_threaded_mflops, "dgemm_threaded_mflops");
+      r.positive(p.dgemm_single_mflops, "dgemm_single_mflops");
+    }
+  }
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
 
   const json& prof = r.field(doc, "dgemm_profile");
@@ -242,9 +292,28 @@ json to_json(const MachineProfile& p) {
                            {"kmax", p.problem.kmax}, {"x", p.problem.x},
                            {"exhaustive", p.problem.exhaustive}};
   doc["lb"] = p.lb;
+  doc["rule_lb"] = p.rule_lb > 0 ? p.rule_lb : p.lb;
   doc["lb_at_max"] = p.lb_at_max;
   doc["peak_dgemm_mflops"] = p.peak_dgemm_mflops;
   doc["t_op_s_per_flop"] = p.t_op_s;
+  if (p.lb_check.rounds > 0) {
+    const LbCheckRecord& c = p.lb_check;
+    json cands = json::array();
+    for (const LbCheckCandidate& cd : c.candidates) {
+      cands.push_back({{"lb", cd.lb},
+                       {"mflops_median", cd.mflops_median},
+                       {"ratio_median", cd.ratio_median},
+                       {"ratio_ci_lo", cd.ratio_ci_lo},
+                       {"ratio_ci_hi", cd.ratio_ci_hi}});
+    }
+    doc["lb_check"] = {{"n", c.n},
+                       {"nb", c.nb},
+                       {"rounds", c.rounds},
+                       {"reference_lb", c.reference_lb},
+                       {"coverage", c.coverage},
+                       {"candidates", std::move(cands)},
+                       {"csv", c.csv}};
+  }
   doc["network_measured"] = p.network_measured;
   doc["latency_s"] = p.latency_s;
   doc["tau_pingpong_doubles_per_s"] = p.tau_pingpong;
@@ -259,6 +328,10 @@ json to_json(const MachineProfile& p) {
   doc["strassen_crossover"] = {{"local_l1_n", p.strassen_l1_n},
                                {"local_l2_n", p.strassen_l2_n},
                                {"largest_n_tried", p.strassen_tried_n}};
+  doc["dgemm_threads"] = p.dgemm_threads;
+  doc["dgemm_threaded_n"] = p.dgemm_threaded_n;
+  doc["dgemm_threaded_mflops"] = p.dgemm_threaded_mflops;
+  doc["dgemm_single_mflops"] = p.dgemm_single_mflops;
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {
@@ -340,6 +413,11 @@ model::MachineParams to_params(const MachineProfile& profile) {
   m.eager_limit_bytes = profile.two_regime.break_bytes;
   m.add_bytes_per_s = profile.add_bytes_per_s;
   m.dgemm_profile = profile.dgemm_profile;
+  if (profile.dgemm_threads >= 2 && profile.dgemm_threaded_mflops > 0 && profile.dgemm_single_mflops > 0) {
+    m.thread_efficiency_threads = profile.dgemm_threads;
+    m.thread_efficiency =
+        profile.dgemm_threaded_mflops / (profile.dgemm_threads * profile.dgemm_single_mflops);
+  }
   return m;
 }
 

@@ -13,8 +13,12 @@
 //     "libraries": {"mpi": "Open MPI v4.1.4", "blas": "OpenBLAS 0.3.21 ...", "scalapack": ""},
 //     "tuning_problem": {"n": 4096, "pr": 1, "pc": 2, "kmin": 32, "kmax": 2048,
 //                        "x": 0.98, "exhaustive": false},
-//     "lb": 256, "lb_at_max": 1100, "peak_dgemm_mflops": 49000.0,
+//     "lb": 256, "rule_lb": 78, "lb_at_max": 1100, "peak_dgemm_mflops": 49000.0,
 //     "t_op_s_per_flop": 2.06e-11,
+//     "lb_check": {"n": 4096, "nb": 64, "rounds": 7, "reference_lb": 32, "coverage": 0.984,
+//                  "candidates": [{"lb": 32, "mflops_median": 36000.0, "ratio_median": 1.0,
+//                                  "ratio_ci_lo": 1.0, "ratio_ci_hi": 1.0}, ...],
+//                  "csv": "results/dgemm-profile-node17-n4096-lb-check.csv"},
 //     "network_measured": true, "latency_s": 2.1e-7,
 //     "tau_pingpong_doubles_per_s": 1.1e9, "tau_alltoall_doubles_per_s": 8.0e8,
 //     "tau_model": "alltoall",
@@ -23,6 +27,8 @@
 //                    "break_bytes": 4096},
 //     "add_bandwidth_bytes_per_s": 1.5e10,
 //     "strassen_crossover": {"local_l1_n": 1536, "local_l2_n": 3072, "largest_n_tried": 3072},
+//     "dgemm_threads": 2, "dgemm_threaded_n": 2048, "dgemm_threaded_mflops": 90000.0,
+//     "dgemm_single_mflops": 47000.0,
 //     "notes": "",
 //     "dgemm_profile": [{"m": 4096, "n": 2048, "k": 32, "mflops": 30000.0}, ...,
 //                       {"m": 1024, "n": 1024, "k": 1024, "mflops": 40000.0}, ...],
@@ -31,8 +37,10 @@
 //     "dgemm_profile_csv": "results/dgemm-profile-node17.csv"
 //   }
 //
-// Unknown keys are ignored (a newer writer may add some); "strassen_crossover"
-// and "notes" may be left out. Every other key is required.
+// Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
+// "notes", "rule_lb", "lb_check" and the four "dgemm_thread..." keys may be
+// left out (older profiles; all four thread keys or none). Every other key
+// is required. The full list with meanings: docs/machine-profile.md.
 #pragma once
 
 #include <cstdint>
@@ -80,6 +88,28 @@ struct TwoRegimeNetwork {
   std::int64_t break_bytes = 0;
 };
 
+// One lb the PDGEMM check timed (tuner/lb_check.hpp).
+struct LbCheckCandidate {
+  std::int64_t lb = 0;
+  double mflops_median = 0;  // MFLOPS per rank: 2 n^3 / p / (median time) / 1e6
+  // Speed relative to the reference lb, t(reference) / t(lb) per round: the
+  // median over the rounds and its confidence interval (median_interval).
+  double ratio_median = 0;
+  double ratio_ci_lo = 0, ratio_ci_hi = 0;
+};
+
+// The PDGEMM check of the lb candidates; rounds == 0: not done (tune
+// --no-lb-check, or a profile written before the check existed).
+struct LbCheckRecord {
+  std::int64_t n = 0;             // PDGEMM n x n x n on the tuning problem's grid
+  int nb = 0;                     // block-cyclic block size
+  int rounds = 0;                 // interleaved rounds (one call per candidate each)
+  std::int64_t reference_lb = 0;  // the ratios' denominator (32, ScaLAPACK's default)
+  double coverage = 0;            // true coverage of the ratio intervals
+  std::vector<LbCheckCandidate> candidates;  // sorted by lb
+  std::string csv;                // path of the check's CSV ("" = not written)
+};
+
 // Which measured throughput the cost models use as tau. The thesis uses the
 // all-to-all rate because its algorithms load the whole network at once.
 enum class TauModel { alltoall, pingpong };
@@ -93,10 +123,16 @@ struct MachineProfile {
   LibraryVersions libraries;
   TuningProblem problem;
 
-  std::int64_t lb = 0;         // eq. 2.26
-  std::int64_t lb_at_max = 0;  // k of the profile's maximum (smallest on ties)
-  double peak_dgemm_mflops = 0;
+  // The lb every consumer reads (run --lb auto, predict, explain): the
+  // PDGEMM check's best candidate, or rule_lb where there was no check.
+  std::int64_t lb = 0;
+  // Eq. 2.26 on the smoothed profile with the statistical tie
+  // (tuner/lb_rule.hpp). Profiles written before the field existed: lb.
+  std::int64_t rule_lb = 0;
+  std::int64_t lb_at_max = 0;  // k of the largest per-k median (smallest on ties)
+  double peak_dgemm_mflops = 0;  // that median
   double t_op_s = 0;  // seconds per flop the models use (DGEMM rate at lb)
+  LbCheckRecord lb_check;
 
   // Network; all 0 and network_measured = false with one rank.
   bool network_measured = false;
@@ -116,6 +152,17 @@ struct MachineProfile {
   // --no-local). Profiles written before this field existed count as
   // measured up to max(l1_n, l2_n).
   std::int64_t strassen_tried_n = 0;
+
+  // Multi-thread DGEMM (tuner/threaded_dgemm.hpp): DGEMM(n, n, n) on rank 0
+  // with dgemm_threads BLAS threads (the cores of its node) while the other
+  // ranks idle, and the single-thread rate of the same DGEMM with every rank
+  // running one at once (the conditions of the DGEMM profile). All 0: not
+  // measured (profiles written before the fields existed): the models then
+  // assume ideal thread scaling.
+  int dgemm_threads = 0;
+  std::int64_t dgemm_threaded_n = 0;
+  double dgemm_threaded_mflops = 0;
+  double dgemm_single_mflops = 0;
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
@@ -146,7 +193,9 @@ void write_profile(const MachineProfile& profile, const std::string& path);
 
 // The parameters the cost models read: tau is the throughput named by
 // tau_model, t_op the profile's; the refined fields come from the
-// two-regime fit, the add bandwidth and the DGEMM profile.
+// two-regime fit, the add bandwidth, the DGEMM profile and the threaded
+// DGEMM (thread_efficiency = threaded / (threads x single), where measured
+// with threads >= 2).
 model::MachineParams to_params(const MachineProfile& profile);
 
 // "configs/<host>.json". Throws std::invalid_argument for an empty host or

@@ -20,11 +20,14 @@
 #include "core/csv_file.hpp"
 #include "core/mpi_check.hpp"
 #include "core/sysinfo.hpp"
+#include "core/timing.hpp"
 #include "tuner/add_bandwidth.hpp"
 #include "tuner/dgemm_profile.hpp"
+#include "tuner/lb_check.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/local_crossover.hpp"
 #include "tuner/network_calibration.hpp"
+#include "tuner/threaded_dgemm.hpp"
 
 namespace mmbench::tuner {
 
@@ -39,16 +42,46 @@ std::string trim(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
-// The raw DGEMM profile, columns as in docs/csv-columns.md ("DGEMM profile").
-std::string profile_csv(const std::map<std::int64_t, DgemmTiming>& timings, double x, std::int64_t lb) {
-  std::string csv = "m,n,k,reps,t_median,mflops,mflops_max,papi_tot_cyc,papi_l2_tcm,x,lb\n";
-  for (const auto& [k, t] : timings) {
-    const std::string cyc = t.has_counters ? std::to_string(t.papi_tot_cyc) : "";
-    const std::string l2 = t.has_counters ? std::to_string(t.papi_l2_tcm) : "";
-    csv += fmt::format("{},{},{},{},{:.9g},{:.3f},{:.3f},{},{},{:.6g},{}\n", static_cast<long long>(t.m),
-                  static_cast<long long>(t.n), static_cast<long long>(k), t.reps, t.t_median, t.mflops,
-                  t.mflops_max, cyc.c_str(), l2.c_str(), x, static_cast<long long>(lb));
+// The raw DGEMM profile, columns as in docs/csv-columns.md ("DGEMM profile"):
+// the columns of earlier versions first (reps = passes, t_median and mflops
+// the medians over the passes, mflops_max the best pass, lb the profile's
+// final lb), then the robust rule's columns.
+std::string profile_csv(const RobustLb& rule, const std::map<std::int64_t, std::vector<DgemmTiming>>& timings,
+                        double x, std::int64_t lb) {
+  std::string csv =
+      "m,n,k,reps,t_median,mflops,mflops_max,papi_tot_cyc,papi_l2_tcm,x,lb,"
+      "mflops_ci_lo,mflops_ci_hi,mflops_smooth,rule_lb\n";
+  for (const RobustPoint& pt : rule.points) {
+    const std::vector<DgemmTiming>& ts = timings.at(pt.k);
+    std::vector<double> secs, cyc, l2;
+    for (const DgemmTiming& t : ts) {
+      secs.push_back(t.t_median);
+      if (t.has_counters) {
+        cyc.push_back(static_cast<double>(t.papi_tot_cyc));
+        l2.push_back(static_cast<double>(t.papi_l2_tcm));
+      }
+    }
+    const std::string cyc_text = cyc.empty() ? "" : fmt::format("{:.0f}", summarize(cyc).median);
+    const std::string l2_text = l2.empty() ? "" : fmt::format("{:.0f}", summarize(l2).median);
+    csv += fmt::format("{},{},{},{},{:.9g},{:.3f},{:.3f},{},{},{:.6g},{},{:.3f},{:.3f},{:.3f},{}\n",
+                       static_cast<long long>(ts.front().m), static_cast<long long>(ts.front().n),
+                       static_cast<long long>(pt.k), pt.passes, summarize(secs).median, pt.median, pt.best, cyc_text,
+                       l2_text, x, static_cast<long long>(lb), pt.lo, pt.hi, pt.smooth,
+                       static_cast<long long>(rule.lb));
   }
+  return csv;
+}
+
+// The PDGEMM check, columns as in docs/csv-columns.md ("lb check").
+std::string lb_check_csv(const LbCheckRecord& c, int pr, int pc, std::int64_t rule_lb, std::int64_t lb) {
+  std::string csv =
+      "n,pr,pc,nb,lb,rounds,mflops_median,ratio_median,ratio_ci_lo,ratio_ci_hi,coverage,reference_lb,rule_lb,"
+      "chosen\n";
+  for (const LbCheckCandidate& cd : c.candidates)
+    csv += fmt::format("{},{},{},{},{},{},{:.3f},{:.5f},{:.5f},{:.5f},{:.4f},{},{},{}\n", static_cast<long long>(c.n),
+                       pr, pc, c.nb, static_cast<long long>(cd.lb), c.rounds, cd.mflops_median, cd.ratio_median,
+                       cd.ratio_ci_lo, cd.ratio_ci_hi, c.coverage, static_cast<long long>(c.reference_lb),
+                       static_cast<long long>(rule_lb), cd.lb == lb ? 1 : 0);
   return csv;
 }
 
@@ -87,11 +120,11 @@ void validate(const TuneOptions& o, int ranks) {
     fail(fmt::format("[kmin, kmax] = [{}, {}] contains no even k", static_cast<long long>(o.kmin),
                 static_cast<long long>(kmax)));
   }
+  if (o.passes < 1) fail(fmt::format("passes = {} must be >= 1", o.passes));
   if (o.reps < 1) fail(fmt::format("reps = {} must be >= 1", o.reps));
   if (o.warmup < 0) fail(fmt::format("warmup = {} must be >= 0", o.warmup));
-  if (!(o.search_tolerance >= 0.0 && o.search_tolerance < 1.0)) {
-    fail(fmt::format("search_tolerance = {:g} is outside the allowed range [0, 1)", o.search_tolerance));
-  }
+  if (o.lb_check_rounds < 1) fail(fmt::format("lb check rounds = {} must be >= 1", o.lb_check_rounds));
+  if (o.lb_check_nb < 1) fail(fmt::format("lb check nb = {} must be >= 1", o.lb_check_nb));
   if (o.add_n < 1) fail(fmt::format("add_n = {} must be >= 1", static_cast<long long>(o.add_n)));
   if (o.network_reps < 1) fail(fmt::format("network_reps = {} must be >= 1", o.network_reps));
 }
@@ -115,49 +148,92 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
     notes += text;
   };
 
-  // 1. DGEMM profile and lb.
+  // 1. DGEMM profile and the rule's lb.
   const double t_start = MPI_Wtime();
-  DgemmProfiler profiler(m_local, n_local, kmax, options.reps, options.warmup, comm);
+  const std::vector<std::int64_t> ks =
+      options.exhaustive ? even_grid(options.kmin, kmax) : coarse_grid(options.kmin, kmax, kProfileGridRatio);
+  DgemmProfiler profiler(m_local, n_local, kmax, 1, 0, comm);
   if (!profiler.counters_available()) {
     say(profiler.counters_message());
     note(profiler.counters_message());
   }
-  const std::size_t planned = options.exhaustive ? even_grid(options.kmin, kmax).size()
-                                                 : coarse_grid(options.kmin, kmax).size();
-  say(fmt::format("dgemm profile m={} n={} k={}..{} ({}, {} {} points)",
-             static_cast<long long>(m_local), static_cast<long long>(n_local),
-             static_cast<long long>(options.kmin), static_cast<long long>(kmax),
-             options.exhaustive ? "exhaustive" : "smart search", planned,
-             options.exhaustive ? "even" : "coarse"));
-  std::map<std::int64_t, DgemmTiming> timings;
-  auto measure = [&](std::int64_t k) {
-    const DgemmTiming t = profiler.measure(k);
-    timings[k] = t;
-    const std::size_t i = timings.size();
-    if (i <= planned) {
-      say(fmt::format("dgemm profile k={} ({}/{}{}) {:.0f} MFLOPS", static_cast<long long>(k), i, planned,
-                 options.exhaustive ? "" : " coarse", t.mflops));
-    } else {
-      say(fmt::format("dgemm profile k={} (refine #{}) {:.0f} MFLOPS", static_cast<long long>(k), i - planned,
-                 t.mflops));
-    }
-    return t.mflops;
-  };
-  const LbSearchResult search = search_lb(options.kmin, kmax, options.x, measure, options.exhaustive,
-                                           options.search_tolerance);
-  const auto best = std::max_element(search.measured.begin(), search.measured.end(),
-                                     [](const auto& a, const auto& b) { return a.mflops < b.mflops; });
+  say(fmt::format("dgemm profile m={} n={} k={}..{} ({} {} k, {} passes in shuffled order)",
+                  static_cast<long long>(m_local), static_cast<long long>(n_local),
+                  static_cast<long long>(ks.front()), static_cast<long long>(ks.back()), ks.size(),
+                  options.exhaustive ? "even" : "geometric", options.passes));
+  for (int w = 0; w < options.warmup; ++w) profiler.measure(ks.back());
+  std::map<std::int64_t, std::vector<DgemmTiming>> timings;
+  constexpr std::uint64_t kPassSeed = 0x70726f66696c65ULL;  // "profile"
+  const std::vector<ProfileSamples> samples = measure_in_passes(
+      ks, options.passes, kPassSeed,
+      [&](std::int64_t k, int) {
+        const DgemmTiming t = profiler.measure(k);
+        timings[k].push_back(t);
+        return t.mflops;
+      },
+      [&](int pass) {
+        say(fmt::format("dgemm profile pass {}/{} done ({:.1f} s)", pass + 1, options.passes, MPI_Wtime() - t_start));
+      });
+  const RobustLb rule = choose_lb_robust(samples, options.x);
+  const auto best = std::max_element(rule.points.begin(), rule.points.end(),
+                                     [](const RobustPoint& a, const RobustPoint& b) { return a.median < b.median; });
   const double t_dgemm = MPI_Wtime() - t_start;
-  say(fmt::format("dgemm profile: lb = {} (max {:.0f} MFLOPS at k = {}, threshold {:.0f}; {} of {} even k "
-             "measured in {:.1f} s)",
-             static_cast<long long>(search.lb), best->mflops, static_cast<long long>(best->k),
-             options.x * best->mflops, search.measured.size(), even_grid(options.kmin, kmax).size(),
-             t_dgemm));
-  note(fmt::format("DGEMM profile: {}, {} of {} even k measured, reps {}, warmup {}",
-              options.exhaustive ? "exhaustive" : "smart search", search.measured.size(),
-              even_grid(options.kmin, kmax).size(), options.reps, options.warmup));
+  say(fmt::format("dgemm profile: rule lb = {} (smoothed max {:.0f} MFLOPS at k = {}, threshold {:.0f}{}; "
+                  "{} k x {} passes in {:.1f} s)",
+                  static_cast<long long>(rule.lb), rule.max_smooth, static_cast<long long>(rule.k_at_max),
+                  rule.threshold, rule.fallback ? ", no k beyond the noise: the maximum's k" : "", ks.size(),
+                  options.passes, t_dgemm));
+  note(fmt::format("DGEMM profile: {} grid, {} k, {} passes, warmup {}; rule lb {} (eq. 2.26 on the running median "
+                   "of 3, a k counts when its median's lower confidence bound reaches x max too{})",
+                   options.exhaustive ? "every even k" : "geometric (ratio 1.2)", ks.size(), options.passes,
+                   options.warmup, static_cast<long long>(rule.lb), rule.fallback ? "; none did: argmax" : ""));
 
-  // 2. Network.
+  // 2. PDGEMM check of lb candidates around the rule's.
+  LbCheckOutcome check;
+  check.lb = rule.lb;
+  double t_check = 0;
+  if (options.lb_check) {
+    const double t0 = MPI_Wtime();
+    const std::int64_t width = options.pr > options.pc ? options.n / options.pr : options.n / options.pc;
+    const std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
+    std::string list;
+    for (std::int64_t v : lbs) {
+      if (!list.empty()) list += ',';
+      list += std::to_string(v);
+    }
+    say(fmt::format("lb check: PDGEMM n={} grid {}x{} nb={}, lb {} ({} rounds)", static_cast<long long>(options.n),
+                    options.pr, options.pc, options.lb_check_nb, list, options.lb_check_rounds));
+    LbCheckOptions co;
+    co.n = options.n;
+    co.pr = options.pr;
+    co.pc = options.pc;
+    co.nb = options.lb_check_nb;
+    co.rounds = options.lb_check_rounds;
+    co.warmup = std::max(1, options.warmup);
+    check = check_lb_with_pdgemm(co, lbs, rule.lb, comm, say);
+    t_check = MPI_Wtime() - t0;
+    if (check.done) {
+      auto speed = [&](std::int64_t lb) {
+        for (const LbCheckCandidate& c : check.record.candidates)
+          if (c.lb == lb) return c.ratio_median;
+        return 0.0;
+      };
+      say(fmt::format("lb check: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {}: {:.3f}x) in {:.1f} s",
+                      static_cast<long long>(check.lb), speed(check.lb), static_cast<long long>(rule.lb),
+                      speed(rule.lb), t_check));
+      note(fmt::format("lb: PDGEMM check at n = {} ({} candidates, {} rounds, nb {}): lb = {}, the rule's {}",
+                       static_cast<long long>(options.n), lbs.size(), options.lb_check_rounds, options.lb_check_nb,
+                       static_cast<long long>(check.lb), static_cast<long long>(rule.lb)));
+    } else {
+      say("lb check not done: " + check.reason + "; lb = the rule's");
+      note("lb check not done: " + check.reason + "; lb = the rule's");
+    }
+  } else {
+    note("lb check skipped (--no-lb-check): lb = the rule's");
+  }
+  const std::int64_t lb = check.done ? check.lb : rule.lb;
+
+  // 3. Network.
   const double t_net0 = MPI_Wtime();
   NetworkOptions net_options;
   net_options.reps = options.network_reps;
@@ -178,14 +254,14 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   }
   if (!net.note.empty()) note("network: " + net.note);
 
-  // 3. Memory bandwidth of an addition.
+  // 4. Memory bandwidth of an addition.
   const double t_add0 = MPI_Wtime();
   const AddBandwidth add = measure_add_bandwidth(options.add_n, options.reps, options.warmup, comm);
   const double t_add = MPI_Wtime() - t_add0;
   say(fmt::format("add bandwidth: n={}, {:.3g} GB/s per rank ({:.1f} s)", static_cast<long long>(add.n),
              add.bytes_per_s / 1e9, t_add));
 
-  // 4. Local Strassen-Winograd crossover (sizes up to the typical local
+  // 5. Local Strassen-Winograd crossover (sizes up to the typical local
   // block, at most 3072 so the step stays within seconds).
   LocalCrossover cross;
   double t_cross = 0;
@@ -200,11 +276,23 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                static_cast<long long>(cross.l1_n), static_cast<long long>(cross.l2_n)));
   }
 
-  note(fmt::format("BLAS threads per rank: {}", openblas_get_num_threads()));
-  note(fmt::format("durations: DGEMM profile {:.1f} s, network {:.1f} s, add {:.1f} s, local Strassen {:.1f} s", t_dgemm, t_net,
-              t_add, t_cross));
+  // 6. Multi-thread DGEMM against one thread per rank.
+  const double t_thr0 = MPI_Wtime();
+  const int blas_threads_per_rank = openblas_get_num_threads();
+  const ThreadedDgemm thr =
+      measure_threaded_dgemm(threaded_dgemm_size(options.n), cpu_cores(), options.reps, options.warmup, comm);
+  const double t_thr = MPI_Wtime() - t_thr0;
+  say(fmt::format("threaded DGEMM n={}: {} threads on rank 0 {:.0f} MFLOPS, one thread per rank {:.0f} MFLOPS, "
+                  "efficiency {:.2f} ({:.1f} s)",
+                  static_cast<long long>(thr.n), thr.threads, thr.threaded_mflops, thr.single_mflops, thr.efficiency(),
+                  t_thr));
 
-  // 5. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
+  note(fmt::format("BLAS threads per rank: {}", blas_threads_per_rank));
+  note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
+                   "Strassen {:.1f} s, threaded DGEMM {:.1f} s",
+                   t_dgemm, t_check, t_net, t_add, t_cross, t_thr));
+
+  // 7. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
   std::string text, error;
   if (rank == 0) {
     try {
@@ -217,12 +305,28 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.libraries.blas = trim(openblas_get_config());
       p.libraries.scalapack = options.scalapack_version;
       p.problem = {options.n, options.pr, options.pc, options.kmin, kmax, options.x, options.exhaustive};
-      p.lb = search.lb;
+      p.lb = lb;
+      p.rule_lb = rule.lb;
       p.lb_at_max = best->k;
-      p.peak_dgemm_mflops = best->mflops;
-      // The models' flop time is DGEMM's rate at the chosen panel width:
-      // that is what PDGEMM's local updates run at after tuning.
-      p.t_op_s = 1.0 / (timings.at(search.lb).mflops * 1e6);
+      p.peak_dgemm_mflops = best->median;
+      // The models' flop time is DGEMM's rate at the chosen panel width
+      // (that is what PDGEMM's local updates run at after tuning): the
+      // median of the profile point nearest to lb in log k (the checked lb
+      // need not lie on the grid).
+      const auto at_lb = std::min_element(rule.points.begin(), rule.points.end(), [&](const auto& a, const auto& b) {
+        const double la = std::abs(std::log(static_cast<double>(a.k) / static_cast<double>(lb)));
+        const double lbd = std::abs(std::log(static_cast<double>(b.k) / static_cast<double>(lb)));
+        return la < lbd;
+      });
+      p.t_op_s = 1.0 / (at_lb->median * 1e6);
+      if (check.done) {
+        p.lb_check = check.record;
+        p.lb_check.csv = options.lb_check_csv_path;
+      }
+      p.dgemm_threads = thr.threads;
+      p.dgemm_threaded_n = thr.n;
+      p.dgemm_threaded_mflops = thr.threaded_mflops;
+      p.dgemm_single_mflops = thr.single_mflops;
       p.network_measured = net.measured;
       p.latency_s = net.latency_s;
       p.tau_pingpong = net.tau_pingpong;
@@ -236,7 +340,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.strassen_l2_n = cross.l2_n;
       p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;
       p.notes = notes;
-      for (const auto& [k, t] : timings) p.dgemm_profile.push_back({t.m, t.n, k, t.mflops});
+      for (const RobustPoint& pt : rule.points) p.dgemm_profile.push_back({m_local, n_local, pt.k, pt.median});
       // The crossover step's square DGEMMs are profile points too: the
       // refined model prices local Strassen's square sub-products, which
       // the panel shapes above (m x n x k with k <= kmax) do not cover.
@@ -250,8 +354,13 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.dgemm_profile_csv = options.profile_csv_path;
 
       if (!options.profile_csv_path.empty()) {
-        write_file_atomically(options.profile_csv_path, profile_csv(timings, options.x, search.lb));
+        write_file_atomically(options.profile_csv_path, profile_csv(rule, timings, options.x, lb));
         say("wrote " + options.profile_csv_path);
+      }
+      if (check.done && !options.lb_check_csv_path.empty()) {
+        write_file_atomically(options.lb_check_csv_path,
+                              lb_check_csv(check.record, options.pr, options.pc, rule.lb, lb));
+        say("wrote " + options.lb_check_csv_path);
       }
       text = profile_to_json(p, options.profile_path.empty() ? "<profile>" : options.profile_path);
       if (!options.profile_path.empty()) {

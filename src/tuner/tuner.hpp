@@ -2,15 +2,24 @@
 //
 // Steps, all collective over the communicator:
 //   1. DGEMM profile of the typical problem's local shape
-//      (m = n/pr, n = n/pc, k in [kmin, kmax]) and lb by eq. 2.26
-//      (smart search by default, the thesis' full sweep with exhaustive);
-//   2. network: ping-pong sweep with least-squares fits, all-to-all;
-//   3. memory bandwidth of C = A + B;
-//   4. rank 0 writes the raw profile CSV and the machine profile JSON
-//      (both atomically), and every rank returns the same profile.
+//      (m = n/pr, n = n/pc, k in [kmin, kmax]): a geometric grid of k (every
+//      even k with exhaustive), `passes` interleaved passes, and the rule's
+//      lb by eq. 2.26 on the smoothed profile with a statistical tie
+//      (tuner/lb_rule.hpp);
+//   2. unless lb_check is off: PDGEMM at the tuning size for the rule's lb
+//      and a ladder around it, interleaved rounds; the fastest becomes the
+//      profile's lb (tuner/lb_check.hpp);
+//   3. network: ping-pong sweep with least-squares fits, all-to-all;
+//   4. memory bandwidth of C = A + B;
+//   5. local Strassen-Winograd crossover (unless local_crossover is off);
+//   6. multi-thread DGEMM on rank 0 against one thread per rank
+//      (tuner/threaded_dgemm.hpp);
+//   7. rank 0 writes the raw profile CSV, the lb check CSV and the machine
+//      profile JSON (each atomically), and every rank returns the same
+//      profile.
 //
-// The tuner does not set the BLAS thread count (the caller does, SPEC 2.1);
-// it records the count in the profile's notes.
+// The tuner does not set the BLAS thread count of steps 1-5 (the caller
+// does, SPEC 2.1); it records the count in the profile's notes.
 #pragma once
 
 #include <mpi.h>
@@ -29,14 +38,19 @@ struct TuneOptions {
   std::int64_t kmin = 32;
   std::int64_t kmax = 0;  // 0: n/pc, or n/pr if pr > pc (the thesis' choice)
   double x = 0.98;        // eq. 2.26 threshold fraction
-  bool exhaustive = false;
-  int reps = 3, warmup = 1;      // per DGEMM profile point and for the add bandwidth
+  bool exhaustive = false;  // every even k instead of the geometric grid
+  int passes = 5;           // DGEMM profile passes (one timed call per k and pass)
+  // reps: timed repetitions of the add bandwidth, the local crossover and
+  // the threaded DGEMM (rounds); warmup: untimed calls before each of those
+  // and before the profile's first pass (at kmax).
+  int reps = 3, warmup = 1;
+  bool lb_check = true;          // step 2
+  int lb_check_rounds = 7;       // rounds of the PDGEMM check
+  int lb_check_nb = 64;          // block-cyclic nb of the check (run's default)
   std::string profile_csv_path;  // raw DGEMM profile CSV; empty: not written
+  std::string lb_check_csv_path; // the PDGEMM check's CSV; empty: not written
   std::string profile_path;      // machine profile JSON; empty: not written
   std::string scalapack_version; // recorded as given (the tuner cannot ask ScaLAPACK)
-  // Smart search: stop climbing towards the maximum once the neighbours are
-  // within this fraction (timing noise; see search_lb).
-  double search_tolerance = 0.005;
   std::int64_t add_n = 2048;     // matrix order of the add-bandwidth measurement
   int network_reps = 5;          // timed batches per ping-pong / all-to-all size
   bool local_crossover = true;   // measure where local Strassen-Winograd pays
@@ -48,12 +62,13 @@ std::int64_t effective_kmax(const TuneOptions& options);
 
 // Throws std::invalid_argument naming the value and the allowed range if:
 // n < 1, pr or pc < 1, pr * pc != ranks, n < pr or n < pc, x outside
-// (0, 1], kmin < 2, kmin > kmax, no even k in [kmin, kmax], reps < 1,
-// warmup < 0, search_tolerance outside [0, 1), add_n < 1, network_reps < 1.
+// (0, 1], kmin < 2, kmin > kmax, no even k in [kmin, kmax], passes < 1,
+// reps < 1, warmup < 0, lb_check_rounds < 1, lb_check_nb < 1, add_n < 1,
+// network_reps < 1.
 void validate(const TuneOptions& options, int ranks);
 
 // Runs the whole tune; see the steps above. progress is called on rank 0
-// only, with one short line per step ("dgemm profile k=120 (5/20 coarse)");
+// only, with one short line per step, profile pass and check round;
 // the caller decides where it goes (may be empty). Throws
 // std::invalid_argument for bad options (on every rank, before measuring),
 // MpiError on an MPI failure, std::runtime_error (on every rank) if rank 0

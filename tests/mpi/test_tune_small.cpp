@@ -5,6 +5,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/mpi_check.hpp"
 #include "tuner/machine_profile.hpp"
@@ -52,6 +54,7 @@ void run(int ranks) {
   const std::string base = "/tmp/mmbench_test_tune_small_" + std::to_string(pid);
   const std::string json_path = base + "/profile.json";
   const std::string csv_path = base + "/dgemm-profile.csv";
+  const std::string check_csv_path = base + "/dgemm-profile-lb-check.csv";
 
   TuneOptions o;
   o.n = 128;
@@ -61,6 +64,9 @@ void run(int ranks) {
   o.kmax = 64;
   o.reps = 1;
   o.warmup = 0;
+  o.passes = 3;
+  o.lb_check_rounds = 3;  // the PDGEMM check runs (default on), briefly
+  o.lb_check_csv_path = check_csv_path;
   o.add_n = 256;
   o.network_reps = 2;
   o.profile_path = json_path;
@@ -79,20 +85,28 @@ void run(int ranks) {
   bad.kmin = 1;
   expect_throw<std::invalid_argument>([&] { run_tuner(bad, MPI_COMM_WORLD, {}); }, "kmin = 1", "kmin = 1");
   bad = o;
+  bad.passes = 0;
+  expect_throw<std::invalid_argument>([&] { run_tuner(bad, MPI_COMM_WORLD, {}); }, "passes = 0", "passes = 0");
+  bad = o;
+  bad.lb_check_rounds = 0;
+  expect_throw<std::invalid_argument>([&] { run_tuner(bad, MPI_COMM_WORLD, {}); }, "rounds = 0", "rounds = 0");
+  bad = o;
   bad.kmin = 80;
   expect_throw<std::invalid_argument>([&] { run_tuner(bad, MPI_COMM_WORLD, {}); }, "kmin > kmax", "kmax = 64");
 
-  int lines = 0;
+  int lines = 0, round_lines = 0;
   const MachineProfile returned = run_tuner(o, MPI_COMM_WORLD, [&](const std::string& line) {
     ++lines;
+    if (line.rfind("lb check round ", 0) == 0) ++round_lines;
     std::printf("[tune] %s\n", line.c_str());
   });
   check(rank == 0 ? lines > 5 : lines == 0, "progress is reported on rank 0 only");
+  check(rank != 0 || round_lines == 3, "one progress line per lb check round: " + std::to_string(round_lines));
 
   // Every rank returns the same profile.
-  long long lb0 = returned.lb;
-  MMBENCH_MPI(MPI_Bcast(&lb0, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
-  check(returned.lb == lb0, "all ranks return the same lb");
+  long long lb0[2] = {returned.lb, returned.rule_lb};
+  MMBENCH_MPI(MPI_Bcast(lb0, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
+  check(returned.lb == lb0[0] && returned.rule_lb == lb0[1], "all ranks return the same lb and rule_lb");
 
   if (rank == 0) {
     MachineProfile p;
@@ -103,8 +117,35 @@ void run(int ranks) {
       return;
     }
     check(p.lb == returned.lb, "file and returned profile agree");
-    check(p.lb >= 8 && p.lb <= 64 && p.lb % 2 == 0, "lb in [8, 64] and even: " + std::to_string(p.lb));
-    check(p.lb_at_max >= p.lb, "lb <= k of the maximum");
+    check(p.rule_lb >= 8 && p.rule_lb <= 64 && p.rule_lb % 2 == 0,
+          "rule_lb in [8, 64] and even: " + std::to_string(p.rule_lb));
+    check(p.lb_at_max >= 8 && p.lb_at_max <= 64, "k of the maximum in [8, 64]");
+    // The PDGEMM check: the rule's lb, a ladder around it and 32, all timed;
+    // lb is one of them, the one with the highest median speed.
+    check(p.lb_check.rounds == 3 && p.lb_check.n == 128 && p.lb_check.nb == 64 &&
+              p.lb_check.reference_lb == 32 && p.lb_check.coverage > 0,
+          "lb_check header");
+    bool has_rule = false, has_lb = false, has_ref = false;
+    double best = 0;
+    for (const LbCheckCandidate& c : p.lb_check.candidates) {
+      has_rule = has_rule || c.lb == p.rule_lb;
+      has_lb = has_lb || c.lb == p.lb;
+      if (c.lb == 32) has_ref = c.ratio_median == 1.0 && c.ratio_ci_lo == 1.0 && c.ratio_ci_hi == 1.0;
+      best = std::max(best, c.ratio_median);
+      check(c.mflops_median > 0 && c.ratio_ci_lo <= c.ratio_median && c.ratio_median <= c.ratio_ci_hi,
+            "candidate lb " + std::to_string(c.lb) + " has a rate and an interval around its median");
+    }
+    check(has_rule && has_lb && has_ref, "candidates hold the rule's lb, the chosen lb and 32 (ratio 1)");
+    check(p.lb_check.candidates.size() >= 3 && p.lb_check.candidates.size() <= 7,
+          "3 to 7 candidates: " + std::to_string(p.lb_check.candidates.size()));
+    for (const LbCheckCandidate& c : p.lb_check.candidates)
+      if (c.lb == p.lb) check(c.ratio_median == best, "lb is the candidate with the highest median speed");
+    check(p.lb_check.csv == check_csv_path, "lb_check.csv names the check's CSV");
+    // The threaded DGEMM.
+    check(p.dgemm_threads == p.cores && p.dgemm_threaded_n == 1024 && p.dgemm_threaded_mflops > 0 &&
+              p.dgemm_single_mflops > 0,
+          "threaded DGEMM fields: threads " + std::to_string(p.dgemm_threads) + ", n " +
+              std::to_string(p.dgemm_threaded_n));
     check(p.peak_dgemm_mflops > 0, "peak DGEMM rate > 0");
     check(p.t_op_s > 0 && p.t_op_s >= 1.0 / (p.peak_dgemm_mflops * 1e6) * (1 - 1e-12),
           "t_op > 0 and not faster than the peak");
@@ -145,21 +186,51 @@ void run(int ranks) {
     std::ifstream csv(csv_path);
     std::string header, row;
     std::getline(csv, header);
-    check(header == "m,n,k,reps,t_median,mflops,mflops_max,papi_tot_cyc,papi_l2_tcm,x,lb",
+    check(header ==
+              "m,n,k,reps,t_median,mflops,mflops_max,papi_tot_cyc,papi_l2_tcm,x,lb,mflops_ci_lo,mflops_ci_hi,"
+              "mflops_smooth,rule_lb",
           "CSV header: " + header);
+    auto fields = [](const std::string& line) {
+      std::vector<std::string> out;
+      std::stringstream ss(line);
+      std::string f;
+      while (std::getline(ss, f, ',')) out.push_back(f);
+      if (!line.empty() && line.back() == ',') out.push_back("");
+      return out;
+    };
     std::size_t rows = 0;
     while (std::getline(csv, row)) {
       ++rows;
-      check(row.size() > 3 && row.substr(row.size() - std::to_string(p.lb).size() - 1) ==
-                                  "," + std::to_string(p.lb),
-            "CSV row ends with lb: " + row);
+      const auto f = fields(row);
+      check(f.size() == 15 && f[3] == "3" && f[10] == std::to_string(p.lb) && f[14] == std::to_string(p.rule_lb),
+            "CSV row has 15 columns, reps = passes = 3, lb and rule_lb: " + row);
     }
     check(rows == panels, "one CSV row per panel point");
+    // The check's CSV: one row per candidate, the chosen one marked.
+    std::ifstream check_csv(check_csv_path);
+    std::getline(check_csv, header);
+    check(header ==
+              "n,pr,pc,nb,lb,rounds,mflops_median,ratio_median,ratio_ci_lo,ratio_ci_hi,coverage,reference_lb,"
+              "rule_lb,chosen",
+          "lb check CSV header: " + header);
+    std::size_t check_rows = 0, chosen = 0;
+    while (std::getline(check_csv, row)) {
+      ++check_rows;
+      const auto f = fields(row);
+      check(f.size() == 14, "lb check CSV row has 14 columns: " + row);
+      if (f.size() == 14 && f[13] == "1") {
+        ++chosen;
+        check(f[4] == std::to_string(p.lb), "the chosen row is lb: " + row);
+      }
+    }
+    check(check_rows == p.lb_check.candidates.size() && chosen == 1, "one row per candidate, one chosen");
     check(squares >= 1 && p.strassen_tried_n >= 256, "square crossover points in the profile");
-    check(!std::filesystem::exists(json_path + ".tmp") && !std::filesystem::exists(csv_path + ".tmp"),
+    check(!std::filesystem::exists(json_path + ".tmp") && !std::filesystem::exists(csv_path + ".tmp") &&
+              !std::filesystem::exists(check_csv_path + ".tmp"),
           "no temporary files left");
-    std::printf("lb = %lld, peak %.0f MFLOPS at k = %lld, latency %.3g s, tau a2a %.3g doubles/s\n",
-                static_cast<long long>(p.lb), p.peak_dgemm_mflops, static_cast<long long>(p.lb_at_max),
+    std::printf("lb = %lld (rule %lld), peak %.0f MFLOPS at k = %lld, latency %.3g s, tau a2a %.3g doubles/s\n",
+                static_cast<long long>(p.lb), static_cast<long long>(p.rule_lb), p.peak_dgemm_mflops,
+                static_cast<long long>(p.lb_at_max),
                 p.latency_s, p.tau_alltoall);
     std::printf("notes: %s\n", p.notes.c_str());
     std::filesystem::remove_all(base);

@@ -27,6 +27,7 @@ MachineProfile sample_profile() {
   p.libraries = {"Open MPI v4.1.4, package: Debian", "OpenBLAS 0.3.21 DYNAMIC_ARCH", "2.2.1"};
   p.problem = {4096, 1, 2, 32, 2048, 0.98, false};
   p.lb = 256;
+  p.rule_lb = 78;
   p.lb_at_max = 1102;
   p.peak_dgemm_mflops = 49123.456789012345;
   p.t_op_s = 1.0 / 48.5e9;
@@ -39,6 +40,17 @@ MachineProfile sample_profile() {
   p.add_bytes_per_s = 1.7e10;
   p.strassen_l1_n = 3000;
   p.strassen_l2_n = 6000;
+  p.lb_check.n = 4096;
+  p.lb_check.nb = 64;
+  p.lb_check.rounds = 7;
+  p.lb_check.reference_lb = 32;
+  p.lb_check.coverage = 0.984375;
+  p.lb_check.candidates = {{32, 36000.5, 1.0, 1.0, 1.0}, {78, 41000.25, 1.12, 1.09, 1.15}, {256, 46000, 1.3, 1.27, 1.33}};
+  p.lb_check.csv = "results/dgemm-profile-node17-lb-check.csv";
+  p.dgemm_threads = 2;
+  p.dgemm_threaded_n = 2048;
+  p.dgemm_threaded_mflops = 90000;
+  p.dgemm_single_mflops = 50000;
   p.notes = "quiet machine; \"quoted\" text\nsecond line";
   p.dgemm_profile = {{4096, 2048, 32, 30000.5}, {4096, 2048, 40, 35000.25}, {4096, 2048, 256, 48000}};
   p.dgemm_profile_csv = "results/dgemm-profile-node17.csv";
@@ -109,6 +121,25 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.problem.x, b.problem.x);
   EXPECT_EQ(a.problem.exhaustive, b.problem.exhaustive);
   EXPECT_EQ(a.lb, b.lb);
+  EXPECT_EQ(a.rule_lb, b.rule_lb);
+  EXPECT_EQ(a.lb_check.n, b.lb_check.n);
+  EXPECT_EQ(a.lb_check.nb, b.lb_check.nb);
+  EXPECT_EQ(a.lb_check.rounds, b.lb_check.rounds);
+  EXPECT_EQ(a.lb_check.reference_lb, b.lb_check.reference_lb);
+  EXPECT_EQ(a.lb_check.coverage, b.lb_check.coverage);
+  EXPECT_EQ(a.lb_check.csv, b.lb_check.csv);
+  ASSERT_EQ(a.lb_check.candidates.size(), b.lb_check.candidates.size());
+  for (std::size_t i = 0; i < a.lb_check.candidates.size(); ++i) {
+    EXPECT_EQ(a.lb_check.candidates[i].lb, b.lb_check.candidates[i].lb);
+    EXPECT_EQ(a.lb_check.candidates[i].mflops_median, b.lb_check.candidates[i].mflops_median);
+    EXPECT_EQ(a.lb_check.candidates[i].ratio_median, b.lb_check.candidates[i].ratio_median);
+    EXPECT_EQ(a.lb_check.candidates[i].ratio_ci_lo, b.lb_check.candidates[i].ratio_ci_lo);
+    EXPECT_EQ(a.lb_check.candidates[i].ratio_ci_hi, b.lb_check.candidates[i].ratio_ci_hi);
+  }
+  EXPECT_EQ(a.dgemm_threads, b.dgemm_threads);
+  EXPECT_EQ(a.dgemm_threaded_n, b.dgemm_threaded_n);
+  EXPECT_EQ(a.dgemm_threaded_mflops, b.dgemm_threaded_mflops);
+  EXPECT_EQ(a.dgemm_single_mflops, b.dgemm_single_mflops);
   EXPECT_EQ(a.lb_at_max, b.lb_at_max);
   EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
   EXPECT_EQ(a.t_op_s, b.t_op_s);
@@ -173,6 +204,50 @@ TEST_F(ProfileFile, OptionalFieldsMayBeLeftOut) {
   EXPECT_EQ(p.strassen_l1_n, 0);
   EXPECT_EQ(p.strassen_l2_n, 0);
   EXPECT_EQ(p.notes, "");
+}
+
+TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
+  // A profile written before rule_lb, lb_check and the threaded DGEMM existed.
+  nlohmann::json doc = sample_json();
+  for (const char* key : {"rule_lb", "lb_check", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
+                          "dgemm_single_mflops"})
+    doc.erase(key);
+  const MachineProfile p = read_profile(write_text("old.json", doc.dump()));
+  EXPECT_EQ(p.lb, 256);
+  EXPECT_EQ(p.rule_lb, 256);  // the old lb was the rule's
+  EXPECT_EQ(p.lb_check.rounds, 0);
+  EXPECT_TRUE(p.lb_check.candidates.empty());
+  EXPECT_EQ(p.dgemm_threads, 0);
+  const model::MachineParams m = to_params(p);
+  EXPECT_EQ(m.thread_efficiency, 0.0);  // ideal scaling, as before
+  EXPECT_EQ(m.thread_efficiency_threads, 0);
+  // Written back, it reads the same and gains rule_lb; no lb_check appears.
+  const nlohmann::json again = nlohmann::json::parse(profile_to_json(p));
+  EXPECT_EQ(again.at("rule_lb"), 256);
+  EXPECT_FALSE(again.contains("lb_check"));
+  // The committed Opteron profile (written by hand, no new fields) loads.
+  const MachineProfile opteron = read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json");
+  EXPECT_EQ(opteron.rule_lb, opteron.lb);
+}
+
+TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
+  expect_error("halfthreads", [](auto& d) { d.erase("dgemm_single_mflops"); }, {"'dgemm_single_mflops'", "missing"});
+  expect_error("zerothreaded", [](auto& d) { d["dgemm_threaded_mflops"] = 0; },
+               {"'dgemm_threaded_mflops'", "must be > 0"});
+  expect_error("norounds", [](auto& d) { d["lb_check"].erase("rounds"); }, {"'lb_check.rounds'", "missing"});
+  expect_error("nocands", [](auto& d) { d["lb_check"]["candidates"] = nlohmann::json::array(); },
+               {"'lb_check.candidates'", "non-empty"});
+  expect_error("badcand", [](auto& d) { d["lb_check"]["candidates"][1]["lb"] = 0; },
+               {"'lb_check.candidates[1].lb'", "must be > 0"});
+  expect_error("coverage", [](auto& d) { d["lb_check"]["coverage"] = 1.5; }, {"'lb_check.coverage'", "[0, 1]"});
+  expect_error("rulelb", [](auto& d) { d["rule_lb"] = -4; }, {"'rule_lb'", "must be > 0"});
+  // Not measured (threads 0): the rates may be 0.
+  nlohmann::json doc = sample_json();
+  doc["dgemm_threads"] = 0;
+  doc["dgemm_threaded_n"] = 0;
+  doc["dgemm_threaded_mflops"] = 0;
+  doc["dgemm_single_mflops"] = 0;
+  EXPECT_EQ(read_profile(write_text("nothreads.json", doc.dump())).dgemm_threads, 0);
 }
 
 TEST_F(ProfileFile, MissingFile) {
@@ -286,6 +361,12 @@ TEST(ToParams, MapsTheModelParameters) {
   EXPECT_EQ(m.dgemm_profile[1].mflops, 35000.25);
   p.tau_model = TauModel::pingpong;
   EXPECT_EQ(to_params(p).tau, 1.1e9);
+  // Threaded DGEMM: 90000 MFLOPS on 2 threads against 50000 on one.
+  EXPECT_DOUBLE_EQ(m.thread_efficiency, 0.9);
+  EXPECT_EQ(m.thread_efficiency_threads, 2);
+  // One thread measured (a one-core node): no information, ideal scaling.
+  p.dgemm_threads = 1;
+  EXPECT_EQ(to_params(p).thread_efficiency, 0.0);
 }
 
 TEST(DefaultProfilePath, IsConfigsHostJson) {

@@ -53,6 +53,40 @@ TEST(RefinedDgemm, FlopsOverRateTimesThreads) {
   EXPECT_EQ(refined_dgemm_time(0, 200, 300, 1, synthetic()), 0.0);
 }
 
+TEST(ThreadSpeedup, IdealWithoutAMeasurementMeasuredEfficiencyWithOne) {
+  MachineParams mp = synthetic();
+  EXPECT_EQ(thread_speedup(0, mp), 1.0);
+  EXPECT_EQ(thread_speedup(1, mp), 1.0);
+  EXPECT_EQ(thread_speedup(4, mp), 4.0);  // no measurement: ideal, as before
+  // The header's example: E = 0.9 measured at T = 2.
+  mp.thread_efficiency = 0.9;
+  mp.thread_efficiency_threads = 2;
+  EXPECT_DOUBLE_EQ(thread_speedup(1, mp), 1.0);
+  EXPECT_DOUBLE_EQ(thread_speedup(2, mp), 1.8);
+  EXPECT_DOUBLE_EQ(thread_speedup(4, mp), 3.6);
+  // Measured at T = 8: linear in between, 1 + (0.6 - 1) * 3 / 7 at t = 4.
+  mp.thread_efficiency = 0.6;
+  mp.thread_efficiency_threads = 8;
+  EXPECT_DOUBLE_EQ(thread_speedup(4, mp), 4 * (1 - 0.4 * 3.0 / 7.0));
+  // A measurement at one thread says nothing about scaling: ideal.
+  mp.thread_efficiency_threads = 1;
+  EXPECT_EQ(thread_speedup(4, mp), 4.0);
+}
+
+TEST(ThreadSpeedup, UsedByDgemmLocalAndPdgemm) {
+  MachineParams mp = synthetic();
+  const double dg = refined_dgemm_time(100, 200, 300, 2, mp);
+  const double loc = refined_local_time(4096, 4096, 4096, 2, {1, 256, true}, mp);
+  const Prediction pd = refined_pdgemm(4096, 4096, 4096, 1, 2, 64, 256, 2, mp);
+  mp.thread_efficiency = 0.8;
+  mp.thread_efficiency_threads = 2;
+  expect_rel(refined_dgemm_time(100, 200, 300, 2, mp), dg / 0.8);
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true}, mp), loc / 0.8);
+  expect_rel(refined_pdgemm(4096, 4096, 4096, 1, 2, 64, 256, 2, mp).comp_s, pd.comp_s / 0.8);
+  // One thread is unaffected.
+  expect_rel(refined_dgemm_time(100, 200, 300, 1, mp), 2 * dg);
+}
+
 TEST(RefinedAdd, MemoryBoundWhenBandwidthKnown) {
   MachineParams mp = synthetic();
   // Paper fallback: 1e6 elements * 1e-9 s = 1e-3 s.

@@ -1,0 +1,93 @@
+#include "tuner/threaded_dgemm.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/affinity.hpp"
+#include "core/blas.hpp"
+#include "core/comm.hpp"
+#include "core/generate.hpp"
+#include "core/paired_stats.hpp"
+#include "core/timing.hpp"
+
+namespace mmbench::tuner {
+
+std::int64_t threaded_dgemm_size(std::int64_t n) { return std::clamp<std::int64_t>(n, 1024, 2048); }
+
+ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, int warmup, MPI_Comm comm_handle) {
+  if (n < 1 || threads < 1 || rounds < 1 || warmup < 0) {
+    throw std::invalid_argument(fmt::format(
+        "threaded DGEMM: n = {}, threads = {}, rounds = {}, warmup = {}: needs n, threads, rounds >= 1, warmup >= 0",
+        static_cast<long long>(n), threads, rounds, warmup));
+  }
+  const Comm comm = Comm::view(comm_handle);
+  const bool root = comm.rank() == 0;
+  record_node_cpus(comm);  // the cores rank 0 may widen its affinity to
+  // Rank 0's node decides.
+  threads = static_cast<int>(comm.max(static_cast<long long>(root ? threads : 0)));
+
+  const std::size_t size = static_cast<std::size_t>(n * n);
+  std::vector<double> a(size), b(size), c(size, 0.0);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < n; ++i) {
+      a[static_cast<std::size_t>(i + j * n)] = matrix_entry(i, j, 11);
+      b[static_cast<std::size_t>(i + j * n)] = matrix_entry(i, j, 12);
+    }
+  auto multiply = [&] { dgemm(n, n, n, a.data(), n, b.data(), n, 0.0, c.data(), n); };
+
+  const int before = blas_threads();
+  auto single = [&] {
+    set_blas_threads(1);
+    return time_max_over_ranks(comm, multiply);
+  };
+  auto threaded = [&] {
+    comm.barrier();
+    double t = 0;
+    if (root) {
+      // mpirun may have bound rank 0 to one core: spread its threads over
+      // the cores of the node's ranks for this call only.
+      const ScopedWideAffinity wide(threads);
+      set_blas_threads(threads);
+      const double t0 = MPI_Wtime();
+      multiply();
+      t = MPI_Wtime() - t0;
+      set_blas_threads(1);
+    }
+    comm.idle_barrier(!root);  // the others sleep while rank 0 computes
+    t = comm.max(t);
+    // Let rank 0's BLAS workers stop spinning before anything else is timed.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return t;
+  };
+
+  for (int w = 0; w < warmup; ++w) {
+    single();
+    threaded();
+  }
+  std::vector<double> t_single, t_threaded;
+  constexpr std::uint64_t kSeed = 0x7468726561647300ULL;  // "threads"
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t which : round_order(2, kSeed, r)) {
+      if (which == 0)
+        t_single.push_back(single());
+      else
+        t_threaded.push_back(threaded());
+    }
+  set_blas_threads(before);
+
+  const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  ThreadedDgemm out;
+  out.n = n;
+  out.threads = threads;
+  out.rounds = rounds;
+  out.single_mflops = flops / summarize(t_single).median / 1e6;
+  out.threaded_mflops = flops / summarize(t_threaded).median / 1e6;
+  return out;
+}
+
+}  // namespace mmbench::tuner
