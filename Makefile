@@ -1,6 +1,7 @@
 # The two commands of the README:
 #   make run   install what is missing, build (Release), run the default benchmark
-#   make test  install what is missing, build, run all tests with ctest
+#   make test  install what is missing, build (and the SMPI simulation build
+#              when libsimgrid-dev is installed), run all tests with ctest
 # and
 #   make install [PREFIX=/usr/local]  build, then install bin/mmbench,
 #              lib/libmmbench-lb.so (+ include/mmbench_lb.h) and
@@ -10,8 +11,9 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 MODE ?= --default
 PREFIX ?= /usr/local
+SMPI_BUILD ?= build-smpi
 
-.PHONY: all deps build run test install clean
+.PHONY: all deps build smpi run test install clean
 
 all: build
 
@@ -22,14 +24,22 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The simulation build (SimGrid SMPI), only where libsimgrid-dev is
+# installed; incremental, so a make test with nothing changed adds seconds.
+smpi: deps
+	@if command -v smpicxx >/dev/null; then \
+	  cmake -S . -B $(SMPI_BUILD) -DCMAKE_BUILD_TYPE=Release -DMMBENCH_SMPI=ON >/dev/null && \
+	  cmake --build $(SMPI_BUILD) -j $(JOBS); \
+	else echo "mmbench: smpicxx not found (libsimgrid-dev): no simulation build, smpi tests skip"; fi
+
 run: build
 	@scripts/default-benchmark.sh $(BUILD)/mmbench $(MODE)
 
-test: build
+test: build smpi
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SMPI_BUILD)

@@ -2,18 +2,28 @@
 #
 # ScaLAPACK: Debian's CMake config for scalapack-openmpi points at a wrong
 # path, so it is found through pkg-config.
+# The SMPI build (MMBENCH_SMPI) takes MPI from smpicxx itself and has
+# neither ScaLAPACK (bound to Open MPI's ABI) nor PAPI.
 find_package(PkgConfig REQUIRED)
-find_package(MPI REQUIRED COMPONENTS C CXX)  # C: the plain ScaLAPACK test program
-pkg_check_modules(SCALAPACK REQUIRED IMPORTED_TARGET scalapack-openmpi)
+if(NOT MMBENCH_SMPI)
+  find_package(MPI REQUIRED COMPONENTS C CXX)  # C: the plain ScaLAPACK test program
+  pkg_check_modules(SCALAPACK REQUIRED IMPORTED_TARGET scalapack-openmpi)
+  pkg_check_modules(PAPI REQUIRED IMPORTED_TARGET papi)
+endif()
 pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
-pkg_check_modules(PAPI REQUIRED IMPORTED_TARGET papi)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(fmt REQUIRED)
 
 add_library(mmbench_deps INTERFACE)
-# OpenBLAS first: ScaLAPACK's pkg-config names the generic -lblas/-llapack,
-# which Debian's alternatives also resolve to OpenBLAS.
-target_link_libraries(mmbench_deps INTERFACE
-  PkgConfig::OPENBLAS PkgConfig::SCALAPACK MPI::MPI_CXX PkgConfig::PAPI
-  CLI11::CLI11 nlohmann_json::nlohmann_json fmt::fmt)
+if(MMBENCH_SMPI)
+  target_link_libraries(mmbench_deps INTERFACE
+    PkgConfig::OPENBLAS CLI11::CLI11 nlohmann_json::nlohmann_json fmt::fmt)
+  set(SCALAPACK_VERSION "none (SMPI build)")
+else()
+  # OpenBLAS first: ScaLAPACK's pkg-config names the generic -lblas/-llapack,
+  # which Debian's alternatives also resolve to OpenBLAS.
+  target_link_libraries(mmbench_deps INTERFACE
+    PkgConfig::OPENBLAS PkgConfig::SCALAPACK MPI::MPI_CXX PkgConfig::PAPI
+    CLI11::CLI11 nlohmann_json::nlohmann_json fmt::fmt)
+endif()

@@ -64,8 +64,8 @@ class Level : public Plan {
   std::unique_ptr<Plan> child_;
   DistMatrix S_, T_;
   std::vector<DistMatrix> P_;    // the products of my task, in tasks() order
-  std::array<std::vector<double>, 4> recv_a_, recv_b_;
-  std::array<std::vector<double>, 7> recv_p_;
+  std::array<LargeVector<double>, 4> recv_a_, recv_b_;
+  std::array<LargeVector<double>, 7> recv_p_;
   std::vector<double*> op_dst_, prod_dst_;
 };
 

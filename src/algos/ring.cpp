@@ -88,7 +88,7 @@ class RingPlan : public Plan {
   const Comm& comm_;
   local::LocalMultiply local_;
   OneDLayouts l_;
-  std::vector<double> buf_[2];
+  LargeVector<double> buf_[2];
 };
 
 class Ring : public Algorithm {

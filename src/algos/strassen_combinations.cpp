@@ -17,6 +17,7 @@
 #include <set>
 
 #include "algos/parallel_strassen.hpp"
+#include "algos/scalapack_availability.hpp"
 #include "algos/strassen_groups.hpp"
 
 namespace mmbench::algos {
@@ -103,6 +104,8 @@ class StrassenCombination : public Algorithm {
                 .q7_split = c_.schema == Schema::q7};
   }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+    if (c_.cutoff == Cutoff::pdgemm && !scalapack_unavailable().empty())
+      return {std::string(scalapack_unavailable())};
     const std::string head = std::string(c_.name) + " needs " + c_.requirements + "; ";
     if (opt.recursions == 0) return {head + "r = 0 is the cut-off algorithm alone (use it by name)"};
     if (opt.recursions > 20) return {head + "r = " + std::to_string(opt.recursions) + " is beyond 20 levels"};

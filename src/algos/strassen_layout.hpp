@@ -16,12 +16,14 @@
 // 6-7 of A22, columns 4-7.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
 #include "algos/strassen_formulas.hpp"
 #include "algos/strassen_groups.hpp"
 #include "core/layout.hpp"
+#include "core/simulation.hpp"
 
 namespace mmbench::algos::strassen {
 
@@ -73,6 +75,12 @@ inline Index round_up(Index x, Index multiple) { return (x + multiple - 1) / mul
 // result sums of Strassen's formulas are sums of local buffers.
 template <class Get>
 void signed_sum(double* out, Index n, const int* coef, int terms, Get x) {
+  if (sim::charged()) {  // simulated, charged computation: t terms cost t - 1 sums (a copy at least)
+    int t = 0;
+    for (int q = 0; q < terms; ++q) t += coef[q] != 0;
+    sim::charge_add(std::max(1, t - 1) * n);
+    return;
+  }
   bool first = true;
   for (int q = 0; q < terms; ++q) {
     if (coef[q] == 0) continue;

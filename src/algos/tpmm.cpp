@@ -87,7 +87,7 @@ class TpmmPlan : public Plan {
   local::LocalMultiply local_;
   std::vector<TpmmStep> steps_;
   OneDLayouts l_;
-  std::vector<double> buf_[2];
+  LargeVector<double> buf_[2];
   int node_local_min_ = 0;
 };
 

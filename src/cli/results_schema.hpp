@@ -8,7 +8,7 @@ namespace mmbench::cli {
 
 inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = {
-      "timestamp", "host", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
+      "timestamp", "host", "simulated", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
       "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant", "q7_split",
       "q7_split_rule", "replicas", "m", "n", "k", "warmup", "reps", "reps_asked", "order_seed", "t_min",
       "t_median", "t_max", "t_median_lo", "t_median_hi", "ci_coverage", "cv", "noisy", "peer_ratio",

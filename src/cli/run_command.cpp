@@ -29,6 +29,7 @@
 #include "core/generate.hpp"
 #include "core/sysinfo.hpp"
 #include "core/paired_stats.hpp"
+#include "core/simulation.hpp"
 #include "core/timing.hpp"
 #include "core/verify.hpp"
 #include "cli/results_schema.hpp"
@@ -373,9 +374,13 @@ std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
 // cannot fit: the estimate is the algorithm's own lower bound on doubles
 // per rank, against the memory available on this node shared by the ranks
 // placed on it.
+// Simulated ranks (SMPI) all share this machine's memory; with charged
+// computation their large buffers are shared pages and nothing is checked.
 void check_memory(const std::vector<Config>& configs, const Comm& world) {
+  if (sim::charged()) return;
   Comm node = world.split_node();
-  double avail = world.min(static_cast<double>(available_memory_bytes()) / node.size());
+  const int sharing = sim::simulated() ? world.size() : node.size();
+  double avail = world.min(static_cast<double>(available_memory_bytes()) / sharing);
   if (avail <= 0) return;  // unknown: do not guess
   for (const Config& c : configs) {
     double need = 8.0 * c.algo->estimate_doubles_per_rank(c.pb, c.opt, world.size());
@@ -383,7 +388,7 @@ void check_memory(const std::vector<Config>& configs, const Comm& world) {
       throw UsageError(fmt::format(
           "{} m={} n={} k={} needs about {:.1f} GiB per rank, but only {:.1f} GiB per rank are available "
           "({} ranks on this node); use smaller sizes or more nodes",
-          c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30), avail / (1 << 30), node.size()));
+          c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30), avail / (1 << 30), sharing));
   }
 }
 
@@ -431,6 +436,12 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"interval", "median with a distribution-free order-statistics 95 % interval (binomial); "
                    "ratios formed per round"},
   };
+  if (sim::simulated())
+    run["simulated"] = {{"platform", sim::platform()},
+                        {"platform_sha256", sim::platform_sha256()},
+                        {"compute", sim::compute_mode()},
+                        {"profile", sim::profile_path()},
+                        {"simgrid", "SMPI (smpirun; simulated times, not measured ones)"}};
   if (!doc.contains("runs") || !doc["runs"].is_array()) doc["runs"] = nlohmann::json::array();
   doc["runs"].push_back(run);
   write_file_atomically(path, doc.dump(2) + "\n");
@@ -475,6 +486,7 @@ std::map<std::string, std::string> identity_row(const Config& c, const RunArgs& 
   std::map<std::string, std::string> row;
   row["timestamp"] = utc_timestamp();
   row["host"] = host_name();
+  row["simulated"] = sim::platform();  // empty for real runs
   row["p"] = std::to_string(p);
   row["threads"] = std::to_string(c.opt.threads);
   row["algo"] = std::string(c.algo->name());
@@ -515,6 +527,7 @@ void add_measurement(std::map<std::string, std::string>& row, const Config& c, c
   bool failed = false;
   if (m.residual < 0) {
     row["verified"] = "skipped";
+    if (sim::charged()) row["reason"] = "simulated with charged computation: no result to verify";
   } else {
     row["residual"] = fmt::format("{:.3g}", m.residual);
     row["residual_limit"] = fmt::format("{:.3g}", m.residual_limit);
@@ -686,8 +699,9 @@ int run_command(const RunArgs& a, const Comm& world) {
   }
   {
     Comm node = world.split_node();
-    const double avail = world.min(static_cast<double>(available_memory_bytes()) / node.size());
-    if (avail > 0) sel.max_doubles_per_rank = 0.9 * avail / 8.0;
+    const int sharing = sim::simulated() ? world.size() : node.size();
+    const double avail = world.min(static_cast<double>(available_memory_bytes()) / sharing);
+    if (avail > 0 && !sim::charged()) sel.max_doubles_per_rank = 0.9 * avail / 8.0;
   }
   std::vector<Config> configs = expand(a, world.size(), sel);
   check_memory(configs, world);
@@ -756,7 +770,9 @@ int run_command(const RunArgs& a, const Comm& world) {
     for (std::size_t i : problems[g]) {
       const Config& c = configs[i];
       rows[i] = identity_row(c, a, world.size(), order_seed);
-      const algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, world.size()) : algos::Applicability{c.refuse};
+      algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, world.size()) : algos::Applicability{c.refuse};
+      if (ap.ok() && sim::simulated() && c.opt.threads > 1)
+        ap.reason = "a simulated rank (SMPI) runs one thread: use more ranks, not --threads";
       if (!ap.ok()) {
         rows[i]["status"] = "not-applicable";
         rows[i]["reason"] = ap.reason;

@@ -15,6 +15,11 @@ bool g_recorded = false;
 }  // namespace
 
 void record_node_cpus(const Comm& world) {
+#ifdef MMBENCH_SMPI
+  // Simulated ranks share one process: never touch its affinity.
+  (void)world;
+  return;
+#else
   Comm node = world.split_node();
   cpu_set_t mine;
   CPU_ZERO(&mine);
@@ -28,6 +33,7 @@ void record_node_cpus(const Comm& world) {
   CPU_ZERO(&g_node_union);
   for (cpu_set_t& s : all) CPU_OR(&g_node_union, &g_node_union, &s);
   g_recorded = known;
+#endif
 }
 
 int cpus_available_to_me() {

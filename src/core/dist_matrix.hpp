@@ -1,8 +1,7 @@
 // A distributed matrix: a Layout plus this rank's local buffer.
 #pragma once
 
-#include <vector>
-
+#include "core/large_buffer.hpp"
 #include "core/layout.hpp"
 
 namespace mmbench {
@@ -10,7 +9,7 @@ namespace mmbench {
 struct DistMatrix {
   Layout layout;
   int rank = 0;                 // this rank in the layout's communicator
-  std::vector<double> local;    // layout.local_size(rank) doubles
+  LargeVector<double> local;    // layout.local_size(rank) doubles
 
   DistMatrix() = default;
   DistMatrix(Layout l, int my_rank)

@@ -129,8 +129,8 @@ void Redistribution::execute(const std::vector<const double*>& src, const std::v
   // Buffers persist between calls: a timed loop must not pay page faults.
   if (rbuf_.size() < static_cast<std::size_t>(recv_total)) rbuf_.resize(static_cast<std::size_t>(recv_total));
   if (sbuf_.size() < static_cast<std::size_t>(send_total)) sbuf_.resize(static_cast<std::size_t>(send_total));
-  std::vector<double>& rbuf = rbuf_;
-  std::vector<double>& sbuf = sbuf_;
+  LargeVector<double>& rbuf = rbuf_;
+  LargeVector<double>& sbuf = sbuf_;
   std::vector<MPI_Request> reqs;
   reqs.reserve(recv_peers_.size() + send_peers_.size());
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/comm.hpp"
+#include "core/large_buffer.hpp"
 #include "core/layout.hpp"
 
 namespace mmbench {
@@ -72,7 +73,7 @@ class Redistribution {
   int me_ = 0;
   std::vector<Piece> send_, recv_;       // sorted by (peer, transfer, row, col)
   std::vector<PeerRange> send_peers_, recv_peers_;
-  mutable std::vector<double> sbuf_, rbuf_;  // message buffers, reused
+  mutable LargeVector<double> sbuf_, rbuf_;  // message buffers, reused
 };
 
 }  // namespace mmbench

@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "core/blas.hpp"
+#include "core/simulation.hpp"
 #include "local/fast_gemm_passes.hpp"
 
 namespace mmbench::local {
@@ -185,6 +186,7 @@ double sequential_flops(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& c
 int blas_int(i64 v) { return static_cast<int>(v); }  // range checked in multiply()
 
 void dgemm(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
+  if (sim::charged()) return sim::charge_dgemm(m, n, k);
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k),
               1.0, a.data, blas_int(a.ld), b.data, blas_int(b.ld), 0.0, c.data, blas_int(c.ld));
 }
@@ -193,6 +195,12 @@ void dgemm(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
 // part C[0:me, 0:ne] has been computed.
 void peel_fixup(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
   const i64 me = m & ~i64{1}, ne = n & ~i64{1}, ke = k & ~i64{1};
+  if (sim::charged()) {  // the same flops, charged (core/simulation.hpp)
+    sim::charge_dgemm(me, ne, k - ke);
+    sim::charge_dgemm(me, n - ne, k);
+    sim::charge_dgemm(m - me, n, k);
+    return;
+  }
   if (k > ke)
     cblas_dger(CblasColMajor, blas_int(me), blas_int(ne), 1.0, a.data + ke * a.ld, 1,
                b.data + ke, blas_int(b.ld), c.data, blas_int(c.ld));

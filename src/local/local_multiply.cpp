@@ -11,6 +11,9 @@ FastGemmConfig config_for(int levels, const std::string& variant, int threads, s
   c.levels = levels;
   c.variant = parse_fast_variant(variant);
   c.threads = threads;
+#ifdef MMBENCH_SMPI
+  c.threads = 1;  // simulated ranks must not start threads of their own
+#endif
   return c;
 }
 }  // namespace

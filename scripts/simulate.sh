@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Run mmbench on a simulated cluster (SimGrid SMPI).
+#
+#   scripts/simulate.sh --platform configs/platforms/thesis-opteron.xml --np 56 \
+#       [--compute real|charged] [--build build-smpi] [--cfg smpi/x:y ...] -- run --algo ring --n 4096 ...
+#
+# Everything after `--` goes to the SMPI build of mmbench (cmake -B build-smpi
+# -DMMBENCH_SMPI=ON && cmake --build build-smpi). Ranks are placed as
+# `mpirun --map-by core` would: node 0's cores first, then node 1's, ...
+# (a hostfile listing each host once per core, in platform order).
+#
+# --compute real (default): every rank really computes; results are verified.
+# --compute charged: local DGEMMs and matrix additions are not executed but
+#   charged as simulated time (host speed of the platform, or the machine
+#   profile given with --sim-profile); verification is skipped.
+# The CSV's `simulated` column names the platform; the sidecar records the
+# platform file's sha256 and the compute mode.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+platform= np= build="$here/build-smpi" compute=real sim_profile=
+cfgs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --platform) platform=$2; shift 2 ;;
+    --np) np=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --compute) compute=$2; shift 2 ;;
+    --sim-profile) sim_profile=$2; shift 2 ;;
+    --cfg) cfgs+=("--cfg=$2"); shift 2 ;;
+    --) shift; break ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    *) echo "simulate.sh: unknown option $1 (options go before --, mmbench's after)" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$platform" ] || [ -z "$np" ]; then
+  echo "simulate.sh: need --platform FILE.xml and --np N (see --help)" >&2; exit 2
+fi
+case "$compute" in real|charged) ;; *) echo "simulate.sh: --compute real|charged, not '$compute'" >&2; exit 2 ;; esac
+command -v smpirun >/dev/null || { echo "simulate.sh: smpirun not found (Debian: libsimgrid-dev; scripts/install-deps.sh)" >&2; exit 3; }
+[ -f "$platform" ] || { echo "simulate.sh: no platform file $platform" >&2; exit 2; }
+exe="$build/mmbench"
+[ -x "$exe" ] || { echo "simulate.sh: no SMPI build at $exe (cmake -B $build -DMMBENCH_SMPI=ON && cmake --build $build)" >&2; exit 3; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-sim.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# Hosts in platform order, each once per core (map-by-core placement).
+python3 "$here/scripts/platform_hosts.py" "$platform" > "$tmp/hostfile"
+slots=$(wc -l < "$tmp/hostfile")
+if [ "$np" -gt "$slots" ]; then
+  echo "simulate.sh: --np $np but the platform has $slots cores" >&2; exit 2
+fi
+
+export MMBENCH_SIM_PLATFORM
+MMBENCH_SIM_PLATFORM=$(basename "$platform")
+export MMBENCH_SIM_PLATFORM_SHA256
+MMBENCH_SIM_PLATFORM_SHA256=$(sha256sum "$platform" | cut -d' ' -f1)
+export MMBENCH_SIM_COMPUTE=$compute
+[ -n "$sim_profile" ] && export MMBENCH_SIM_PROFILE=$sim_profile
+export OPENBLAS_NUM_THREADS=1  # simulated ranks share one process
+
+# Real computation is timed on this machine and charged 1:1: the host
+# speed SMPI assumes for this machine is the platform's own host speed.
+speed=$(python3 "$here/scripts/platform_hosts.py" --speed "$platform")
+# Charged mode: only the charged work costs time; mmbench's own bookkeeping
+# between MPI calls (which real mode times on this machine) costs nothing.
+[ "$compute" = charged ] && cfgs=(--cfg=smpi/simulate-computation:no "${cfgs[@]}")
+# smpi/display-timing: the simulated time and the wall time at the end.
+rc=0
+nice -n 19 smpirun -np "$np" -platform "$platform" -hostfile "$tmp/hostfile" \
+  --cfg=smpi/tmpdir:"$tmp" --cfg=smpi/display-timing:yes --cfg=smpi/host-speed:"${speed}f" "${cfgs[@]}" \
+  --log=root.thres:warning \
+  "$exe" "$@" || rc=$?
+exit $rc

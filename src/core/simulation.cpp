@@ -1,0 +1,117 @@
+#include "core/simulation.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#ifdef MMBENCH_SMPI
+#include <smpi/smpi.h>
+
+#include <new>
+
+#include "core/large_buffer.hpp"
+
+#include "tuner/machine_profile.hpp"
+#endif
+
+namespace mmbench::sim {
+
+#ifdef MMBENCH_SMPI
+namespace {
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// Prices of charged work, read once per rank (each simulated rank has its
+// own copy of these globals: SMPI privatizes the executable's data).
+struct Prices {
+  bool from_profile = false;
+  double s_per_flop = 0;       // DGEMM
+  double s_per_element = 0;    // one addition pass, 24 bytes per element
+};
+
+const Prices& prices() {
+  static const Prices p = [] {
+    Prices out;
+    const std::string path = env("MMBENCH_SIM_PROFILE");
+    if (path.empty()) return out;
+    const tuner::MachineProfile prof = tuner::read_profile(path);
+    if (prof.t_op_s > 0) out.s_per_flop = prof.t_op_s;
+    else if (prof.peak_dgemm_mflops > 0) out.s_per_flop = 1.0 / (prof.peak_dgemm_mflops * 1e6);
+    if (prof.add_bytes_per_s > 0) out.s_per_element = 24.0 / prof.add_bytes_per_s;
+    out.from_profile = out.s_per_flop > 0;
+    return out;
+  }();
+  return p;
+}
+}  // namespace
+#endif
+
+#ifdef MMBENCH_SMPI
+bool simulated() { return true; }
+std::string platform() { return env("MMBENCH_SIM_PLATFORM").empty() ? "smpi" : env("MMBENCH_SIM_PLATFORM"); }
+std::string platform_sha256() { return env("MMBENCH_SIM_PLATFORM_SHA256"); }
+bool charged() {
+  static const bool c = [] {
+    const std::string m = env("MMBENCH_SIM_COMPUTE");
+    if (m.empty() || m == "real") return false;
+    if (m == "charged") return true;
+    throw std::invalid_argument("MMBENCH_SIM_COMPUTE must be real or charged, not '" + m + "'");
+  }();
+  return c;
+}
+std::string compute_mode() { return charged() ? "charged" : "real"; }
+std::string profile_path() { return env("MMBENCH_SIM_PROFILE"); }
+
+namespace {
+int g_rank_threads = 1;  // per simulated rank (SMPI privatizes globals)
+}  // namespace
+
+void set_rank_threads(int threads) { g_rank_threads = threads > 0 ? threads : 1; }
+int rank_threads() { return g_rank_threads; }
+
+void charge_dgemm(std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (!charged() || m <= 0 || n <= 0 || k <= 0) return;
+  const double flops = 2.0 * double(m) * double(n) * double(k) / g_rank_threads;
+  if (prices().from_profile) smpi_execute(flops * prices().s_per_flop);
+  else smpi_execute_flops(flops);
+}
+
+void charge_add(std::int64_t elements) {
+  if (!charged() || elements <= 0) return;
+  const double e = double(elements) / g_rank_threads;
+  if (prices().from_profile && prices().s_per_element > 0) smpi_execute(e * prices().s_per_element);
+  else smpi_execute_flops(e);
+}
+
+namespace {
+constexpr std::size_t kSharedFrom = std::size_t{1} << 20;  // bytes
+bool shared_size(std::size_t bytes) { return bytes >= kSharedFrom && charged(); }
+}  // namespace
+
+void* allocate_large(std::size_t bytes) {
+  if (!shared_size(bytes)) return ::operator new(bytes);
+  void* p = smpi_shared_malloc(bytes, __FILE__, __LINE__);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void free_large(void* p, std::size_t bytes) {
+  if (!p) return;
+  if (shared_size(bytes)) smpi_shared_free(p);
+  else ::operator delete(p);
+}
+#else
+bool simulated() { return false; }
+std::string platform() { return {}; }
+std::string platform_sha256() { return {}; }
+bool charged() { return false; }
+std::string compute_mode() { return {}; }
+std::string profile_path() { return {}; }
+void charge_dgemm(std::int64_t, std::int64_t, std::int64_t) {}
+void charge_add(std::int64_t) {}
+void set_rank_threads(int) {}
+int rank_threads() { return 1; }
+#endif
+
+}  // namespace mmbench::sim
