@@ -9,7 +9,7 @@ src=$1; smpi_build=$2; dir=$3
 command -v smpirun >/dev/null || { echo "SKIP: smpirun not found (libsimgrid-dev not installed)"; exit 77; }
 [ -x "$smpi_build/mmbench" ] || { echo "SKIP: no SMPI build at $smpi_build (cmake -B build-smpi -DMMBENCH_SMPI=ON && cmake --build build-smpi)"; exit 77; }
 mkdir -p "$dir"
-algos=dgemm,pdgemm,ring,tpmm,strassen-q7+ring,strassen-q7+pdgemm,strassen-q8+pdgemm,strassen-q8+tpmm,strassen-q8+dgemm
+algos=dgemm,pdgemm,ring,tpmm,2.5d,strassen-q7+ring,strassen-q7+pdgemm,strassen-q8+pdgemm,strassen-q8+tpmm,strassen-q8+dgemm
 for p in 4 7 8; do
   csv=$dir/smpi-real-p$p.csv
   rm -f "$csv" "$csv.json"
@@ -32,7 +32,7 @@ for r in rows:
     else:
         assert r["status"] == "not-applicable", f"{r['algo']} p={p}: {r['status']} {r['reason']}"
 # What must run at each p (the others do not apply there).
-need = {"dgemm", "ring", "tpmm"} if p != 7 else {"dgemm", "ring"}
+need = {"dgemm", "ring", "tpmm", "2.5d"} if p != 7 else {"dgemm", "ring", "2.5d"}
 need |= {4: {"strassen-q7+ring", "strassen-q8+tpmm", "strassen-q8+dgemm"}, 7: {"strassen-q7+ring"},
          8: {"strassen-q7+ring", "strassen-q8+tpmm"}}[p]
 assert need <= ran, f"p={p}: did not run and verify {sorted(need - ran)}"
