@@ -2,7 +2,7 @@
 # Install the Debian packages mmbench needs, if any is missing (idempotent).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git python3 openmpi-bin libopenmpi-dev libscalapack-openmpi-dev
-      libopenblas-dev libpapi-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev gnuplot-nox)
+      libopenblas-dev libpapi-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
