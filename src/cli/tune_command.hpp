@@ -1,5 +1,5 @@
 // `mmbench tune`: measure this machine (DGEMM profile -> lb, network,
-// memory bandwidth) and write its machine profile (SPEC 5).
+// memory bandwidth) and write its machine profile (docs/method.md §8).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,4 +1,4 @@
-// `mmbench tune`: measure the machine and write its profile (SPEC 5).
+// `mmbench tune`: measure the machine and write its profile (docs/method.md §8).
 //
 // Steps, all collective over the communicator:
 //   1. DGEMM profile of the typical problem's local shape
@@ -9,7 +9,7 @@
 //   4. rank 0 writes the raw profile CSV and the machine profile JSON
 //      (both atomically), and every rank returns the same profile.
 //
-// The tuner does not set the BLAS thread count (the caller does, SPEC 2.1);
+// The tuner does not set the BLAS thread count (the caller does, docs/method.md §2.1);
 // it records the count in the profile's notes.
 #pragma once
 

@@ -322,7 +322,7 @@ TEST(SearchLb, NoisyProfileLandsWithinTheNoiseAndToleranceSavesMeasurements) {
   // first coarse point at or after the first k with g (1 - eps) >= x max_g (1 + eps)
   // (from there on every point reaches the threshold). The full sweep may
   // land elsewhere in the band (its first noise spike), which is exactly
-  // "the same lb within the noise" of SPEC 5.1.
+  // "the same lb within the noise" of docs/method.md §8.1.
   const double x = 0.98, eps = 0.003;
   auto g = [](std::int64_t k) {
     const double kd = static_cast<double>(k);
