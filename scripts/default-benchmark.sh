@@ -8,9 +8,17 @@
 #    rank; the dgemm peer uses all cores in one rank) over a few sizes,
 #    and, with a profile, runs the cost model's pick (--algo auto) per size,
 # 3. writes results/default-<host>-<time>.csv (+ .json sidecar), plots to
-#    plots/, and prints a summary: best algorithm per n, MFLOPS per core,
-#    ratio to the DGEMM peer of the same run.
+#    plots/latest/, and prints a summary: best algorithm per n, MFLOPS per
+#    core, ratio to the DGEMM peer of the same run.
 # Ranks never exceed the cores: this measures speed, so no oversubscription.
+#
+# Everything it writes is new and ignored by git (.gitignore): timestamped
+# results/default-<host>-<time>*, plots/latest/, configs/<host>.json. A clone
+# stays clean (`git status` shows nothing); to publish a result, add it with
+# `git add -f`. The committed figures of the README live in docs/figures/.
+#
+# --smoke (for tests/cli/make_run_clean.sh): one tiny size, one repetition, a
+# tune of a few seconds, at most 2 ranks. Measures nothing worth reading.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MM=${1:-build/mmbench}
@@ -18,30 +26,34 @@ MODE=${2:-${MODE:---default}}
 host=$(hostname)
 cores=$(nproc)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
+tune_args=(--n 4096)
 case "$MODE" in
   --quick) sizes=512,1024; reps=3 ;;
   --full) sizes=1024:8192:1024; reps=5 ;;
+  --smoke) sizes=64; reps=1; tune_args=(--n 128 --kmin 8 --kmax 64 --reps 1 --warmup 0 --no-local --quiet) ;;
   *) sizes=1024,2048,4096; reps=3 ;;
 esac
 # Open MPI refuses root unless told; this script runs the benchmark for the
 # user who typed `make run`, who may be root in a container.
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 export OPENBLAS_NUM_THREADS=1
-mkdir -p results plots configs
+plots=plots/latest
+mkdir -p results "$plots" configs
 profile=configs/$host.json
 P=$cores
 [ "$P" -gt 16 ] && P=16
+[ "$MODE" = --smoke ] && [ "$P" -gt 2 ] && P=2
+csv=results/default-$host-$stamp.csv
 
 t0=$(date +%s)
 if "$MM" --help 2>/dev/null | grep -q '^ *tune'; then
   if [ ! -f "$profile" ]; then
     echo "== tuning this machine (no $profile yet): mmbench tune at p = $P"
-    mpirun -q -n "$P" "$MM" tune --n 4096 --profile "$profile"
+    mpirun -q -n "$P" "$MM" tune "${tune_args[@]}" --profile "$profile" --csv "${csv%.csv}-dgemm-profile.csv"
   else
     echo "== using the existing machine profile $profile (delete it to re-tune)"
   fi
 fi
-csv=results/default-$host-$stamp.csv
 lbs=default
 prof=()
 if [ -f "$profile" ]; then lbs=default,auto; prof=(--profile "$profile"); fi
@@ -62,5 +74,5 @@ echo "== summary ($csv)"
 python3 scripts/summarize.py "$csv"
 echo
 echo "== plots"
-python3 plots/mmbench_plot.py --out plots --title-prefix "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $cores cores" "$csv" || echo "(plotting failed; the CSV is intact)"
-echo "== done in $(( $(date +%s) - t0 )) s: results in $csv, plots in plots/"
+python3 plots/mmbench_plot.py --out "$plots" --title-prefix "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $cores cores" "$csv" || echo "(plotting failed; the CSV is intact)"
+echo "== done in $(( $(date +%s) - t0 )) s: results in $csv, plots in $plots/"

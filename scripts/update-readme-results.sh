@@ -3,12 +3,13 @@
 # newest committed benchmark CSVs (never typed by hand):
 #   scripts/update-readme-results.sh
 # Uses the newest results/foundation-*.csv, results/local-strassen-*.csv,
-# results/default-*.csv and the two newest results/q7-split-predict-*.csv present, their sidecar JSON for the machine, and
-# plots/ for the main figure.
+# results/default-*.csv and the two newest results/q7-split-predict-*.csv committed (git ls-files: `make run`'s own
+# uncommitted results are ignored by git and not shown), their sidecar JSON for the machine, and
+# docs/figures/ for the main figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Newest by the UTC stamp in the file name (a fresh clone's mtimes say nothing).
-newest() { ls $1 2>/dev/null | sort | tail -${2:-1}; }
+newest() { git ls-files -- "$1" | sort | tail -n "${2:-1}"; }
 machine() {
   python3 - "$1" <<'PY'
 import json, sys
@@ -85,7 +86,7 @@ tmp=$(mktemp)
     python3 scripts/q7_split_compare.py --markdown "$q"
     echo
   done
-  if [ -f plots/mflops-vs-n.png ]; then echo "![MFLOPS per core against n](plots/mflops-vs-n.png)"; echo; fi
+  if [ -f docs/figures/mflops-vs-n.png ]; then echo "![MFLOPS per core against n](docs/figures/mflops-vs-n.png)"; echo; fi
   echo "MFLOPS per core use the classical 2mnk count. \"vs DGEMM peer\" is t(peer) / t(row) for one"
   echo "rank running OpenBLAS DGEMM with all the job's cores, formed per round of the same run (median"
   echo "and 95 % interval; CSVs from before 2026-11-23 have no interval and an inflated peer, see"

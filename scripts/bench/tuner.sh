@@ -24,4 +24,4 @@ for n in 4096 6144; do
   mpirun -q -n 2 "$MM" run --algo pdgemm --n $n --lb "default,$lb,$lbmax,64,96,128,192,256,384,512,768,1024" \
     --reps 3 --warmup 1 --csv "$out/pdgemm-lb-n$n.csv" --quiet
 done
-python3 plots/mmbench_plot.py --out plots "$out"/pdgemm-lb-n*.csv "$out"/dgemm-profile-n4096.csv || true
+python3 plots/mmbench_plot.py --out docs/figures "$out"/pdgemm-lb-n*.csv "$out"/dgemm-profile-n4096.csv || true

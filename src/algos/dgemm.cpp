@@ -1,4 +1,4 @@
-// dgemm: the single-node baseline (SPEC 2.1).
+// dgemm: the single-node baseline (docs/method.md §2.1).
 //
 // Layout: all of A, B, C on rank 0. Rank 0 calls BLAS DGEMM with
 // threads x p BLAS threads -- all the cores the job was given -- while the

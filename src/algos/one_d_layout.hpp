@@ -1,4 +1,4 @@
-// The 1D layout ring and tpmm share (SPEC 2.3, 2.4): A and C in row
+// The 1D layout ring and tpmm share (docs/method.md §2.3, 2.4): A and C in row
 // blocks, B in column blocks, remainders to the first ranks; and what it
 // implies for messages (one B block per message) and memory (two B-block
 // buffers for the shifts).

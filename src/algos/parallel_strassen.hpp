@@ -1,4 +1,4 @@
-// The generic parallel Strassen driver (SPEC 2.5-2.7): r levels of M-tasks
+// The generic parallel Strassen driver (docs/method.md §3.1-3.3): r levels of M-tasks
 // on processor groups (schema Q7 or Q8), a cut-off algorithm on each leaf
 // group. Every transfer is derived from strassen_formulas (which task needs
 // which quadrant / product) and strassen_layout (where each quadrant lives).

@@ -1,4 +1,4 @@
-// pdgemm: ScaLAPACK / PBLAS PDGEMM (SPEC 2.2).
+// pdgemm: ScaLAPACK / PBLAS PDGEMM (docs/method.md §2.2).
 //
 // Layout: A, B, C 2D block-cyclic, nb x nb blocks, on a pr x pc BLACS grid
 // (default: the most square grid with pr <= pc). PBLAS multiplies in panels

@@ -1,4 +1,4 @@
-// Control of PBLAS' logical block size lb (SPEC 2.2).
+// Control of PBLAS' logical block size lb (docs/method.md §2.2).
 //
 // PBLAS asks the Fortran function PILAENV for lb; ScaLAPACK hard-wires 32.
 // pilaenv_override.cpp defines our own `pilaenv_`. It must be linked

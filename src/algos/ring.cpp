@@ -1,4 +1,4 @@
-// ring: the 1D k-panel ring (SPEC 2.3, thesis section 2.4.4).
+// ring: the 1D k-panel ring (docs/method.md §2.3, thesis section 2.4.4).
 //
 // Layout: rank i owns rows R_i of A (all k columns) and of C (all n
 // columns), and columns C_i of B (all k rows); R_i and C_i are contiguous

@@ -1,4 +1,4 @@
-// The parallel Strassen combinations of SPEC 2.7 (Tab. 2.4), one Algorithm
+// The parallel Strassen combinations of docs/method.md §3.3 (Tab. 2.4), one Algorithm
 // per row of a table: schema, cut-off algorithm and what they require.
 // The work is done by parallel_strassen.hpp; this file decides which p and
 // r apply and says so in words for `mmbench list` and in not-applicable

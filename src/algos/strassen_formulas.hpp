@@ -1,4 +1,4 @@
-// Strassen's formulas and the two M-task schemata as data (SPEC 2.5, 2.6,
+// Strassen's formulas and the two M-task schemata as data (docs/method.md §3.1, 3.2,
 // thesis eqs. 2.4/2.5, Tab. 2.1), and the moves between groups DERIVED from
 // them: which quadrants each task must receive and which products each C
 // quadrant must receive. No transfer is written by hand anywhere else.
@@ -19,7 +19,7 @@ struct ProductFormula {
   std::array<int, 4> a, b;
 };
 extern const std::array<ProductFormula, 7> kProducts;
-// C_q = sum_t kC[q][t] Q_t. SPEC 10's erratum applied: C21 = Q2 + Q4.
+// C_q = sum_t kC[q][t] Q_t. Erratum 1 of docs/method.md §11 applied: C21 = Q2 + Q4.
 extern const std::array<std::array<int, 7>, 4> kC;
 
 enum class Schema { q7, q8 };

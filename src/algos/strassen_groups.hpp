@@ -1,5 +1,5 @@
 // Group arithmetic of the parallel Strassen schemata and of tpMM, without MPI:
-// how many ranks each M-task group gets (SPEC 2.6, eq. 2.18), how deep the
+// how many ranks each M-task group gets (docs/method.md §3.2, eq. 2.18), how deep the
 // recursion may go (eq. 2.9), how many of tpMM's exchanges stay inside a node
 // (eq. 2.2), and how many messages a Q7 redistribution between two unequal
 // groups costs one rank (eq. 2.19).

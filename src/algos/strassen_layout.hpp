@@ -1,5 +1,5 @@
 // The recursive data layouts of the parallel Strassen combinations
-// (SPEC 2.7, Abb. 2.10-2.13), as Layouts, without MPI.
+// (docs/method.md §3.3, Abb. 2.10-2.13), as Layouts, without MPI.
 //
 // layout(m x k, G, r): the cut-off algorithm's layout over the ranks of G
 // when r = 0; otherwise quadrant q = (i, j) is stored as

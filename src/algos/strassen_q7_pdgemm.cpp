@@ -1,4 +1,4 @@
-// strassen-q7+pdgemm (SPEC 2.7, thesis section 2.4.7): parallel Strassen,
+// strassen-q7+pdgemm (docs/method.md §3.3, thesis section 2.4.7): parallel Strassen,
 // schema Q7, PDGEMM on each leaf group -- the ScaLAPACK-only variant.
 //
 // Everything stays block-cyclic: A, B, C over ALL ranks of a level on one

@@ -1,4 +1,4 @@
-// tpmm: the task-parallel hierarchical k-panel update (SPEC 2.4, thesis
+// tpmm: the task-parallel hierarchical k-panel update (docs/method.md §2.4, thesis
 // section 2.3, Alg. 2.1).
 //
 // Layout: Ring's (rank i owns rows R_i of A and C, columns C_i of B; the

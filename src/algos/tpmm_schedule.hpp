@@ -1,4 +1,4 @@
-// tpMM's communication schedule (SPEC 2.4, thesis Alg. 2.1), without MPI:
+// tpMM's communication schedule (docs/method.md §2.4, thesis Alg. 2.1), without MPI:
 // which B column block a rank multiplies in each step and with whom it
 // swaps blocks in between, so the algorithm, its node-locality count and the
 // tests share one simulation.

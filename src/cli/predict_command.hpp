@@ -1,5 +1,5 @@
 // `mmbench predict` and `mmbench explain`: the cost models without a
-// measurement (SPEC 6). Both run as a single process (under mpirun every
+// measurement (docs/method.md §9). Both run as a single process (under mpirun every
 // rank validates the arguments, rank 0 alone computes and prints), so p may
 // be any number up to 2^20, far beyond the ranks at hand.
 //

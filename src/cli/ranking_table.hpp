@@ -24,7 +24,7 @@ std::vector<std::map<std::string, std::string>> ranking_rows(const model::Rankin
 // {"p", "m", "n", "k", "model", "ranked": [...], "excluded": [...]}.
 nlohmann::json ranking_json(const model::Ranking& rk, const algos::Problem& pb, int p);
 
-// MFLOPS per core of a predicted time: classical 2mnk count (SPEC 1) over
+// MFLOPS per core of a predicted time: classical 2mnk count (docs/method.md §1) over
 // p x threads cores, the convention of the run CSV.
 double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int threads);
 

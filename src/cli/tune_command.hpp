@@ -1,6 +1,6 @@
 // `mmbench tune`: measure this machine (DGEMM profile -> the rule's lb,
 // PDGEMM check -> lb, network, memory bandwidth, threaded DGEMM) and write
-// its machine profile (SPEC 5).
+// its machine profile (docs/method.md §8).
 #pragma once
 
 #include <CLI/CLI.hpp>

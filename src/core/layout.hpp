@@ -62,7 +62,7 @@ class Layout {
 };
 
 // Split `total` items into `parts` contiguous blocks; the first
-// total % parts blocks get one item more (Ring's rule, SPEC 2.3).
+// total % parts blocks get one item more (Ring's rule, docs/method.md §2.3).
 // Example: total = 10, parts = 4 -> sizes 3 3 2 2, starts 0 3 6 8.
 Index block_start(Index total, int parts, int i);
 Index block_size(Index total, int parts, int i);

@@ -1,4 +1,4 @@
-// The generic redistribution (SPEC 2.8): move matrices from one Layout to
+// The generic redistribution (docs/method.md §3.4): move matrices from one Layout to
 // another over a common communicator.
 //
 // Setup needs no communication: every rank knows both layouts, so it

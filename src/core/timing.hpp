@@ -1,4 +1,4 @@
-// Timing of collective operations and repetition statistics (SPEC 3).
+// Timing of collective operations and repetition statistics (docs/method.md §5).
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// Verification by a normwise residual (SPEC 3), computed from the
+// Verification by a normwise residual (docs/method.md §6), computed from the
 // distributed data without gathering any matrix:
 //
 //   y1 = C x,  y2 = A (B x),
@@ -8,7 +8,7 @@
 // classical algorithm each entry of C carries an error of at most about
 // k * eps * sum|a||b|, so the residual is O(1) (the HPL / SLATE convention
 // accepts up to 16). Each rank forms partial products from the rectangles it
-// owns; three vector reductions finish them.
+// owns; two vector reductions finish them.
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // One level, with A, B, C split into 2×2 quadrants of the *even* part
 // (quadrant sizes mh = ⌊m/2⌋, nh = ⌊n/2⌋, kh = ⌊k/2⌋):
 //
-//   Winograd (15 additions)              classic Strassen (18, SPEC 2.5)
+//   Winograd (15 additions)              classic Strassen (18, docs/method.md §3.1)
 //   S1 = A21 + A22   T1 = B12 - B11      Q1 = (A11 + A22)(B11 + B22)
 //   S2 = S1 - A11    T2 = B22 - T1       Q2 = (A21 + A22) B11
 //   S3 = A11 - A21   T3 = B22 - B12      Q3 = A11 (B12 - B22)

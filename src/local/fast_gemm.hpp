@@ -1,7 +1,7 @@
 // Local fast matrix multiplication: L levels of Strassen–Winograd (7 products,
 // 15 additions per level) or classic Strassen (7 products, 18 additions) on
 // top of OpenBLAS DGEMM, for the per-rank multiply below the distributed
-// algorithms (SPEC section 2.9). Column-major, like BLAS.
+// algorithms (docs/method.md §4). Column-major, like BLAS.
 //
 // Usage:
 //   FastGemm fg({.levels = 2});                       // Winograd, cut-off 256

@@ -13,7 +13,7 @@
 // by columns without any synchronisation inside it.
 //
 // Names of operands and products follow fast_gemm.cpp (Winograd: S1..S4,
-// T1..T4, P1..P7; classic Strassen: Q1..Q7 as in SPEC section 2.5).
+// T1..T4, P1..P7; classic Strassen: Q1..Q7 as in docs/method.md §3.1).
 #pragma once
 
 #include <cstdint>

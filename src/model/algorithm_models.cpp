@@ -57,7 +57,7 @@ LocalKernel local_of(const Options& opt) {
 }
 
 // Leaf grid of strassen-q7+pdgemm: the group's most square grid, as
-// algos/strassen_q7_pdgemm.cpp builds it (SPEC 2.7 suggests sqrt(p') x
+// algos/strassen_q7_pdgemm.cpp builds it (the thesis' section 2.4.7 suggests sqrt(p') x
 // sqrt(p') else 1 x p'; the code chose the most square one).
 std::pair<int, int> q7_pdgemm_leaf_grid(int p) { return algos::most_square_grid(p); }
 

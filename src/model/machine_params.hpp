@@ -1,4 +1,4 @@
-// The machine parameters the cost models are written in (SPEC section 4).
+// The machine parameters the cost models are written in (docs/method.md §1, §7).
 //
 // Units are the thesis' own: latency in seconds, throughput tau in doubles
 // per second (so a message of s doubles costs latency + s / tau), t_op in

@@ -1,5 +1,5 @@
-// The thesis' cost models, exactly as printed (SPEC 4, Tab. 2.5, eqs. 2.8 and
-// 2.10-2.24) with the errata of SPEC 10. They are the "paper" column of every
+// The thesis' cost models, exactly as printed (docs/method.md §7, Tab. 2.5, eqs. 2.8
+// and 2.10-2.24) with the errata of docs/method.md §11. They are the "paper" column of every
 // result row and the reference the refined model is compared against, so no
 // formula here is "improved"; improvements belong to the refined model.
 //
@@ -44,7 +44,7 @@ double paper_add(std::int64_t n, int p, const MachineParams& mp);
 //   comm = 2 (p-1) (lambda + n b / tau),   comp = p * 2 b b n t_op.
 Prediction paper_ring(std::int64_t n, int p, const MachineParams& mp);
 
-// Eqs. 2.14, 2.15 with exact division (n/p and n^2/p as reals; SPEC 10 notes
+// Eqs. 2.14, 2.15 with exact division (n/p and n^2/p as reals; docs/method.md §11 notes
 // that Tab. 2.5 prints Ring's ceil(n/p) here, equal when p divides n):
 //   comm = 2 (p-1) (lambda + (n^2/p) / tau),   comp = p * 2 (n/p)^2 n t_op.
 // p must be a power of two (tpMM's precondition).
@@ -58,7 +58,7 @@ Prediction paper_tpmm(std::int64_t n, int p, const MachineParams& mp);
 Prediction paper_pdgemm(std::int64_t n, int nb, int pr, int pc, const MachineParams& mp);
 
 // Strassen + Ring, schema Q7, r levels (eqs. 2.20, 2.21), with s = ceil(p/7)
-// and l = floor(2p/7), exactly as the formula block of SPEC 4:
+// and l = floor(2p/7), exactly as the formula block of docs/method.md §7.3:
 //   Comm(n,p,0) = Comm_ring(n,p)
 //   Comm(n,p,r) = 9 ((n/2)(n/2)/s / tau + 3 lambda)
 //                 + max(Comm(n/2, l, r-1), Comm(n/2, s, r-1))
@@ -68,7 +68,7 @@ Prediction paper_pdgemm(std::int64_t n, int nb, int pr, int pc, const MachinePar
 // comm_s = Comm(n,p,r), comp_s = Comp(n,p,r) (maximised separately, as the
 // thesis does, so the two may come from different groups).
 //
-// About floor(2p/7) (SPEC 10, last bullet): with the group split of
+// About floor(2p/7) (docs/method.md §11, erratum 5): with the group split of
 // algos::q7_group_sizes, floor(2p/7) is exactly the SMALLEST of G11, G12, G21
 // for every p >= 4 (write p = 7k + j and compare both sides for j = 0..6).
 // So the formula as printed prices the computation on the slowest of those

@@ -1,5 +1,5 @@
 // A predicted run time, split into its two parts so that reports can show
-// where the time goes (SPEC 4). Every cost model (paper, refined) returns one.
+// where the time goes (docs/method.md §7). Every cost model (paper, refined) returns one.
 #pragma once
 
 namespace mmbench::model {

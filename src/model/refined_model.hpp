@@ -1,5 +1,5 @@
 // The refined cost model: what the code really does, priced with what the
-// tuner measured (SPEC 4, last paragraph). The paper model (paper_model.hpp)
+// tuner measured (docs/method.md §7.6). The paper model (paper_model.hpp)
 // stays exactly as printed; this one differs from it on purpose:
 //
 // - DGEMM rate: looked up in the machine's DGEMM profile at the point nearest
@@ -131,7 +131,7 @@ using LeafModel = std::function<Prediction(double m, double n, double k, int p)>
 // Strassen schema Q7 with r levels (eqs. 2.20/2.21 refined). Each level
 // halves m, n, k (ceil: the larger half) and splits the group into
 // algos::q7_group_sizes(p) = |G11|, |G12|, |G21|, |G22|. What each task
-// does, from the formulas of SPEC 2.5 (T_Cij computes Cij):
+// does, from the formulas of docs/method.md §3.1 (T_Cij computes Cij):
 //   task   products  operand sums (A, B)  C sums   quadrants in  products in
 //   T_C11  Q1, Q7    2, 2                 3        4             2 (Q4, Q5)
 //   T_C12  Q3, Q5    1, 1                 1        2             0

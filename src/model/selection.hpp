@@ -1,4 +1,4 @@
-// The poly-algorithm's choice (SPEC 6): enumerate every applicable candidate
+// The poly-algorithm's choice (docs/method.md §9): enumerate every applicable candidate
 // (algorithm x r x grid x lb) for a problem on p ranks, predict each with
 // both models, rank by one of them.
 //

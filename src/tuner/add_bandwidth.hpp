@@ -1,4 +1,4 @@
-// Memory bandwidth of a matrix addition C = A + B (SPEC 4, refined model).
+// Memory bandwidth of a matrix addition C = A + B (docs/method.md §7.6, §8.3).
 //
 // Strassen's algorithm trades one multiplication for up to 18 additions per
 // level, and an addition is memory-bound: it moves 24 bytes (read a, read b,

@@ -1,4 +1,4 @@
-// Timing one point of the DGEMM profile (SPEC 5.1): the rate of
+// Timing one point of the DGEMM profile (docs/method.md §8.1): the rate of
 // DGEMM(m_local, n_local, k), C += A B, as PDGEMM runs it on every rank.
 //
 // Every rank of the communicator runs the same DGEMM on its own matrices at

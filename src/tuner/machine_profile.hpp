@@ -1,5 +1,5 @@
 // The machine profile: everything `mmbench tune` measured on a machine, in a
-// JSON file under configs/ that `run`, `predict` and `auto` read (SPEC 5.2).
+// JSON file under configs/ that `run`, `predict` and `auto` read (docs/method.md §8.4).
 //
 // The file is plain data, readable and editable by hand (e.g. to reproduce
 // the thesis' Opteron predictions from its published parameters). Units are
@@ -69,7 +69,7 @@ struct LibraryVersions {
   std::string scalapack;  // filled by the caller (the tuner does not know it)
 };
 
-// The typical problem the DGEMM profile was taken for (SPEC 5.1).
+// The typical problem the DGEMM profile was taken for (docs/method.md §8.1).
 struct TuningProblem {
   std::int64_t n = 0;
   int pr = 0, pc = 0;

@@ -1,4 +1,4 @@
-// Network calibration (SPEC 5.2): latency lambda and throughput tau of the
+// Network calibration (docs/method.md §8.2): latency lambda and throughput tau of the
 // message cost model T = lambda + s / tau (s doubles, eq. 2.8).
 //
 //  - Ping-pong between ranks 0 and 1 over a sweep of sizes (8 B .. 4 MiB):

@@ -1,4 +1,4 @@
-// Optional hardware counters for the DGEMM profile (SPEC 5.1): total cycles
+// Optional hardware counters for the DGEMM profile (docs/method.md §8.1): total cycles
 // and L2 cache misses per call, as in the thesis' Abb. 2.22.
 //
 // Counters are a luxury: virtual machines usually expose none (PAPI then

@@ -331,7 +331,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.latency_s = net.latency_s;
       p.tau_pingpong = net.tau_pingpong;
       p.tau_alltoall = net.tau_alltoall;
-      p.tau_model = TauModel::alltoall;  // the thesis' choice (SPEC 5.2)
+      p.tau_model = TauModel::alltoall;  // the thesis' choice (docs/method.md §8.2)
       p.two_regime = {net.two_regime.eager.latency_s, net.two_regime.eager.tau,
                       net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
                       net.two_regime.break_bytes};

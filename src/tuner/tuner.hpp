@@ -1,4 +1,4 @@
-// `mmbench tune`: measure the machine and write its profile (SPEC 5).
+// `mmbench tune`: measure the machine and write its profile (docs/method.md §8).
 //
 // Steps, all collective over the communicator:
 //   1. DGEMM profile of the typical problem's local shape
@@ -19,7 +19,7 @@
 //      profile.
 //
 // The tuner does not set the BLAS thread count of steps 1-5 (the caller
-// does, SPEC 2.1); it records the count in the profile's notes.
+// does, docs/method.md §2.1); it records the count in the profile's notes.
 #pragma once
 
 #include <mpi.h>

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     for (int r : {1, 2}) {
       int ran = 0;
       for (const Problem& pb : problems) ran += run_case(*algo, pb, r, world);
-      // Which (p, r) must apply (Tab. 2.4 and SPEC 2.6).
+      // Which (p, r) must apply (Tab. 2.4 and docs/method.md §3.2).
       const std::string n = name;
       bool expect = false;
       if (n == "strassen-q7+ring" || n == "strassen-q7+pdgemm") expect = (r == 1 && p >= 4) || (r == 2 && p >= 22);  // r = 2: |G22| = ceil(p/7) >= 4

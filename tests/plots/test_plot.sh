@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Test of plots/mmbench_plot.py on the synthetic CSVs in tests/plots/data/.
 # Exit 0 = pass, 1 = fail (with the reasons printed), 77 = skipped because
-# gnuplot or python3 is missing (ctest: set SKIP_RETURN_CODE 77).
+# matplotlib or python3 is missing (ctest: set SKIP_RETURN_CODE 77).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +34,7 @@ is_png() {
     [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
 }
 
-# --- input errors (need no gnuplot: files are checked before plotting) ---
+# --- input errors (need no matplotlib: files are checked before plotting) ---
 run missing --out "$work/o-missing" "$data/no-such-file.csv"
 if [ "$(rc_of missing)" = 2 ] && grep -q "no-such-file.csv" "$work/missing.err"; then
     pass "missing file: exit 2 with the file named"
@@ -57,8 +57,10 @@ else
     fail "unknown header: expected exit 2 'neither known header', got $(rc_of unknown): $(cat "$work/unknown.err")"
 fi
 
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "SKIP: gnuplot not found on PATH (Debian: apt-get install gnuplot-nox); plot checks not run"
+# The plotter runs itself again with /usr/bin/python3 when the python3 on
+# PATH (pyenv, a virtualenv) lacks matplotlib; skip only if neither has it.
+if ! python3 -c 'import matplotlib' 2>/dev/null && ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    echo "SKIP: matplotlib not found (Debian: apt-get install python3-matplotlib); plot checks not run"
     [ "$failures" -eq 0 ] && exit 77
     exit 1
 fi
@@ -123,6 +125,29 @@ if [ "$(rc_of odd)" = 0 ] && is_png "$work/o-odd/mflops-vs-n.png" && is_png "$wo
     pass "extra column, empty fields, one row: plots written"
 else
     fail "extra column, empty fields, one row: exit $(rc_of odd): $(cat "$work/odd.err")"
+fi
+
+# --- regret: picks against every row on the same cores; validation CSVs ---
+out="$work/regret"
+run regret --out "$out" "$data/regret-cores-synthetic.csv" "$data/validate-ci-synthetic.csv"
+[ "$(rc_of regret)" = 0 ] || fail "regret files: exit $(rc_of regret): $(cat "$work/regret.err")"
+for f in regret-regret-cores-synthetic.png regret-validate-ci-synthetic.png; do
+    is_png "$out/$f" && pass "regret files: $f" || fail "regret files: $f missing or not a PNG"
+done
+# a validation CSV yields the regret plot only
+[ "$(ls "$out" | grep -c validate-ci-synthetic)" -eq 1 ] || fail "validation CSV: expected one PNG, got $(ls "$out")"
+# the same CSV without cores / interval columns (an older validation CSV) still plots
+python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+keep = [c for c in rows[0] if c not in ("cores", "regret_ci_lo", "regret_ci_hi")]
+w = csv.DictWriter(sys.stdout, fieldnames=keep, extrasaction="ignore", lineterminator="\n")
+w.writeheader(); w.writerows(rows)' "$data/validate-ci-synthetic.csv" >"$work/validate-old.csv"
+run valold --out "$work/o-valold" "$work/validate-old.csv"
+if [ "$(rc_of valold)" = 0 ] && is_png "$work/o-valold/regret.png" && grep -q "no cores column" "$work/valold.err"; then
+    pass "validation CSV without cores / interval columns: regret.png, grouped by p"
+else
+    fail "validation CSV without cores / interval columns: exit $(rc_of valold): $(cat "$work/valold.err")"
 fi
 
 # --- header only: nothing to plot is not an error ---

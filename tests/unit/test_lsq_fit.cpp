@@ -91,7 +91,7 @@ TEST(FitLatencyBandwidth, RejectsBadInput) {
   EXPECT_THROW(fit_two_regimes({{8, 1e-6}}), std::invalid_argument);
 }
 
-// Two regimes like Open MPI's shared-memory transport (SPEC 9): 0.2 us and
+// Two regimes like Open MPI's shared-memory transport (docs/method.md §13): 0.2 us and
 // 5 GB/s up to the 4 KiB eager limit, 4 us and 11 GB/s above it.
 Points two_regimes(double amplitude) {
   Points pts;

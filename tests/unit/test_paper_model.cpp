@@ -1,11 +1,11 @@
 // The paper cost models against values worked out by hand from the printed
-// formulas (SPEC 4, Tab. 2.5, eqs. 2.10-2.24). Every expected value is a
+// formulas (docs/method.md §7, Tab. 2.5, eqs. 2.10-2.24). Every expected value is a
 // literal; the comment above it shows the arithmetic that produced it.
 //
 // Two parameter sets:
 //   S: lambda = 1e-5 s, tau = 1e8 doubles/s, t_op = 1e-9 s   (round numbers)
-//   Opteron (thesis, SPEC 8): t_op = 1 / 3300e6 s, tau = 146e6 / 8 = 18.25e6
-//     doubles/s, lambda = 17e-6 s (the thesis' "17 ms" read as µs, SPEC 10).
+//   Opteron (thesis, docs/method.md §12): t_op = 1 / 3300e6 s, tau = 146e6 / 8 = 18.25e6
+//     doubles/s, lambda = 17e-6 s (the thesis' "17 ms" read as µs, docs/method.md §11).
 #include "model/paper_model.hpp"
 
 #include <gtest/gtest.h>

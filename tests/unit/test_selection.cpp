@@ -253,7 +253,7 @@ TEST(Selection, HundredThousandRanksInWellUnderASecond) {
   EXPECT_LT(s, 0.5) << "ranking p = 100000 took " << s << " s";
 }
 
-// SPEC 8 / Abb. 2.14: with the thesis' Opteron parameters the paper model
+// docs/method.md §12 / Abb. 2.14: with the thesis' Opteron parameters the paper model
 // puts Strassen + Ring (Q7) ahead of PDGEMM at p = 56 for every size the
 // thesis plotted. Evaluated on the model table directly, so it holds before
 // strassen-q7+ring is registered.
@@ -271,8 +271,8 @@ TEST(ThesisOpteron, StrassenRingAheadOfPdgemmAtP56) {
   }
 }
 
-// configs/thesis-opteron.json holds exactly the thesis' parameters (SPEC 8),
-// with the latency read as 17 microseconds (SPEC 10).
+// configs/thesis-opteron.json holds exactly the thesis' parameters (docs/method.md §12),
+// with the latency read as 17 microseconds (docs/method.md §11).
 TEST(ThesisOpteron, ProfileFileHasTheThesisParameters) {
   std::string path = __FILE__;  // <repo>/tests/unit/test_selection.cpp
   path = path.substr(0, path.rfind("/tests/")) + "/configs/thesis-opteron.json";

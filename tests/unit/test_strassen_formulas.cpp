@@ -1,5 +1,5 @@
 // Strassen's coefficient table multiplies correctly, every task's needs are
-// met, and the derived moves match the thesis' Tab. 2.2/2.3 with SPEC 10's
+// met, and the derived moves match the thesis' Tab. 2.2/2.3 with docs/method.md §11's
 // erratum (C21 = Q2 + Q4: no products travel to G21).
 #include <gtest/gtest.h>
 
