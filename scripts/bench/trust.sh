@@ -2,8 +2,8 @@
 # Issue 11's benchmark (the trust issue), on this machine, p <= cores:
 #  (a) the dgemm peer inside `mpirun -n 2` vs alone (`mpirun -n 1 --threads 2`),
 #      alternating the two launches so drift hits both; ratio per pair;
-#  (b) p = 2: ring, tpmm, pdgemm (tuned lb) as paired ratios to the peer of the
-#      same run (interleaved rounds);
+#  (b) p = 2: ring, tpmm, 2.5d, pdgemm (lb 32 and the tuned lb) as paired
+#      ratios to the peer of the same run (interleaved rounds);
 #  (d) --validate at p = 1 and 2: regret of the model's pick per size, paired.
 # (c), the tuner's lb, is scripts/bench/tuner_lb.sh.
 # PARTS=abd by default; N_A, N_B, N_D, PAIRS, REPS to change sizes and counts.
@@ -28,11 +28,11 @@ if [[ $PARTS == *a* ]]; then
 fi
 if [[ $PARTS == *b* ]]; then
   lb=default
-  [ -f "$PROFILE" ] && lb=auto
+  [ -f "$PROFILE" ] && lb=default,auto
   csv=results/trust-ratios-$host-$stamp.csv
-  echo "(b) p = 2: dgemm peer, ring, tpmm, pdgemm lb $lb; n = $N_B; $REPS rounds"
+  echo "(b) p = 2: dgemm peer, ring, tpmm, 2.5d, pdgemm lb $lb; n = $N_B; $REPS rounds"
   prof=(); [ -f "$PROFILE" ] && prof=(--profile "$PROFILE")
-  mpirun -q -n 2 "$MM" run --algo dgemm,ring,tpmm,pdgemm --lb $lb --n "$N_B" --reps "$REPS" --warmup 1 \
+  mpirun -q -n 2 "$MM" run --algo dgemm,ring,tpmm,2.5d,pdgemm --lb $lb --n "$N_B" --reps "$REPS" --warmup 1 \
     --csv "$csv" "${prof[@]}" --quiet
   python3 scripts/summarize.py "$csv"
 fi
