@@ -9,7 +9,8 @@ namespace mmbench::cli {
 inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = {
       "timestamp", "host", "simulated", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
-      "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant", "q7_split",
+      "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant", "local_add_share",
+      "local_add_share_by_level", "local_passes_by_level", "q7_split",
       "q7_split_rule", "replicas", "m", "n", "k", "warmup", "reps", "reps_asked", "order_seed", "t_min",
       "t_median", "t_max", "t_median_lo", "t_median_hi", "ci_coverage", "cv", "noisy", "peer_ratio",
       "peer_ratio_lo", "peer_ratio_hi", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",

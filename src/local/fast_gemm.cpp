@@ -31,11 +31,22 @@
 //
 // Workspace (one buffer, 64-byte aligned parts, sized by workspace_doubles()):
 // - sequential level (threads = 1, and every level below a parallel top):
-//   Winograd X: mh×max(kh, nh), Y: kh×nh; Strassen X: mh×kh, Y: kh×nh, Z: mh×nh.
+//   Winograd X: mh×max(kh, nh), Y: kh×nh, and at the deepest level Z: mh×nh
+//   (the accumulate schedule, winograd_deepest_level); Strassen X: mh×kh,
+//   Y: kh×nh, Z: mh×nh.
 //   The seven products of a level run one after another and write into C's
 //   quadrants or X/Z (schedules below), so the next level's workspace follows
 //   directly and is shared by all seven: the total is a geometric sum,
-//   about (2/3)·n² doubles for square Winograd (n²/2 per level, shrinking 4×).
+//   about (2/3)·n² doubles for square Winograd (n²/2 per level, shrinking 4×,
+//   plus 3/4 of the deepest level's n² for Z and its X, Y).
+//
+// Where the time goes (FastGemmAccount, the CSV's local_add_share columns):
+// measured on this VM (one core, n = 8192, three levels, 2 rounds under
+// load), DGEMM leaves 16.0 s and addition passes 1.3-1.6 s of ~17.5 s. The
+// leaves run at ~98 % of the full-size DGEMM's rate, so the passes are what
+// the schedule can still win; they are memory-bound (DRAM at the top levels,
+// 20-25 GB/s), hence the accumulate schedule at the deepest level, whose
+// 7^(L-1) instances carry the largest share of them.
 // - parallel top level: every operand sum and three of the products get their
 //   own buffer (Winograd 4 S, 4 T, 3 P; Strassen 5 + 5 operand sums, 3 Q),
 //   because the seven products run at once; then one sequential workspace per
@@ -47,6 +58,7 @@
 #include <algorithm>
 #include <array>
 #include <barrier>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <new>
@@ -70,24 +82,45 @@ constexpr std::align_val_t kAlignBytes{64};
 
 i64 aligned(i64 doubles) { return (doubles + kAlignDoubles - 1) / kAlignDoubles * kAlignDoubles; }
 
+// The leading dimension of a temporary with `rows` rows: the rows, packed.
+// (Padding it to an odd multiple of 64 bytes, against cache-set conflicts of
+// power-of-two strides, was tried for issue 15 and measured no faster on
+// this VM: passes over sub-quadrants of 2048-row temporaries ran at 22-25
+// GB/s with ld = 2048 and 20-22 GB/s with ld = 2056.)
+i64 temp_ld(i64 rows) { return std::max<i64>(rows, 1); }
+
 bool level_applies(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
   return levels > 0 && std::min({m, n, k}) >= std::max<i64>(cfg.min_dim, 2);
 }
 
+// The deepest level: one whose seven products are plain DGEMM calls (the
+// level below does not apply). With cfg.accumulate, Winograd's deepest level
+// uses the accumulate schedule (winograd_deepest_level).
+bool deepest(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
+  return !level_applies(mh, nh, kh, levels - 1, cfg);
+}
+bool accumulate_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
+  return cfg.accumulate && cfg.variant == FastVariant::winograd && deepest(mh, nh, kh, levels, cfg);
+}
+
 // Doubles the sequential recursion from this shape down needs. All seven
 // products of a level have the same shape (mh, nh, kh) and run one after the
-// other, so each level adds its own temporaries once.
+// other, so each level adds its own temporaries once:
+//   Winograd X (mh × max(kh, nh)) and Y (kh × nh), plus Z (mh × nh) at an
+//   accumulate level; classic Strassen X, Y, Z.
 i64 sequential_workspace(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
   i64 total = 0;
   while (level_applies(m, n, k, levels, cfg)) {
-    m /= 2;
-    n /= 2;
-    k /= 2;
+    const i64 mh = m / 2, nh = n / 2, kh = k / 2;
+    const i64 ldm = temp_ld(mh), ldk = temp_ld(kh);
+    if (cfg.variant == FastVariant::winograd) {
+      total += aligned(ldm * std::max(kh, nh)) + aligned(ldk * nh);
+      if (accumulate_level(mh, nh, kh, levels, cfg)) total += aligned(ldm * nh);
+    } else {
+      total += aligned(ldm * kh) + aligned(ldk * nh) + aligned(ldm * nh);
+    }
+    m = mh, n = nh, k = kh;
     --levels;
-    if (cfg.variant == FastVariant::winograd)
-      total += aligned(m * std::max(k, n)) + aligned(k * n);
-    else
-      total += aligned(m * k) + aligned(k * n) + aligned(m * n);
   }
   return total;
 }
@@ -144,9 +177,9 @@ ParallelLayout parallel_layout(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
   l.a_sums = w ? 4 : 5;
   l.b_sums = w ? 4 : 5;
   l.products = 3;
-  l.a_size = aligned(mh * kh);
-  l.b_size = aligned(kh * nh);
-  l.c_size = aligned(mh * nh);
+  l.a_size = aligned(temp_ld(mh) * kh);
+  l.b_size = aligned(temp_ld(kh) * nh);
+  l.c_size = aligned(temp_ld(mh) * nh);
   l.per_thread = per_thread_workspace(mh, nh, kh, cfg);
   return l;
 }
@@ -181,26 +214,56 @@ double sequential_flops(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& c
          addition_flops(mh, nh, kh, cfg.variant) + peel_flops(m, n, k);
 }
 
+// ---- accounting -------------------------------------------------------------
+
+// What one recursion (one thread) needs besides its operands: the
+// configuration and where its time goes (FastGemmAccount).
+struct Ctx {
+  const FastGemmConfig& cfg;
+  FastGemmAccount& acc;
+};
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Runs one addition pass of level `depth` and books it.
+template <class F>
+void pass(Ctx& ctx, int depth, F&& f) {
+  const auto t0 = Clock::now();
+  f();
+  ctx.acc.add_seconds[depth] += seconds_since(t0);
+  ++ctx.acc.passes[depth];
+}
+
 // ---- BLAS ---------------------------------------------------------------
 
 int blas_int(i64 v) { return static_cast<int>(v); }  // range checked in multiply()
 
-void dgemm(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
+// C = alpha·A·B + beta·C at the bottom of the recursion.
+void leaf_dgemm(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, double alpha = 1.0,
+                double beta = 0.0) {
+  ++ctx.acc.leaf_calls;
   if (sim::charged()) return sim::charge_dgemm(m, n, k);
+  const auto t0 = Clock::now();
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k),
-              1.0, a.data, blas_int(a.ld), b.data, blas_int(b.ld), 0.0, c.data, blas_int(c.ld));
+              alpha, a.data, blas_int(a.ld), b.data, blas_int(b.ld), beta, c.data, blas_int(c.ld));
+  ctx.acc.leaf_seconds += seconds_since(t0);
 }
 
 // The border of an odd-sized level (see the file comment), after the even
 // part C[0:me, 0:ne] has been computed.
-void peel_fixup(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
+void peel_fixup(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
   const i64 me = m & ~i64{1}, ne = n & ~i64{1}, ke = k & ~i64{1};
+  if (me == m && ne == n && ke == k) return;
   if (sim::charged()) {  // the same flops, charged (core/simulation.hpp)
     sim::charge_dgemm(me, ne, k - ke);
     sim::charge_dgemm(me, n - ne, k);
     sim::charge_dgemm(m - me, n, k);
     return;
   }
+  const auto t0 = Clock::now();
   if (k > ke)
     cblas_dger(CblasColMajor, blas_int(me), blas_int(ne), 1.0, a.data + ke * a.ld, 1,
                b.data + ke, blas_int(b.ld), c.data, blas_int(c.ld));
@@ -211,6 +274,7 @@ void peel_fixup(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c) {
     cblas_dgemv(CblasColMajor, CblasTrans, blas_int(k), blas_int(n), 1.0, b.data,
                 blas_int(b.ld), a.data + me, blas_int(a.ld), 0.0, c.data + me,
                 blas_int(c.ld));
+  ctx.acc.fixup_seconds += seconds_since(t0);
 }
 
 // ---- quadrants ----------------------------------------------------------
@@ -238,92 +302,140 @@ Quadrants split(ConstBlock a, ConstBlock b, Block c, i64 mh, i64 nh, i64 kh) {
 
 // ---- sequential recursion -----------------------------------------------
 
-void multiply_sequential(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, int levels,
-                         double* ws, const FastGemmConfig& cfg);
+// `depth` is the level being done (1 = top), for the account.
+void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c,
+                         int levels, double* ws, int depth);
 
 // One Winograd level with two temporaries; products land in C's quadrants
 // or X (a schedule of Boyer, Dumas, Pernet and Zhou, "Memory efficient
 // scheduling of Strassen-Winograd's matrix multiplication algorithm", 2009).
 // Step numbers refer to that order; steps 13-17 are fused into one pass.
-void winograd_level(const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
-                    const FastGemmConfig& cfg) {
-  const Block x{ws, mh};  // mh×kh operand sums, later P1 (mh×nh)
-  const Block y{ws + aligned(mh * std::max(kh, nh)), kh};  // kh×nh
-  double* next = y.data + aligned(kh * nh);
+// 11 passes: 8 operand sums, 3 result combinations.
+void winograd_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
+                    int depth) {
+  const Block x{ws, temp_ld(mh)};  // mh×kh operand sums, later P1 (mh×nh)
+  const Block y{ws + aligned(x.ld * std::max(kh, nh)), temp_ld(kh)};  // kh×nh
+  double* next = y.data + aligned(y.ld * nh);
   const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
   auto product = [&](ConstBlock l, ConstBlock r, Block out) {
-    multiply_sequential(mh, nh, kh, l, r, out, levels - 1, next, cfg);
+    multiply_sequential(ctx, mh, nh, kh, l, r, out, levels - 1, next, depth + 1);
   };
-  sub(ak, q.a11, q.a21, x);            // 1  X = S3
-  sub(bn, q.b22, q.b12, y);            // 2  Y = T3
-  product(x, y, q.c21);                // 3  C21 = P7
-  add(ak, q.a21, q.a22, x);            // 4  X = S1
-  sub(bn, q.b12, q.b11, y);            // 5  Y = T1
-  product(x, y, q.c22);                // 6  C22 = P5
-  sub_in_place(ak, x, q.a11);          // 7  X = S2 = S1 - A11
-  reverse_sub_in_place(bn, y, q.b22);  // 8  Y = T2 = B22 - T1
-  product(x, y, q.c12);                // 9  C12 = P6
-  reverse_sub_in_place(ak, x, q.a12);  // 10 X = S4 = A12 - S2
-  product(x, q.b22, q.c11);            // 11 C11 = P3
-  product(q.a11, q.b11, x);            // 12 X = P1
+  auto add_pass = [&](auto f) { pass(ctx, depth, f); };
+  add_pass([&] { sub(ak, q.a11, q.a21, x); });            // 1  X = S3
+  add_pass([&] { sub(bn, q.b22, q.b12, y); });            // 2  Y = T3
+  product(x, y, q.c21);                                   // 3  C21 = P7
+  add_pass([&] { add(ak, q.a21, q.a22, x); });            // 4  X = S1
+  add_pass([&] { sub(bn, q.b12, q.b11, y); });            // 5  Y = T1
+  product(x, y, q.c22);                                   // 6  C22 = P5
+  add_pass([&] { sub_in_place(ak, x, q.a11); });          // 7  X = S2 = S1 - A11
+  add_pass([&] { reverse_sub_in_place(bn, y, q.b22); });  // 8  Y = T2 = B22 - T1
+  product(x, y, q.c12);                                   // 9  C12 = P6
+  add_pass([&] { reverse_sub_in_place(ak, x, q.a12); });  // 10 X = S4 = A12 - S2
+  product(x, q.b22, q.c11);                               // 11 C11 = P3
+  product(q.a11, q.b11, x);                               // 12 X = P1
   // 13-17: C12 = U5 = P1 + P6 + P5 + P3 (final), C21 = U3 = P1 + P6 + P7,
   // C22 = U7 = U3 + P5 (final).
-  winograd_combine_partial(cn, x, q.c11, q.c12, q.c21, q.c22);
-  sub_in_place(bn, y, q.b21);          // 18 Y = T4 = T2 - B21
-  product(q.a22, y, q.c11);            // 19 C11 = P4
-  sub_in_place(cn, q.c21, q.c11);      // 20 C21 = U3 - P4 (final)
-  product(q.a12, q.b21, q.c11);        // 21 C11 = P2
-  add_in_place(cn, q.c11, x);          // 22 C11 = P2 + P1 (final)
+  add_pass([&] { winograd_combine_partial(cn, x, q.c11, q.c12, q.c21, q.c22); });
+  add_pass([&] { sub_in_place(bn, y, q.b21); });          // 18 Y = T4 = T2 - B21
+  product(q.a22, y, q.c11);                               // 19 C11 = P4
+  add_pass([&] { sub_in_place(cn, q.c21, q.c11); });      // 20 C21 = U3 - P4 (final)
+  product(q.a12, q.b21, q.c11);                           // 21 C11 = P2
+  add_pass([&] { add_in_place(cn, q.c11, x); });          // 22 C11 = P2 + P1 (final)
+}
+
+// The deepest Winograd level, whose seven products are DGEMM calls
+// ("accumulate schedule"). DGEMM computes C = alpha·A·B + beta·C at no extra
+// cost (OpenBLAS's kernel always adds into C; beta = 0 even costs one more
+// pass to clear C first), so two of the seven result additions move into
+// DGEMM: C21 -= A22·T4 (P4) and C11 += A12·B21 (P2). The remaining five
+// additions form one pass. P1 must stay in C11 until that pass, so P6 needs
+// a third temporary Z (mh×nh) instead of landing in C12.
+//   passes: 8 operand sums + 1 combination = 9 (Boyer et al.: 8 + 3 = 11),
+//   and two of the seven DGEMMs run with beta = 1 instead of 0.
+// Example 2×2 (quadrants 1×1) with A = [a b; c d], B = [e f; g h]:
+//   C11 = P1 + P2 = ae + bg (P1 = ae by DGEMM, then += bg by DGEMM's beta).
+void winograd_deepest_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, double* ws,
+                            int depth) {
+  const Block x{ws, temp_ld(mh)};  // mh×kh operand sums
+  const Block y{ws + aligned(x.ld * std::max(kh, nh)), temp_ld(kh)};  // kh×nh
+  const Block z{y.data + aligned(y.ld * nh), temp_ld(mh)};           // mh×nh: P6
+  const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
+  auto product = [&](ConstBlock l, ConstBlock r, Block out, double alpha = 1.0, double beta = 0.0) {
+    leaf_dgemm(ctx, mh, nh, kh, l, r, out, alpha, beta);
+  };
+  auto add_pass = [&](auto f) { pass(ctx, depth, f); };
+  add_pass([&] { sub(ak, q.a11, q.a21, x); });            // X = S3
+  add_pass([&] { sub(bn, q.b22, q.b12, y); });            // Y = T3
+  product(x, y, q.c21);                                   // C21 = P7
+  add_pass([&] { add(ak, q.a21, q.a22, x); });            // X = S1
+  add_pass([&] { sub(bn, q.b12, q.b11, y); });            // Y = T1
+  product(x, y, q.c22);                                   // C22 = P5
+  add_pass([&] { sub_in_place(ak, x, q.a11); });          // X = S2 = S1 - A11
+  add_pass([&] { reverse_sub_in_place(bn, y, q.b22); });  // Y = T2 = B22 - T1
+  product(x, y, z);                                       // Z = P6
+  add_pass([&] { reverse_sub_in_place(ak, x, q.a12); });  // X = S4 = A12 - S2
+  product(x, q.b22, q.c12);                               // C12 = P3
+  product(q.a11, q.b11, q.c11);                           // C11 = P1
+  // C12 = P1 + P6 + P5 + P3 (final), C21 = P1 + P6 + P7 (= U3), C22 = U3 + P5 (final).
+  add_pass([&] { winograd_combine_accumulate(cn, q.c11, z, q.c12, q.c21, q.c22); });
+  add_pass([&] { sub_in_place(bn, y, q.b21); });          // Y = T4 = T2 - B21
+  product(q.a22, y, q.c21, -1.0, 1.0);                    // C21 = U3 - P4 (final)
+  product(q.a12, q.b21, q.c11, 1.0, 1.0);                 // C11 = P1 + P2 (final)
 }
 
 // One classic Strassen level with three temporaries. Q2, Q3, Q6, Q7 land
 // in C's quadrants; Q1, Q4, Q5 pass through Z and are added where they
-// belong right away (one fused pass each).
-void strassen_level(const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
-                    const FastGemmConfig& cfg) {
-  const Block x{ws, mh};                           // mh×kh
-  const Block y{ws + aligned(mh * kh), kh};        // kh×nh
-  const Block z{y.data + aligned(kh * nh), mh};    // mh×nh
-  double* next = z.data + aligned(mh * nh);
+// belong right away (one fused pass each). 13 passes.
+void strassen_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
+                    int depth) {
+  const Block x{ws, temp_ld(mh)};                     // mh×kh
+  const Block y{ws + aligned(x.ld * kh), temp_ld(kh)};  // kh×nh
+  const Block z{y.data + aligned(y.ld * nh), temp_ld(mh)};  // mh×nh
+  double* next = z.data + aligned(z.ld * nh);
   const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
   auto product = [&](ConstBlock l, ConstBlock r, Block out) {
-    multiply_sequential(mh, nh, kh, l, r, out, levels - 1, next, cfg);
+    multiply_sequential(ctx, mh, nh, kh, l, r, out, levels - 1, next, depth + 1);
   };
-  sub(ak, q.a21, q.a11, x);
-  add(bn, q.b11, q.b12, y);
+  auto add_pass = [&](auto f) { pass(ctx, depth, f); };
+  add_pass([&] { sub(ak, q.a21, q.a11, x); });
+  add_pass([&] { add(bn, q.b11, q.b12, y); });
   product(x, y, q.c22);                      // C22 = Q6
-  sub(ak, q.a12, q.a22, x);
-  add(bn, q.b21, q.b22, y);
+  add_pass([&] { sub(ak, q.a12, q.a22, x); });
+  add_pass([&] { add(bn, q.b21, q.b22, y); });
   product(x, y, q.c11);                      // C11 = Q7
-  add(ak, q.a21, q.a22, x);
+  add_pass([&] { add(ak, q.a21, q.a22, x); });
   product(x, q.b11, q.c21);                  // C21 = Q2
-  sub(bn, q.b12, q.b22, y);
+  add_pass([&] { sub(bn, q.b12, q.b22, y); });
   product(q.a11, y, q.c12);                  // C12 = Q3
-  add(ak, q.a11, q.a22, x);
-  add(bn, q.b11, q.b22, y);
+  add_pass([&] { add(ak, q.a11, q.a22, x); });
+  add_pass([&] { add(bn, q.b11, q.b22, y); });
   product(x, y, z);                          // Z = Q1
-  strassen_add_q1(cn, z, q.c11, q.c12, q.c21, q.c22);  // C11 = Q7 + Q1, C22 = Q6 + Q1 + Q3 - Q2 (final)
-  sub(bn, q.b21, q.b11, y);
+  // C11 = Q7 + Q1, C22 = Q6 + Q1 + Q3 - Q2 (final)
+  add_pass([&] { strassen_add_q1(cn, z, q.c11, q.c12, q.c21, q.c22); });
+  add_pass([&] { sub(bn, q.b21, q.b11, y); });
   product(q.a22, y, z);                      // Z = Q4
-  add_to_both(cn, q.c21, q.c11, z);          // C21 = Q2 + Q4 (final), C11 += Q4
-  add(ak, q.a11, q.a12, x);
+  add_pass([&] { add_to_both(cn, q.c21, q.c11, z); });  // C21 = Q2 + Q4 (final), C11 += Q4
+  add_pass([&] { add(ak, q.a11, q.a12, x); });
   product(x, q.b22, z);                      // Z = Q5
-  add_to_first_sub_from_second(cn, q.c12, q.c11, z);  // C12 = Q3 + Q5, C11 -= Q5 (both final)
+  // C12 = Q3 + Q5, C11 -= Q5 (both final)
+  add_pass([&] { add_to_first_sub_from_second(cn, q.c12, q.c11, z); });
 }
 
-void multiply_sequential(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, int levels,
-                         double* ws, const FastGemmConfig& cfg) {
-  if (!level_applies(m, n, k, levels, cfg)) {
-    dgemm(m, n, k, a, b, c);
+void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c,
+                         int levels, double* ws, int depth) {
+  if (!level_applies(m, n, k, levels, ctx.cfg)) {
+    leaf_dgemm(ctx, m, n, k, a, b, c);
     return;
   }
   const i64 mh = m / 2, nh = n / 2, kh = k / 2;
   const Quadrants q = split(a, b, c, mh, nh, kh);
-  if (cfg.variant == FastVariant::winograd)
-    winograd_level(q, mh, nh, kh, levels, ws, cfg);
+  if (ctx.cfg.variant == FastVariant::strassen)
+    strassen_level(ctx, q, mh, nh, kh, levels, ws, depth);
+  else if (accumulate_level(mh, nh, kh, levels, ctx.cfg))
+    winograd_deepest_level(ctx, q, mh, nh, kh, ws, depth);
   else
-    strassen_level(q, mh, nh, kh, levels, ws, cfg);
-  peel_fixup(m, n, k, a, b, c);
+    winograd_level(ctx, q, mh, nh, kh, levels, ws, depth);
+  peel_fixup(ctx, m, n, k, a, b, c);
 }
 
 // ---- parallel top level -------------------------------------------------
@@ -338,8 +450,12 @@ Columns share(i64 rows, i64 cols, int t, int threads) {
   return {rows, cols * t / threads, cols * (t + 1) / threads};
 }
 
-void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, double* ws,
-                           const FastGemmConfig& cfg) {
+// The top level with its seven products run by cfg.threads threads. Its
+// account: the passes of thread 0 are counted (every thread does a column
+// share of the same pass), the seconds of all threads are summed.
+void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c,
+                           double* ws) {
+  const FastGemmConfig& cfg = ctx.cfg;
   const i64 mh = m / 2, nh = n / 2, kh = k / 2;
   const Quadrants q = split(a, b, c, mh, nh, kh);
   const ParallelLayout l = parallel_layout(m, n, k, cfg);
@@ -350,9 +466,9 @@ void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Bloc
   double* p = ws;
   std::array<Block, 5> as{}, bs{};
   std::array<Block, 3> ps{};
-  for (int i = 0; i < l.a_sums; ++i, p += l.a_size) as[i] = {p, mh};
-  for (int i = 0; i < l.b_sums; ++i, p += l.b_size) bs[i] = {p, kh};
-  for (int i = 0; i < l.products; ++i, p += l.c_size) ps[i] = {p, mh};
+  for (int i = 0; i < l.a_sums; ++i, p += l.a_size) as[i] = {p, temp_ld(mh)};
+  for (int i = 0; i < l.b_sums; ++i, p += l.b_size) bs[i] = {p, temp_ld(kh)};
+  for (int i = 0; i < l.products; ++i, p += l.c_size) ps[i] = {p, temp_ld(mh)};
   double* thread_ws = p;
 
   // The seven products: operands and destination. Four land in C directly.
@@ -378,16 +494,19 @@ void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Bloc
   }
 
   const int threads = cfg.threads;
+  std::vector<FastGemmAccount> accounts(threads);
   std::barrier sync(threads);
   auto work = [&](int t) {
+    Ctx mine{cfg, accounts[t]};
+    auto add_pass = [&](auto f) { pass(mine, 1, f); };
     // Phase 1: operand sums, split by columns.
     const Columns ak = share(mh, kh, t, threads), bn = share(kh, nh, t, threads);
     if (winograd) {
-      winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3]);
-      winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3]);
+      add_pass([&] { winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3]); });
+      add_pass([&] { winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3]); });
     } else {
-      strassen_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3], as[4]);
-      strassen_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3], bs[4]);
+      add_pass([&] { strassen_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3], as[4]); });
+      add_pass([&] { strassen_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3], bs[4]); });
     }
     sync.arrive_and_wait();
     // Phase 2: this thread's products (or column slices of them).
@@ -396,15 +515,15 @@ void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Bloc
       const ProductSpec& s = products[part.product];
       const ConstBlock right{s.right.data + part.col0 * s.right.ld, s.right.ld};
       const Block out{s.out.data + part.col0 * s.out.ld, s.out.ld};
-      multiply_sequential(mh, part.cols, kh, s.left, right, out, cfg.levels - 1, my_ws, cfg);
+      multiply_sequential(mine, mh, part.cols, kh, s.left, right, out, cfg.levels - 1, my_ws, 2);
     });
     sync.arrive_and_wait();
     // Phase 3: result additions, split by columns.
     const Columns cn = share(mh, nh, t, threads);
     if (winograd)
-      winograd_combine(cn, ps[0], ps[1], ps[2], q.c11, q.c12, q.c21, q.c22);
+      add_pass([&] { winograd_combine(cn, ps[0], ps[1], ps[2], q.c11, q.c12, q.c21, q.c22); });
     else
-      strassen_combine(cn, ps[0], ps[1], ps[2], q.c11, q.c12, q.c21, q.c22);
+      add_pass([&] { strassen_combine(cn, ps[0], ps[1], ps[2], q.c11, q.c12, q.c21, q.c22); });
   };
 
   {
@@ -414,7 +533,13 @@ void multiply_parallel_top(i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Bloc
     for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
     work(0);
   }
-  peel_fixup(m, n, k, a, b, c);
+  const std::int64_t top_passes = accounts[0].passes[1];
+  for (int t = 0; t < threads; ++t) {
+    accounts[t].passes[1] = 0;  // thread 0's count of the top level, added once below
+    ctx.acc += accounts[t];
+  }
+  ctx.acc.passes[1] += top_passes;
+  peel_fixup(ctx, m, n, k, a, b, c);
 }
 
 void check_dim(const char* name, i64 v) {
@@ -457,6 +582,30 @@ FastGemmConfig validated(FastGemmConfig cfg) {
 
 }  // namespace
 
+double FastGemmAccount::total_add_seconds() const {
+  double s = 0;
+  for (double v : add_seconds) s += v;
+  return s;
+}
+
+std::int64_t FastGemmAccount::total_passes() const {
+  std::int64_t s = 0;
+  for (auto v : passes) s += v;
+  return s;
+}
+
+FastGemmAccount& FastGemmAccount::operator+=(const FastGemmAccount& o) {
+  calls += o.calls;
+  leaf_seconds += o.leaf_seconds;
+  leaf_calls += o.leaf_calls;
+  fixup_seconds += o.fixup_seconds;
+  for (std::size_t l = 0; l < add_seconds.size(); ++l) {
+    add_seconds[l] += o.add_seconds[l];
+    passes[l] += o.passes[l];
+  }
+  return *this;
+}
+
 FastVariant parse_fast_variant(std::string_view name) {
   if (name == "winograd") return FastVariant::winograd;
   if (name == "strassen") return FastVariant::strassen;
@@ -479,6 +628,10 @@ void FastGemm::reserve(std::size_t doubles) {
   workspace_.reset();  // free first: the old buffer is not needed and may be large
   capacity_ = 0;
   workspace_.reset(static_cast<double*>(::operator new[](doubles * sizeof(double), kAlignBytes)));
+  // Touch every page now: otherwise the first multiply's addition passes pay
+  // the page faults of a fresh buffer (hundreds of MB at n = 8192) and the
+  // account books them as additions.
+  std::fill_n(workspace_.get(), doubles, 0.0);
   capacity_ = doubles;
   ++allocations_;
 }
@@ -508,10 +661,12 @@ void FastGemm::multiply(i64 m, i64 n, i64 k, const double* A, i64 lda, const dou
   deepest_ = std::max(deepest_, levels_applied(m, n, k, cfg_));
   const ConstBlock a{A, lda}, b{B, ldb};
   const Block c{C, ldc};
+  ++account_.calls;
+  Ctx ctx{cfg_, account_};
   if (parallel_top(m, n, k, cfg_))
-    multiply_parallel_top(m, n, k, a, b, c, workspace_.get(), cfg_);
+    multiply_parallel_top(ctx, m, n, k, a, b, c, workspace_.get());
   else
-    multiply_sequential(m, n, k, a, b, c, cfg_.levels, workspace_.get(), cfg_);
+    multiply_sequential(ctx, m, n, k, a, b, c, cfg_.levels, workspace_.get(), 1);
 }
 
 int FastGemm::levels_applied(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {

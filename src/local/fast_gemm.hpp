@@ -13,6 +13,7 @@
 // two threads at once (the workspace is shared); use one object per thread.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,30 @@ struct FastGemmConfig {
   FastVariant variant = FastVariant::winograd;
   std::int64_t min_dim = 256;       // a level is done only if min(m, n, k) >= min_dim (and >= 2)
   int threads = 1;                  // > 1: the 7 products of the top level run on this many threads
+  // Winograd's deepest level (whose products are DGEMM calls) lets DGEMM's
+  // beta = 1 add two of its products into C and combines the rest in one
+  // pass: 9 passes instead of 11, one more temporary (fast_gemm.cpp,
+  // "accumulate schedule"). false: every level uses the two-temporary
+  // schedule of Boyer et al. (kept for comparison and tests).
+  bool accumulate = true;
+};
+
+// Where the time of multiply() calls went, summed over calls (and over the
+// threads of a parallel top level: thread-seconds) until reset_account().
+// Level 1 is the top level. An addition pass is one call of a function of
+// fast_gemm_passes.hpp over a level's operands or results (one column share
+// of it per thread at a parallel top level, counted once).
+struct FastGemmAccount {
+  static constexpr int kMaxDepth = 31;
+  std::int64_t calls = 0;     // multiply() calls
+  double leaf_seconds = 0;    // the DGEMM calls at the bottom of the recursion
+  std::int64_t leaf_calls = 0;
+  double fixup_seconds = 0;   // BLAS-2 border of odd sizes (all levels)
+  std::array<double, kMaxDepth + 1> add_seconds{};        // [level], element-wise passes
+  std::array<std::int64_t, kMaxDepth + 1> passes{};       // [level]
+  double total_add_seconds() const;
+  std::int64_t total_passes() const;
+  FastGemmAccount& operator+=(const FastGemmAccount& other);
 };
 
 class FastGemm {
@@ -61,6 +86,8 @@ class FastGemm {
   // levels stop at the configured count or where a dimension drops below
   // min_dim, whichever comes first.
   int deepest_levels() const { return deepest_; }
+  const FastGemmAccount& account() const { return account_; }
+  void reset_account() { account_ = {}; }
 
   // Levels a multiply of this shape does (on the path of the full-size
   // products; a column slice of the parallel top level may stop one earlier).
@@ -92,6 +119,7 @@ class FastGemm {
   std::size_t capacity_ = 0;  // doubles
   std::int64_t allocations_ = 0;
   int deepest_ = 0;
+  FastGemmAccount account_;
 };
 
 // Factor by which the normwise error bound of L fast levels exceeds that of

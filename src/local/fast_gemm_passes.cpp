@@ -130,6 +130,19 @@ inline void each_row(i64 rows, RowOp op) {
   });
 }
 
+[[gnu::noinline]] void winograd_combine_accumulate_col(i64 rows, const double* __restrict p1,
+                                     const double* __restrict p6, double* __restrict c12,
+                                     double* __restrict c21, double* __restrict c22) {
+  each_row(rows, [&](i64 i) {
+    const double u2 = p1[i] + p6[i];
+    const double p5 = c22[i];
+    const double u3 = u2 + c21[i];  // U2 + P7
+    c12[i] = (u2 + p5) + c12[i];    // U4 + P3
+    c21[i] = u3;
+    c22[i] = u3 + p5;
+  });
+}
+
 [[gnu::noinline]] void strassen_a_col(i64 rows, const double* __restrict a11, const double* __restrict a12,
                     const double* __restrict a21, const double* __restrict a22,
                     double* __restrict q1a, double* __restrict q2a, double* __restrict q5a,
@@ -254,6 +267,14 @@ void winograd_combine_partial(Columns r, ConstBlock p1, ConstBlock c11, Block c1
   for (i64 j = r.j0; j < r.j1; ++j)
     winograd_combine_partial_col(r.rows, col(p1, j), col(c11, j), col(c12, j), col(c21, j),
                                  col(c22, j));
+}
+
+void winograd_combine_accumulate(Columns r, ConstBlock c11, ConstBlock z, Block c12, Block c21,
+                                 Block c22) {
+  if (charged(r, 5)) return;
+  for (i64 j = r.j0; j < r.j1; ++j)
+    winograd_combine_accumulate_col(r.rows, col(c11, j), col(z, j), col(c12, j), col(c21, j),
+                                    col(c22, j));
 }
 
 void strassen_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a21,

@@ -71,6 +71,14 @@ void winograd_combine(Columns r, ConstBlock p1, ConstBlock p6, ConstBlock p7, Bl
 void winograd_combine_partial(Columns r, ConstBlock p1, ConstBlock c11, Block c12, Block c21,
                               Block c22);
 
+// The deepest level's combination (accumulate schedule, fast_gemm.cpp),
+// with P1 in C11, P3 in C12, P7 in C21, P5 in C22 and P6 in z:
+//   U2 = P1 + P6, C12 = U2 + P5 + P3 (final), C21 = U2 + P7 (= U3; P4 is
+//   then subtracted by DGEMM's beta), C22 = U3 + P5 (final).
+// C11 and z are only read (P2 is added to C11 by DGEMM's beta afterwards).
+void winograd_combine_accumulate(Columns r, ConstBlock c11, ConstBlock z, Block c12, Block c21,
+                                 Block c22);
+
 // ---- classic Strassen ---------------------------------------------------
 // A11 + A22, A21 + A22, A11 + A12, A21 - A11, A12 - A22 (operands of Q1, Q2, Q5, Q6, Q7).
 void strassen_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a21,

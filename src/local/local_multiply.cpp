@@ -1,5 +1,7 @@
 #include "local/local_multiply.hpp"
 
+#include <cstdio>
+
 #include "core/blas.hpp"
 
 namespace mmbench::local {
@@ -42,6 +44,29 @@ std::map<std::string, std::string> LocalMultiply::describe() const {
   if (fast_.config().levels > 0) {
     d["local_variant"] = std::string(to_string(fast_.config().variant));
     d["local_cutoff"] = std::to_string(fast_.config().min_dim);
+  }
+  // Where the kernel's time went (FastGemmAccount), once a level was done:
+  // the share of addition passes in all (and per level, top first), and the
+  // passes per multiply per level, e.g. "11;77;441" for three Winograd
+  // levels (11 at the top, 7·11 below it, 49·9 at the deepest level).
+  const FastGemmAccount& a = fast_.account();
+  const int levels = fast_.deepest_levels();
+  const double total = a.leaf_seconds + a.fixup_seconds + a.total_add_seconds();
+  if (levels > 0 && a.calls > 0 && total > 0) {
+    auto fmt = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.4f", v);
+      return std::string(buf);
+    };
+    std::string shares, passes;
+    for (int l = 1; l <= levels; ++l) {
+      if (l > 1) shares += ';', passes += ';';
+      shares += fmt(a.add_seconds[l] / total);
+      passes += std::to_string(a.passes[l] / a.calls);
+    }
+    d["local_add_share"] = fmt(a.total_add_seconds() / total);
+    d["local_add_share_by_level"] = shares;
+    d["local_passes_by_level"] = passes;
   }
   return d;
 }

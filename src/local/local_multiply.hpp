@@ -30,7 +30,9 @@ class LocalMultiply {
   // far really did (1 for plain DGEMM or before the first call).
   double error_growth() const;
   // CSV columns local_levels_applied (the most levels one call did),
-  // local_variant and local_cutoff (when levels > 0).
+  // local_variant and local_cutoff (when levels > 0), and where the time of
+  // the calls so far went: local_add_share, local_add_share_by_level,
+  // local_passes_by_level (when a level was done).
   std::map<std::string, std::string> describe() const;
 
  private:

@@ -76,7 +76,11 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
   const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd};
   const double products = 7.0 * refined_local_time(hm, hn, hk, 1, below, mp);
-  const double touches = lk.winograd ? 12.0 * hm * hk + 12.0 * hk * hn + 14.0 * hm * hn
+  // The deepest level (its products are DGEMM calls) of Winograd uses the
+  // accumulate schedule of fast_gemm.cpp: 8 instead of 14 C-quadrant touches.
+  const bool deepest = below.levels <= 0 || std::min({hm, hn, hk}) < std::max<double>(2.0, double(lk.min_dim));
+  const double c_touches = deepest ? 8.0 : 14.0;
+  const double touches = lk.winograd ? 12.0 * hm * hk + 12.0 * hk * hn + c_touches * hm * hn
                                      : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
   const double additions = refined_add_time(touches / 3.0, mp);
   return (products + additions) / thread_speedup(threads, mp);

@@ -82,7 +82,10 @@ struct LocalKernel {
 //   a level          -> 7 products of (m/2, n/2, k/2) on one thread each,
 //                       plus the level's additions: Winograd touches
 //                       12 A-quadrant, 12 B-quadrant and 14 C-quadrant
-//                       elements (reads + writes, its fused schedule),
+//                       elements (reads + writes, its fused schedule), at
+//                       the deepest level (products are DGEMM calls) only
+//                       8 C-quadrant elements (the accumulate schedule: two
+//                       products are added by DGEMM's beta),
 //                       classic Strassen 15, 15 and 17; 8 bytes per touch
 //                       at the add bandwidth (refined_add_time counts 3
 //                       touches per element);
@@ -90,9 +93,9 @@ struct LocalKernel {
 //                       additions are split over the threads
 //                       (time / thread_speedup(threads)).
 // Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
-// 4096^3 with one level: 7 * 2 * 2048^3 * 1e-10 = 12.03 s of products,
-// (12 + 12 + 14) * 2048^2 * 8 / 1e10 = 0.13 s of additions: 12.16 s
-// against 13.74 s of DGEMM (1.13x).
+// 4096^3 with one level (the deepest): 7 * 2 * 2048^3 * 1e-10 = 12.03 s of
+// products, (12 + 12 + 8) * 2048^2 * 8 / 1e10 = 0.11 s of additions:
+// 12.13 s against 13.74 s of DGEMM (1.13x).
 double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp);
 
 // Ring on p ranks, C (m x n) = A (m x k) B (k x n), b_m = ceil(m/p),

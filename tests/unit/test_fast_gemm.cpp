@@ -260,19 +260,106 @@ TEST(FastGemm, FlopsParallelCountsSlicedProduct) {
 
 // ---- workspace --------------------------------------------------------------
 
+// The two-temporary schedule on every level (the kernel before the
+// accumulate schedule): the sizes this test always had.
+constexpr FastGemmConfig kPlain(int levels, FastVariant v, int threads) {
+  return {levels, v, 2, threads, /*accumulate=*/false};
+}
+
 TEST(FastGemm, WorkspaceSizes) {
   // One sequential level on 64³: Winograd X (32×32) and Y (32×32); Strassen
   // also Z (32×32). Doubles of 8 bytes.
-  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::winograd, 2, 1}),
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, kPlain(1, FastVariant::winograd, 1)),
             2u * 1024 * 8);
-  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::strassen, 2, 1}),
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, kPlain(1, FastVariant::strassen, 1)),
             3u * 1024 * 8);
   // Parallel top: 4 S + 4 T + 3 P buffers of 32×32, nothing below (L = 1).
-  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::winograd, 2, 2}),
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, kPlain(1, FastVariant::winograd, 2)),
             11u * 1024 * 8);
   // Two sequential levels: 2·32² + 2·16².
-  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {2, FastVariant::winograd, 2, 1}),
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, kPlain(2, FastVariant::winograd, 1)),
             (2u * 1024 + 2u * 256) * 8);
+}
+
+TEST(FastGemm, WorkspaceSizesAccumulate) {
+  // One level (the deepest): X, Y and Z, 32×32 each.
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::winograd, 2, 1}),
+            3u * 1024 * 8);
+  // Two levels: the top X, Y (32×32), the deepest X, Y, Z (16×16).
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {2, FastVariant::winograd, 2, 1}),
+            (2u * 1024 + 3u * 256) * 8);
+  // Classic Strassen keeps its three temporaries per level.
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::strassen, 2, 1}),
+            3u * 1024 * 8);
+}
+
+// ---- the schedules ----------------------------------------------------------
+
+TEST(FastGemm, BothSchedulesMatchDgemm) {
+  // The accumulate schedule (default) and the two-temporary one on even,
+  // odd and non-square shapes; C starts as NaN (run_case), so
+  // a beta = 1 product on a quadrant not yet written would show up.
+  const Shape shapes[] = {{64, 64, 64}, {67, 45, 93}, {128, 40, 72}, {33, 33, 33}};
+  for (const Shape& s : shapes)
+    for (int levels : {1, 2, 3})
+      for (int threads : {1, 2})
+        for (bool accumulate : {false, true}) {
+          const FastGemmConfig cfg{levels, FastVariant::winograd, 2, threads, accumulate};
+          const Outcome out = run_case(s.m, s.n, s.k, cfg);
+          EXPECT_LT(out.ratio, 1.0) << s.m << "x" << s.n << "x" << s.k << " L=" << levels
+                                    << " threads=" << threads << " accumulate=" << accumulate;
+          EXPECT_TRUE(out.padding_intact);
+        }
+}
+
+TEST(FastGemm, PassCountsPerLevel) {
+  // Winograd: 11 passes per level (8 operand sums, 3 combinations); the
+  // deepest level's accumulate schedule 9 (8 + 1). Three levels on 64³:
+  // 11 at the top, 7·11 = 77 below, 49·9 = 441 at the deepest level.
+  const std::vector<double> a(64 * 64, 1.0), b(64 * 64, 2.0);
+  std::vector<double> c(64 * 64);
+  auto passes = [&](const FastGemmConfig& cfg, int calls) {
+    FastGemm fg(cfg);
+    for (int i = 0; i < calls; ++i) fg.multiply(64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64);
+    EXPECT_EQ(fg.account().calls, calls);
+    std::vector<std::int64_t> per_call;
+    for (int l = 1; l <= fg.deepest_levels(); ++l) per_call.push_back(fg.account().passes[l] / calls);
+    EXPECT_EQ(fg.account().passes[fg.deepest_levels() + 1], 0);
+    return per_call;
+  };
+  using V = std::vector<std::int64_t>;
+  EXPECT_EQ(passes({3, FastVariant::winograd, 2, 1}, 2), (V{11, 77, 441}));
+  EXPECT_EQ(passes(kPlain(3, FastVariant::winograd, 1), 1), (V{11, 77, 539}));
+  // Classic Strassen: 13 per level on every level (10 operand sums, 3 fused
+  // combinations).
+  EXPECT_EQ(passes({2, FastVariant::strassen, 2, 1}, 1), (V{13, 91}));
+  // Parallel top (2 threads): its 3 fused passes, counted once; below it 6
+  // whole products and 2 column halves of the seventh, 9 passes each.
+  EXPECT_EQ(passes({2, FastVariant::winograd, 2, 2}, 1), (V{3, 72}));
+
+  // Every leaf is one DGEMM call: 7^3 per multiply; the time is booked.
+  FastGemm fg({3, FastVariant::winograd, 2, 1});
+  fg.multiply(64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64);
+  EXPECT_EQ(fg.account().leaf_calls, 343);
+  EXPECT_GT(fg.account().leaf_seconds, 0.0);
+  EXPECT_GT(fg.account().total_add_seconds(), 0.0);
+  EXPECT_EQ(fg.account().total_passes(), 11 + 77 + 441);
+  fg.reset_account();
+  EXPECT_EQ(fg.account().total_passes(), 0);
+}
+
+TEST(FastGemm, LocalMultiplyReportsTheAccount) {
+  local::LocalMultiply lm(2, "winograd", 1, 2);
+  const std::vector<double> a(64 * 64, 1.0), b(64 * 64, 2.0);
+  std::vector<double> c(64 * 64);
+  EXPECT_EQ(lm.describe().count("local_add_share"), 0u);  // nothing done yet
+  lm(64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64);
+  auto d = lm.describe();
+  EXPECT_EQ(d["local_passes_by_level"], "11;63");
+  const double share = std::stod(d["local_add_share"]);
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 1.0);
+  EXPECT_NE(d["local_add_share_by_level"].find(';'), std::string::npos);
 }
 
 TEST(FastGemm, WorkspaceAllocatedOnceForRepeatedShapes) {

@@ -1,0 +1,101 @@
+// Paired comparison of the local kernel's schedules (issue 15), one process,
+// one rank: plain DGEMM, Winograd L levels with the two-temporary schedule
+// on every level ("plain"), and with the accumulate schedule at the deepest
+// level ("accumulate", the default). Rounds run every configuration once in
+// a rotated order; the ratio to DGEMM is taken per round (same round's
+// DGEMM), reported as median [min, max] over the rounds, with the kernel's
+// account (DGEMM leaves, addition passes per level) per multiply.
+//
+//   cmake --build build --target fast_gemm_schedules
+//   build/bench/fast_gemm_schedules N L ROUNDS THREADS
+//   e.g. build/bench/fast_gemm_schedules 8192 3 5 1
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "local/fast_gemm.hpp"
+
+using mmbench::local::FastGemm;
+using mmbench::local::FastGemmConfig;
+using mmbench::local::FastVariant;
+
+namespace {
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s N LEVELS ROUNDS THREADS\n", argv[0]);
+    return 2;
+  }
+  const long n = std::atol(argv[1]);
+  const int levels = std::atoi(argv[2]), rounds = std::atoi(argv[3]), threads = std::atoi(argv[4]);
+  if (n < 2 || levels < 1 || levels > 6 || rounds < 1 || threads < 1) {
+    std::fprintf(stderr, "N >= 2, LEVELS 1..6, ROUNDS >= 1, THREADS >= 1\n");
+    return 2;
+  }
+  openblas_set_num_threads(threads);
+  std::vector<double> a(n * n), b(n * n), c(n * n);
+  for (long i = 0; i < n * n; ++i) {
+    a[i] = (i % 7) * 0.1 - 0.3;
+    b[i] = (i % 5) * 0.2 - 0.4;
+  }
+  struct Variant {
+    const char* name;
+    FastGemmConfig cfg;
+  };
+  const std::vector<Variant> variants = {
+      {"dgemm", {0, FastVariant::winograd, 256, threads}},
+      {"plain", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/false}},
+      {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true}}};
+  std::vector<FastGemm> kernels;
+  for (const Variant& v : variants) kernels.emplace_back(v.cfg);
+  auto run = [&](FastGemm& k) { k.multiply(n, n, n, a.data(), n, b.data(), n, c.data(), n); };
+  for (FastGemm& k : kernels) {  // warm-up: workspace, pages, caches
+    run(k);
+    k.reset_account();
+  }
+  std::vector<std::vector<double>> t(variants.size());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const std::size_t j = (i + r) % variants.size();
+      const double t0 = now();
+      run(kernels[j]);
+      t[j].push_back(now() - t0);
+    }
+  std::printf("# n=%ld levels=%d rounds=%d threads=%d; ideal (8/7)^L = %.3f\n", n, levels, rounds, threads,
+              std::pow(8.0 / 7.0, levels));
+  std::printf("variant,t_median_s,gflops_eff,ratio_median,ratio_min,ratio_max,leaf_s,add_s,add_s_by_level,passes_by_level\n");
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    std::vector<double> ratio;
+    for (int r = 0; r < rounds; ++r) ratio.push_back(t[0][r] / t[i][r]);
+    const auto& acc = kernels[i].account();
+    std::string by_level, passes;
+    for (int l = 1; l <= kernels[i].deepest_levels(); ++l) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%s%.3f", l > 1 ? ";" : "", acc.add_seconds[l] / rounds);
+      by_level += buf;
+      if (l > 1) passes += ';';
+      passes += std::to_string(acc.passes[l] / rounds);
+    }
+    const double tm = median(t[i]);
+    std::printf("%s,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%s\n", variants[i].name, tm, 2.0 * n * n * n / tm / 1e9,
+                median(ratio), *std::min_element(ratio.begin(), ratio.end()),
+                *std::max_element(ratio.begin(), ratio.end()), acc.leaf_seconds / rounds,
+                acc.total_add_seconds() / rounds, by_level.c_str(), passes.c_str());
+  }
+  return 0;
+}
