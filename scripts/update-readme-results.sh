@@ -47,7 +47,7 @@ tmp=$(mktemp)
     echo
   fi
   section "Paired ratios to the DGEMM peer, p = 2 (issue 11 b)" "$(newest 'results/trust-ratios-*.csv')" "PARTS=b scripts/bench/trust.sh"
-  f=$(newest 'results/tuner-lb-*-summary.txt')
+  f=$(newest 'results/tuner-lb-*/summary.md')
   if [ -n "$f" ]; then
     echo "### The tuner's lb against PDGEMM itself (issue 11 c)"
     echo
@@ -57,6 +57,7 @@ tmp=$(mktemp)
     cat "$f"
     echo '```'
     echo
+    [ -f docs/figures/pdgemm-vs-lb-n4096.png ] && { echo "![PDGEMM against lb, p = 2, n = 4096](docs/figures/pdgemm-vs-lb-n4096.png)"; echo; }
   fi
   f=$(newest 'results/trust-validate-*-validate.txt')
   if [ -n "$f" ]; then
@@ -68,6 +69,32 @@ tmp=$(mktemp)
     echo '```'
     cat "$f"
     echo '```'
+    echo
+    [ -f docs/figures/regret-validate.png ] && { echo "![Paired regret of the model's pick](docs/figures/regret-validate.png)"; echo; }
+  fi
+  f=$(newest 'results/preload-lb-*.csv')
+  if [ -n "$f" ]; then
+    echo "### libmmbench-lb.so in a plain ScaLAPACK program (issue 14)"
+    echo
+    echo "\`scripts/bench/preload_lb.sh\` → \`$f\` (tests/preload/pdgemm_app, without and with the library, alternated)  "
+    echo "Machine: $(machine "$f")"
+    echo
+    python3 - "$f" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {}
+for r in rows:
+    by.setdefault(int(r["round"]), {})[r["variant"]] = r
+ratios = [float(v["without"]["t_median_s"]) / float(v["with"]["t_median_s"]) for v in by.values() if len(v) == 2]
+w = [float(r["gflops"]) for r in rows if r["variant"] == "with"]
+wo = [float(r["gflops"]) for r in rows if r["variant"] == "without"]
+r0 = rows[0]
+lb_with = next(r["lb"] for r in rows if r["variant"] == "with")
+print(f"p = {r0['p']}, n = {r0['n']}, nb = {r0['nb']}: without (lb 32) median {statistics.median(wo):.1f} GFLOP/s, "
+      f"with (lb {lb_with}) {statistics.median(w):.1f} GFLOP/s; speed-up per round (same round's pair) "
+      f"median {statistics.median(ratios):.3f}, min {min(ratios):.3f}, max {max(ratios):.3f} over {len(ratios)} rounds; "
+      f"every result checked by the program.")
+PY
     echo
   fi
   section "Foundation sweep (p = 2)" "$(newest 'results/foundation-*.csv')" "scripts/bench/foundation.sh"
