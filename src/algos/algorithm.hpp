@@ -1,6 +1,8 @@
 // What every algorithm in mmbench is: a name, its preconditions, its data
-// layout, and a Plan that multiplies. One file per algorithm in this folder;
-// registry.cpp lists them.
+// layout, a Plan that multiplies, and its two cost models. One file per
+// algorithm in this folder (the unit: check, plan and models side by side);
+// registry.cpp lists them, and everything else (list, run, predict,
+// explain, auto, --validate, the tests) reads that one list.
 //
 // Life of one measured configuration (cli/run_command.cpp):
 //   check()  -> not applicable? write a row with the reason, go on
@@ -18,6 +20,10 @@
 #include "algos/strassen_groups.hpp"
 #include "core/comm.hpp"
 #include "core/dist_matrix.hpp"
+
+namespace mmbench::model {
+struct AlgorithmModel;  // model/algorithm_models.hpp
+}
 
 namespace mmbench::algos {
 
@@ -106,6 +112,10 @@ class Algorithm {
   }
   // Collective over comm. Only called when check() passed.
   virtual std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const = 0;
+  // Its paper and refined cost models (model/algorithm_models.hpp), defined
+  // in the algorithm's own file: what predict, explain, auto and --validate
+  // price it with. Same answer for every call.
+  virtual const model::AlgorithmModel& models() const = 0;
 };
 
 }  // namespace mmbench::algos

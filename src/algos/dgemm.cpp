@@ -11,6 +11,8 @@
 #include "core/affinity.hpp"
 #include "core/blas.hpp"
 #include "local/local_multiply.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
 
 namespace mmbench::algos {
 
@@ -54,6 +56,16 @@ class DgemmPlan : public Plan {
   Layout a_, b_, c_;
 };
 
+// Cost models: eq. 2.10 on one rank with p x threads BLAS threads.
+model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::scale_comp(model::paper_dgemm(pb.m, pb.n, pb.k, mp), 1.0 / (model::threads_of(opt) * p));
+}
+
+model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return {0.0, model::refined_local_time(double(pb.m), double(pb.n), double(pb.k), model::threads_of(opt) * p,
+                                         model::local_of(opt), mp)};
+}
+
 class Dgemm : public Algorithm {
  public:
   std::string_view name() const override { return "dgemm"; }
@@ -69,6 +81,10 @@ class Dgemm : public Algorithm {
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<DgemmPlan>(pb, opt, comm);
+  }
+  const model::AlgorithmModel& models() const override {
+    static const model::AlgorithmModel m{.paper = paper_time, .refined = refined_time, .one_node = true};
+    return m;
   }
 };
 

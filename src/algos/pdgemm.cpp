@@ -4,18 +4,28 @@
 // (default: the most square grid with pr <= pc). PBLAS multiplies in panels
 // of width lb (SUMMA-like, broadcasts along process rows and columns); lb
 // comes from our pilaenv_ (pilaenv_override.hpp). Any p, m, n, k >= 1.
+//
+// The SimGrid SMPI build has no ScaLAPACK (scalapack_availability.hpp):
+// there the plan is left out and check() says why, while the name, help and
+// cost models stay, so `list` and `predict` still know pdgemm.
 #include <stdexcept>
 
 #include "algos/algorithm.hpp"
-#include "algos/pilaenv_override.hpp"
 #include "algos/process_grid.hpp"
+#include "algos/scalapack_availability.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
+#ifndef MMBENCH_SMPI
+#include "algos/pilaenv_override.hpp"
 #include "core/blacs_grid.hpp"
 #include "core/scalapack_api.hpp"
+#endif
 
 namespace mmbench::algos {
 
 namespace {
 
+#ifndef MMBENCH_SMPI
 class PdgemmPlan : public Plan {
  public:
   PdgemmPlan(const Problem& pb, const Options& opt, const Comm& comm, int pr, int pc)
@@ -59,22 +69,49 @@ class PdgemmPlan : public Plan {
   std::array<int, 9> da_, db_, dc_;
   bool override_called_ = false;
 };
+#endif
+
+// Cost models: eqs. 2.16/2.17 on the grid the plan resolves.
+model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  const auto [pr, pc] = resolve_grid(opt, p);
+  return model::scale_comp(model::paper_pdgemm(model::square_n(pb), opt.nb, pr, pc, model::pdgemm_params(opt, mp)),
+                           1.0 / model::threads_of(opt));
+}
+
+// PDGEMM's DGEMM is inside ScaLAPACK: local levels do not apply.
+model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  const auto [pr, pc] = resolve_grid(opt, p);
+  return model::refined_pdgemm(double(pb.m), double(pb.n), double(pb.k), pr, pc, opt.nb, model::lb_of(opt),
+                               model::threads_of(opt), mp);
+}
 
 class Pdgemm : public Algorithm {
  public:
   std::string_view name() const override { return "pdgemm"; }
   std::string_view summary() const override { return "ScaLAPACK PDGEMM (PBLAS, SUMMA-like), lb via pilaenv_ override"; }
-  std::string_view requirements() const override { return "any p; grid pr x pc = p; m, n, k < 2^31"; }
+  std::string_view requirements() const override {
+    return scalapack_unavailable().empty() ? "any p; grid pr x pc = p; m, n, k < 2^31" : scalapack_unavailable();
+  }
   std::string_view layout() const override { return "2D block-cyclic nb x nb on pr x pc (row-major ranks)"; }
   Uses uses() const override { return Uses{.grid = true, .nb = true, .lb = true}; }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+    if (!scalapack_unavailable().empty()) return {std::string(scalapack_unavailable())};
     if (auto why = grid_problem(opt, ranks); !why.empty()) return {why};
     if (pb.m > INT32_MAX || pb.n > INT32_MAX || pb.k > INT32_MAX) return {"ScaLAPACK needs m, n, k < 2^31"};
     return {};
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+#ifdef MMBENCH_SMPI
+    (void)pb, (void)opt, (void)comm;
+    throw std::logic_error("pdgemm: " + std::string(scalapack_unavailable()));
+#else
     auto [pr, pc] = resolve_grid(opt, comm.size());
     return std::make_unique<PdgemmPlan>(pb, opt, comm, pr, pc);
+#endif
+  }
+  const model::AlgorithmModel& models() const override {
+    static const model::AlgorithmModel m{.paper = paper_time, .refined = refined_time};
+    return m;
   }
 };
 

@@ -21,6 +21,8 @@
 #include "algos/one_d_layout.hpp"
 #include "core/mpi_check.hpp"
 #include "local/local_multiply.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
 
 namespace mmbench::algos {
 
@@ -91,6 +93,16 @@ class RingPlan : public Plan {
   LargeVector<double> buf_[2];
 };
 
+// Cost models: eqs. 2.12/2.13.
+model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::scale_comp(model::paper_ring(model::square_n(pb), p, mp), 1.0 / model::threads_of(opt));
+}
+
+model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::refined_ring(double(pb.m), double(pb.n), double(pb.k), p, model::threads_of(opt), mp,
+                             model::local_of(opt));
+}
+
 class Ring : public Algorithm {
  public:
   std::string_view name() const override { return "ring"; }
@@ -106,6 +118,10 @@ class Ring : public Algorithm {
   Uses uses() const override { return Uses{.local_levels = true}; }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<RingPlan>(pb, opt, comm);
+  }
+  const model::AlgorithmModel& models() const override {
+    static const model::AlgorithmModel m{.paper = paper_time, .refined = refined_time};
+    return m;
   }
 };
 

@@ -2,7 +2,8 @@
 // per row of a table: schema, cut-off algorithm and what they require.
 // The work is done by parallel_strassen.hpp; this file decides which p and
 // r apply and says so in words for `mmbench list` and in not-applicable
-// reasons.
+// reasons. Each row carries its cost models too (paper: eqs. 2.20-2.24;
+// refined: refined_strassen_q7/q8 with the cut-off's model at the leaves).
 //
 // Applicability of r levels on p ranks, recursively: a Q7 level needs
 // p >= 4 (groups of eq. 2.18), a Q8 level p divisible by 4; every group of
@@ -15,10 +16,14 @@
 #include <climits>
 #include <cmath>
 #include <set>
+#include <string_view>
 
 #include "algos/parallel_strassen.hpp"
+#include "algos/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
 #include "algos/strassen_groups.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
 
 namespace mmbench::algos {
 
@@ -28,6 +33,63 @@ using strassen::Config;
 using strassen::Cutoff;
 using strassen::Schema;
 
+// ---------------------------------------------------------------- models
+
+// Q7 with Ring leaves: eqs. 2.20/2.21 (paper); the refined recursion prices
+// the splits the run uses (opt.q7_splits).
+model::Prediction paper_q7_ring(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::scale_comp(model::paper_strassen_q7_ring(model::square_n(pb), p, model::q7_r(opt, p), mp),
+                           1.0 / model::threads_of(opt));
+}
+
+model::LeafModel q7_ring_leaf(const Options& opt, const model::MachineParams& mp) {
+  const int t = model::threads_of(opt);
+  const model::LocalKernel lk = model::local_of(opt);
+  return [t, lk, &mp](double m, double n, double k, int q) { return model::refined_ring(m, n, k, q, t, mp, lk); };
+}
+
+model::Prediction refined_q7_ring(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::refined_q7(pb, opt, p, mp, q7_ring_leaf(opt, mp));
+}
+
+// Q8: eqs. 2.22-2.24 (paper); refined with the cut-off's refined model on
+// each leaf group (pdgemm on its most square grid, as the plan builds it).
+constexpr std::string_view cutoff_word(model::Cutoff c) {
+  return c == model::Cutoff::pdgemm ? "pdgemm" : c == model::Cutoff::tpmm ? "tpmm" : "dgemm";
+}
+
+template <model::Cutoff C>
+model::Prediction paper_q8(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  const model::MachineParams use = C == model::Cutoff::pdgemm ? model::pdgemm_params(opt, mp) : mp;
+  return model::scale_comp(
+      model::paper_strassen_q8(model::square_n(pb), p, model::q8_r(cutoff_word(C), opt, p), C, opt.nb, use),
+      1.0 / model::threads_of(opt));
+}
+
+template <model::Cutoff C>
+model::Prediction refined_q8(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  const int t = model::threads_of(opt), nb = opt.nb, lb = model::lb_of(opt);
+  const model::LocalKernel lk = model::local_of(opt);
+  auto leaf = [&](double m, double n, double k, int q) -> model::Prediction {
+    if constexpr (C == model::Cutoff::pdgemm) {
+      const auto [pr, pc] = most_square_grid(q);
+      return model::refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
+    } else if constexpr (C == model::Cutoff::tpmm) {
+      return model::refined_tpmm(m, n, k, q, t, mp, lk);
+    } else {
+      return {0.0, model::refined_local_time(m, n, k, t, lk, mp)};
+    }
+  };
+  return model::refined_strassen_q8(double(pb.m), double(pb.n), double(pb.k), p,
+                                    model::q8_r(cutoff_word(C), opt, p), leaf, mp);
+}
+
+template <model::Cutoff C>
+constexpr model::AlgorithmModel q8_models{
+    .schema = "q8", .cutoff = cutoff_word(C), .paper = paper_q8<C>, .refined = refined_q8<C>};
+
+// ---------------------------------------------------------------- the table
+
 struct Combination {
   const char* name;
   Schema schema;
@@ -35,27 +97,48 @@ struct Combination {
   const char* summary;
   const char* requirements;
   const char* layout;
+  model::AlgorithmModel models;
 };
 
-const Combination kCombinations[] = {
+constexpr Combination kCombinations[] = {
     {"strassen-q7+ring", Schema::q7, Cutoff::ring,
      "parallel Strassen, schema Q7 (7 products on groups of ~2p/7,2p/7,2p/7,p/7), Ring on each leaf group",
      "p >= 4 at every level (r <= floor(log7 p) balanced, default); any m, n, k (padded to multiples of 2^r)",
-     "recursive quadrants: quadrant ij on group Gij, leaves A, C row blocks, B column blocks (Abb. 2.10)"},
+     "recursive quadrants: quadrant ij on group Gij, leaves A, C row blocks, B column blocks (Abb. 2.10)",
+     {.schema = "q7", .cutoff = "ring", .paper = paper_q7_ring, .refined = refined_q7_ring, .q7_leaf = q7_ring_leaf}},
     {"strassen-q8+pdgemm", Schema::q8, Cutoff::pdgemm,
      "parallel Strassen, schema Q8 (Q1 twice, 4 equal groups), PDGEMM on each leaf group",
      "p = p_cut * 4^r with p_cut >= 2; any m, n, k (padded to multiples of 2^r)",
      "recursive quadrants on consecutive rank blocks (contiguous sub-grids), leaves block-cyclic nb on the leaf "
-     "group's most square grid (Abb. 2.12)"},
+     "group's most square grid (Abb. 2.12)",
+     q8_models<model::Cutoff::pdgemm>},
     {"strassen-q8+tpmm", Schema::q8, Cutoff::tpmm,
      "parallel Strassen, schema Q8, tpMM on each leaf group",
      "p = 4^r * 2^j; any m, n, k (padded to multiples of 2^r)",
-     "recursive quadrants, leaves A, C row blocks, B column blocks (B on a 2^r x p/2^r grid, A transposed, Abb. 2.13)"},
+     "recursive quadrants, leaves A, C row blocks, B column blocks (B on a 2^r x p/2^r grid, A transposed, Abb. 2.13)",
+     q8_models<model::Cutoff::tpmm>},
     {"strassen-q8+dgemm", Schema::q8, Cutoff::dgemm,
      "parallel Strassen, schema Q8, full recursion: one rank per leaf, local DGEMM",
      "p = 4^r; any m, n, k (padded to multiples of 2^r)",
-     "recursive quadrants down to one rank per leaf quadrant"},
+     "recursive quadrants down to one rank per leaf quadrant",
+     q8_models<model::Cutoff::dgemm>},
 };
+
+// A row's models name the row's schema and cut-off (resolve_recursions and
+// the ranking's columns read them).
+constexpr bool models_match_rows() {
+  for (const Combination& c : kCombinations) {
+    const std::string_view schema = c.schema == Schema::q7 ? "q7" : "q8";
+    const std::string_view cutoff = c.cutoff == Cutoff::ring     ? "ring"
+                                    : c.cutoff == Cutoff::tpmm   ? "tpmm"
+                                    : c.cutoff == Cutoff::pdgemm ? "pdgemm"
+                                                                 : "dgemm";
+    if (c.models.schema != schema || c.models.cutoff != cutoff) return false;
+    if ((c.schema == Schema::q7) != (c.models.q7_leaf != nullptr)) return false;
+  }
+  return true;
+}
+static_assert(models_match_rows(), "a Strassen combination's models name another schema or cut-off");
 
 // Empty if r levels on p ranks apply, else why not. splits: Q7 splits chosen
 // by the model (may be null).
@@ -132,6 +215,7 @@ class StrassenCombination : public Algorithm {
     const int r = opt.recursions < 0 ? default_depth(c_, comm.size()) : opt.recursions;
     return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits}, opt, pb, r, comm);
   }
+  const model::AlgorithmModel& models() const override { return c_.models; }
 
  private:
   const Combination& c_;

@@ -25,6 +25,10 @@
 // All grids of one level come from ONE BLACS system handle (the level's
 // communicator) -- the all-ranks grid by gridinit, the group grids by
 // gridmap with the group's ranks -- so pdgemr2d sees one process numbering.
+//
+// The SimGrid SMPI build has no ScaLAPACK (scalapack_availability.hpp):
+// there the plan is left out and check() says why; name, help and cost
+// models stay.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -38,8 +42,13 @@
 #include "algos/strassen_formulas.hpp"
 #include "algos/strassen_groups.hpp"
 #include "algos/strassen_layout.hpp"
+#include "algos/scalapack_availability.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
+#ifndef MMBENCH_SMPI
 #include "core/blacs_context.hpp"
 #include "core/scalapack_api.hpp"
+#endif
 
 namespace mmbench::algos {
 
@@ -49,6 +58,7 @@ namespace {
 
 using namespace strassen;
 
+#ifndef MMBENCH_SMPI
 // BLACS grids of one level over one system handle: grid 0 = all ranks, grids
 // 1..4 = the Q7 groups (a rank outside a group gets context -1 there). Every
 // context is owned (core/blacs_context.hpp) and checked when it is made, so
@@ -274,6 +284,7 @@ class Q7PdgemmPlan : public Plan {
   std::unique_ptr<Q7PdgemmLevel> top_;
   Layout a_, b_, c_;
 };
+#endif  // MMBENCH_SMPI
 
 // r levels apply when every Q7 group down to the last level has >= 4 ranks.
 std::string depth_problem(int p, int r, const Q7SplitTable* splits = nullptr) {
@@ -291,6 +302,50 @@ int default_depth(int p) {
   return 0;
 }
 
+// ---------------------------------------------------------------- models
+// The thesis gives no formula for the PDGEMM cut-off of Q7 (its
+// redistributions through pdgemr2d "are hard to model"): the paper model is
+// the Q7 recursion of eqs. 2.20/2.21 with the paper's PDGEMM (eqs.
+// 2.16/2.17) on the leaf grid, and the ScaLAPACK redistribution priced like
+// Ring's transfers. Leaf grid: the group's most square grid, as the plan
+// builds it (the thesis' section 2.4.7 suggests sqrt(p') x sqrt(p') else
+// 1 x p'; the code chose the most square one).
+
+model::Prediction paper_q7_generic(double n, int p, int r, const Options& opt, const model::MachineParams& mp) {
+  if (r == 0) {
+    const auto [pr, pc] = most_square_grid(p);
+    return model::paper_pdgemm(std::max<std::int64_t>(1, std::llround(std::ceil(n))), opt.nb, pr, pc, mp);
+  }
+  if (p < 4) throw std::invalid_argument("strassen-q7: a split of " + std::to_string(p) + " ranks, needs >= 4");
+  const int small = (p + 6) / 7, large = 2 * p / 7;
+  const double h = n / 2;
+  const model::Prediction s = paper_q7_generic(h, small, r - 1, opt, mp),
+                          l = paper_q7_generic(h, large, r - 1, opt, mp);
+  const double add_s = h * h / small * mp.t_op, add_l = h * h / large * mp.t_op;
+  return {9.0 * (h * h / small / mp.tau + 3.0 * mp.latency_s) + std::max(s.comm_s, l.comm_s),
+          std::max(5.0 * add_s + s.comp_s, 7.0 * add_l + 2.0 * l.comp_s)};
+}
+
+model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::scale_comp(paper_q7_generic(double(model::square_n(pb)), p, model::q7_r(opt, p), opt,
+                                            model::pdgemm_params(opt, mp)),
+                           1.0 / model::threads_of(opt));
+}
+
+// Refined: the Q7 recursion (pricing the splits the run uses) with the
+// refined PDGEMM on each leaf group's grid.
+model::LeafModel pdgemm_leaf(const Options& opt, const model::MachineParams& mp) {
+  const int t = model::threads_of(opt), nb = opt.nb, lb = model::lb_of(opt);
+  return [t, nb, lb, &mp](double m, double n, double k, int q) {
+    const auto [pr, pc] = most_square_grid(q);
+    return model::refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
+  };
+}
+
+model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::refined_q7(pb, opt, p, mp, pdgemm_leaf(opt, mp));
+}
+
 class StrassenQ7Pdgemm : public Algorithm {
  public:
   std::string_view name() const override { return "strassen-q7+pdgemm"; }
@@ -298,6 +353,7 @@ class StrassenQ7Pdgemm : public Algorithm {
     return "parallel Strassen, schema Q7, PDGEMM on each leaf group; moves only with pdgemr2d";
   }
   std::string_view requirements() const override {
+    if (!scalapack_unavailable().empty()) return scalapack_unavailable();
     return "p >= 4 at every level (r <= floor(log7 p) balanced, default); any m, n, k (padded to multiples of 2^r)";
   }
   std::string_view layout() const override {
@@ -305,6 +361,7 @@ class StrassenQ7Pdgemm : public Algorithm {
   }
   Uses uses() const override { return Uses{.grid = false, .nb = true, .lb = true, .recursions = true, .local_levels = false, .q7_split = true}; }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+    if (!scalapack_unavailable().empty()) return {std::string(scalapack_unavailable())};
     const std::string head = "strassen-q7+pdgemm needs " + std::string(requirements()) + "; ";
     if (opt.recursions == 0) return {head + "r = 0 is pdgemm alone (use it by name)"};
     if (opt.recursions > 20) return {head + "r = " + std::to_string(opt.recursions) + " is beyond 20 levels"};
@@ -322,8 +379,18 @@ class StrassenQ7Pdgemm : public Algorithm {
     return Algorithm::estimate_doubles_per_rank(pb, opt, ranks) * std::pow(1.75, r) * (1.0 + 3.0 * r);
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+#ifdef MMBENCH_SMPI
+    (void)pb, (void)opt, (void)comm;
+    throw std::logic_error("strassen-q7+pdgemm: " + std::string(scalapack_unavailable()));
+#else
     const int r = opt.recursions < 0 ? default_depth(comm.size()) : opt.recursions;
     return std::make_unique<Q7PdgemmPlan>(opt, pb, r, comm);
+#endif
+  }
+  const model::AlgorithmModel& models() const override {
+    static const model::AlgorithmModel m{.schema = "q7", .cutoff = "pdgemm", .paper = paper_time,
+                                         .refined = refined_time, .q7_leaf = pdgemm_leaf};
+    return m;
   }
 };
 

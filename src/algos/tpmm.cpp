@@ -20,6 +20,8 @@
 #include "algos/algorithm.hpp"
 #include "algos/one_d_layout.hpp"
 #include "local/local_multiply.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/paper_model.hpp"
 #include "algos/tpmm_schedule.hpp"
 #include "core/blas.hpp"
 #include "core/mpi_check.hpp"
@@ -91,6 +93,16 @@ class TpmmPlan : public Plan {
   int node_local_min_ = 0;
 };
 
+// Cost models: eqs. 2.14/2.15.
+model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::scale_comp(model::paper_tpmm(model::square_n(pb), p, mp), 1.0 / model::threads_of(opt));
+}
+
+model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::refined_tpmm(double(pb.m), double(pb.n), double(pb.k), p, model::threads_of(opt), mp,
+                             model::local_of(opt));
+}
+
 class Tpmm : public Algorithm {
  public:
   std::string_view name() const override { return "tpmm"; }
@@ -110,6 +122,10 @@ class Tpmm : public Algorithm {
   Uses uses() const override { return Uses{.local_levels = true}; }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<TpmmPlan>(pb, opt, comm);
+  }
+  const model::AlgorithmModel& models() const override {
+    static const model::AlgorithmModel m{.paper = paper_time, .refined = refined_time};
+    return m;
   }
 };
 

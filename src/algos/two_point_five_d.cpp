@@ -28,7 +28,7 @@
 // each two broadcasts of (n/q)^2 words; replication and reduction of
 // (n/q)^2 words over c layers -> words ~ n^2 / sqrt(c p), messages
 // ~ sqrt(p / c^3) (times the broadcast trees' log factors). The cost models
-// are in model/two_point_five_d_model.cpp.
+// (models() below) evaluate the formulas of model/two_point_five_d_model.hpp.
 #include "algos/two_point_five_d.hpp"
 
 #include <mpi.h>
@@ -39,6 +39,8 @@
 
 #include "core/blas.hpp"
 #include "core/mpi_check.hpp"
+#include "model/algorithm_models.hpp"
+#include "model/two_point_five_d_model.hpp"
 
 namespace mmbench::algos {
 
@@ -193,6 +195,17 @@ class TwoPointFiveDPlan : public Plan {
   std::vector<double> a_copy_, b_copy_, c_part_, a_panel_, b_panel_;
 };
 
+// Cost models (model/two_point_five_d_model.hpp) at the c the plan uses.
+model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::paper_two_point_five_d(double(model::square_n(pb)), p, replicas_of(opt, p), model::threads_of(opt),
+                                       mp);
+}
+
+model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::refined_two_point_five_d(double(pb.m), double(pb.n), double(pb.k), p, replicas_of(opt, p),
+                                         model::threads_of(opt), mp);
+}
+
 class TwoPointFiveD : public Algorithm {
  public:
   std::string_view name() const override { return "2.5d"; }
@@ -224,6 +237,10 @@ class TwoPointFiveD : public Algorithm {
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<TwoPointFiveDPlan>(pb, opt, comm);
+  }
+  const model::AlgorithmModel& models() const override {
+    static const model::AlgorithmModel m{.paper = paper_time, .refined = refined_time};
+    return m;
   }
 };
 

@@ -47,7 +47,7 @@ namespace {
 
 std::map<std::string, std::string> row_of(const Candidate& c, std::size_t rank, const model::Ranking& rk,
                                           const algos::Problem& pb, int p) {
-  const model::AlgorithmModel* am = model::find_model(c.algo->name());
+  const model::AlgorithmModel& am = c.algo->models();
   const algos::Uses u = c.algo->uses();
   const double t = c.time(rk.model);
   std::map<std::string, std::string> r = {
@@ -57,9 +57,9 @@ std::map<std::string, std::string> row_of(const Candidate& c, std::size_t rank, 
       {"k", std::to_string(pb.k)},
       {"rank", std::to_string(rank)},
       {"algo", std::string(c.algo->name())},
-      {"schema", am ? std::string(am->schema) : ""},
+      {"schema", std::string(am.schema)},
       {"recursions", std::to_string(std::max(0, c.opt.recursions))},
-      {"cutoff", am ? std::string(am->cutoff) : ""},
+      {"cutoff", std::string(am.cutoff)},
       {"threads", std::to_string(c.opt.threads)},
       {"model", model::to_string(rk.model)},
       {"t_pred", fmt::format("{:.6g}", t)},

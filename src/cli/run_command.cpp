@@ -172,10 +172,10 @@ model::Ranking rank_for(const Problem& pb, const Options& base, int ranks, const
 // --q7-split model: the refined model's split for this configuration. A
 // depth the model cannot split (or that does not apply) is refused with
 // the reason instead of running the paper's split under the model's name.
-void choose_split(Config& c, int ranks, const Machine& machine, const model::AlgorithmModel& am) {
+void choose_split(Config& c, int ranks, const Machine& machine) {
   if (!c.algo->check(c.pb, c.opt, ranks).ok()) return;  // the row will say why
   try {
-    c.opt.q7_splits = model::choose_q7_splits(am, c.pb, c.opt, ranks, machine.params);
+    c.opt.q7_splits = model::choose_q7_splits(c.algo->models(), c.pb, c.opt, ranks, machine.params);
   } catch (const std::invalid_argument& e) {
     c.refuse = std::string("--q7-split model: ") + e.what();
   }
@@ -333,8 +333,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
       continue;
     }
     const algos::Uses u = al->uses();
-    const model::AlgorithmModel* am = model::find_model(al->name());
-    const bool q7 = u.q7_split && am;  // the split is the model's: no model, no choice
+    const bool q7 = u.q7_split;  // the split is the model's (Algorithm::models())
     for (std::int64_t n : ns)
       for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
         for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks)
@@ -361,7 +360,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
                       o.recursions = r;
                       Config c{al, Problem{m, n, k}, o};
                       c.local_label = lc.label;
-                      if (model_split) choose_split(c, ranks, *sel.machine, *am);
+                      if (model_split) choose_split(c, ranks, *sel.machine);
                       out.push_back(c);
                     }
   }
@@ -466,7 +465,7 @@ void add_predictions(const Config& c, const Machine& machine, int ranks, std::ma
   }
   model::Prediction paper, refined;
   try {
-    if (!model::predict_configuration(*c.algo, c.pb, o, ranks, machine.params, paper, refined)) return;
+    model::predict_configuration(*c.algo, c.pb, o, ranks, machine.params, paper, refined);
   } catch (const std::invalid_argument&) {
     return;  // a model that does not cover this configuration: leave empty
   }

@@ -1,10 +1,11 @@
-// The cost model of every algorithm, by its name in the registry: one line
-// per algorithm in algorithm_models.cpp, a paper predictor (Tab. 2.5 as
-// printed, paper_model.hpp) and a refined one (refined_model.hpp).
+// An algorithm's cost models: what each algorithm's unit in src/algos/
+// declares beside its check and plan (Algorithm::models()), a paper
+// predictor (Tab. 2.5 as printed, paper_model.hpp) and a refined one
+// (refined_model.hpp), plus the building blocks those predictors share.
 //
-// Every registered algorithm must have a line here (unit test
-// Registry.EveryAlgorithmHasModelsAndHelp): an algorithm without a model
-// would silently be left out of auto, explain and --validate.
+// There is no second table: find_model(name) reads the registry
+// (algos::all_algorithms), and an algorithm cannot compile without its
+// models, so none is silently left out of auto, explain or --validate.
 //
 // Conventions for both predictors:
 // - p is the number of MPI ranks of the job. dgemm runs on one rank with
@@ -16,7 +17,7 @@
 //   thread_speedup(threads) (refined) everywhere.
 // - The paper formulas are written for square n x n. For m, n, k not all
 //   equal the paper predictor evaluates them at n = round(cbrt(m n k)) (the
-//   same flop count); the refined predictor takes m, n, k as they are.
+//   same flop count, square_n); the refined predictor takes m, n, k as they are.
 // - Options are resolved the way the algorithms resolve them: lb 0 -> 32
 //   (ScaLAPACK's default), grid 0x0 -> most square, recursions -1 -> the
 //   deepest that applies (resolve_recursions).
@@ -25,34 +26,42 @@
 //   additions included; pdgemm and pdgemm leaves ignore them (ScaLAPACK's
 //   DGEMM); the paper predictor ignores them.
 // - opt.q7_splits: the refined Q7 models price the splits the run uses.
+//
+// Layering: this header needs the formula layer (paper_model, refined_model,
+// machine_params, prediction) and algos/algorithm.hpp, never the registry;
+// only find_model (in the .cpp) reads the registry.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
-#include <vector>
 
 #include "algos/algorithm.hpp"
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
+#include "model/refined_model.hpp"
 
 namespace mmbench::model {
 
 using PredictFn = Prediction (*)(const algos::Problem& pb, const algos::Options& opt, int p, const MachineParams& mp);
+// The refined price of one leaf group of a Q7 recursion, for these options.
+using Q7LeafFn = LeafModel (*)(const algos::Options& opt, const MachineParams& mp);
 
 struct AlgorithmModel {
-  std::string_view name;    // as in the registry
-  std::string_view schema;  // "q7", "q8" or "" (classical)
-  std::string_view cutoff;  // algorithm at the cut-off level, "" if none
-  PredictFn paper;
-  PredictFn refined;
+  std::string_view schema = {};  // "q7", "q8" or "" (classical)
+  std::string_view cutoff = {};  // algorithm at the cut-off level, "" if none
+  PredictFn paper = nullptr;
+  PredictFn refined = nullptr;
   // Runs on one node whatever p is (dgemm: rank 0 with p x threads BLAS
   // threads), so it only applies while p x threads fits one node's cores.
   bool one_node = false;
+  // Schema Q7: the leaf its refined predictor uses (refined_q7), so that
+  // choose_q7_splits can search the splits; null otherwise.
+  Q7LeafFn q7_leaf = nullptr;
 };
 
-// All models, in the order of the table.
-const std::vector<AlgorithmModel>& algorithm_models();
-// nullptr if no model has this name.
+// The models of the registered algorithm with this name (a view of the
+// registry, not a table of its own); nullptr if no algorithm has it.
 const AlgorithmModel* find_model(std::string_view name);
 
 // The recursion depth an algorithm uses for opt.recursions = -1 on p ranks:
@@ -72,5 +81,28 @@ int resolve_recursions(const AlgorithmModel& model, const algos::Options& opt, i
 std::shared_ptr<const algos::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const algos::Problem& pb,
                                                             const algos::Options& opt, int p,
                                                             const MachineParams& mp);
+
+// ---- Building blocks of the units' predictors (the conventions above).
+
+// The square size the paper formulas are evaluated at.
+std::int64_t square_n(const algos::Problem& pb);
+int threads_of(const algos::Options& opt);  // at least 1
+int lb_of(const algos::Options& opt);       // 0 -> 32 (ScaLAPACK's PILAENV)
+// The local kernel the plan builds from opt (local/local_multiply.cpp).
+LocalKernel local_of(const algos::Options& opt);
+// pr with its computation multiplied by factor (paper: 1 / threads).
+Prediction scale_comp(Prediction pr, double factor);
+// The thesis priced untuned PDGEMM (lb = 32) with its own flop rate
+// (2500 instead of 3300 MFLOPS on the Opteron cluster, section 2.5.4):
+// mp with t_op_pdgemm_default as t_op when opt.lb is the default.
+MachineParams pdgemm_params(const algos::Options& opt, const MachineParams& mp);
+// The depth of a Q7 / Q8 recursion (resolve_recursions); cutoff as in
+// AlgorithmModel::cutoff.
+int q7_r(const algos::Options& opt, int p);
+int q8_r(std::string_view cutoff, const algos::Options& opt, int p);
+// The refined Q7 recursion with this leaf at depth q7_r, pricing the splits
+// the run uses (opt.q7_splits), or choosing them into *choose when set.
+Prediction refined_q7(const algos::Problem& pb, const algos::Options& opt, int p, const MachineParams& mp,
+                      const LeafModel& leaf, algos::Q7SplitTable* choose = nullptr);
 
 }  // namespace mmbench::model

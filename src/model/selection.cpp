@@ -58,15 +58,13 @@ bool differs_from_paper(const algos::Q7SplitTable& t) {
 
 }  // namespace
 
-bool predict_configuration(const Algorithm& algo, const Problem& pb, const Options& opt, int p,
+void predict_configuration(const Algorithm& algo, const Problem& pb, const Options& opt, int p,
                            const MachineParams& mp, Prediction& paper, Prediction& refined) {
-  const AlgorithmModel* m = find_model(algo.name());
-  if (!m) return false;
+  const AlgorithmModel& m = algo.models();
   Options o = opt;
-  o.recursions = resolve_recursions(*m, opt, p);
-  paper = m->paper(pb, o, p, mp);
-  refined = m->refined(pb, o, p, mp);
-  return true;
+  o.recursions = resolve_recursions(m, opt, p);
+  paper = m.paper(pb, o, p, mp);
+  refined = m.refined(pb, o, p, mp);
 }
 
 Ranking rank_candidates(const Problem& pb, int p, const Options& base, const MachineParams& mp, ModelKind model,
@@ -86,7 +84,7 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
         std::find(space.only.begin(), space.only.end(), std::string(algo->name())) == space.only.end())
       continue;
     const algos::Uses u = algo->uses();
-    const AlgorithmModel* m = find_model(algo->name());
+    const AlgorithmModel& m = algo->models();
     std::vector<Options> variants;
     for (auto g : u.grid ? grids : std::vector<std::pair<int, int>>{{0, 0}})
       for (int lb : u.lb ? lbs : std::vector<int>{0})
@@ -109,17 +107,13 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       Candidate c;
       c.algo = algo;
       c.opt = o;
-      if (!m) {
-        out.excluded.push_back({c.label(), "no cost model for this algorithm"});
-        return false;
-      }
       const algos::Applicability ap = algo->check(pb, o, p);
       if (!ap.ok()) {
         out.excluded.push_back({c.label(), ap.reason});
         return false;
       }
       const long long threads = static_cast<long long>(p) * o.threads;
-      if (m->one_node && space.cores_per_node > 0 && threads > space.cores_per_node) {
+      if (m.one_node && space.cores_per_node > 0 && threads > space.cores_per_node) {
         out.excluded.push_back({c.label(), "runs on one node: p x threads = " + std::to_string(threads) +
                                                " threads, a node has " + std::to_string(space.cores_per_node) + " cores"});
         return false;
@@ -154,14 +148,14 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       out.ranked.push_back(c);
       return true;
     };
-    const bool model_split = m && m->schema == "q7" && p <= space.q7_model_split_max_p;
+    const bool model_split = m.schema == "q7" && p <= space.q7_model_split_max_p;
     for (const Options& o : variants) {
       if (!consider(o) || !model_split) continue;
       // The model's Q7 split joins right after the paper's, where it
       // differs (its table is chosen for this problem and these options).
       Options chosen = o;
       try {
-        chosen.q7_splits = choose_q7_splits(*m, pb, o, p, mp);
+        chosen.q7_splits = choose_q7_splits(m, pb, o, p, mp);
       } catch (const std::invalid_argument&) {
         continue;  // no split the model can price at this depth: the paper's stays alone
       }

@@ -35,7 +35,7 @@ struct Candidate {
 
 struct Excluded {
   std::string label;   // as Candidate::label
-  std::string reason;  // from check(), or "no cost model", or memory
+  std::string reason;  // from check(), the one-node limit, memory, or the model
 };
 
 // What to enumerate besides the algorithms' own structure.
@@ -79,9 +79,10 @@ Ranking rank_candidates(const algos::Problem& pb, int p, const algos::Options& b
                         ModelKind model, const CandidateSpace& space = {});
 
 // Both predictions of one configuration as it will run (or ran): the
-// algorithm's model with its options resolved. false if there is no model
-// for the algorithm (then out is untouched).
-bool predict_configuration(const algos::Algorithm& algo, const algos::Problem& pb, const algos::Options& opt, int p,
+// algorithm's models (Algorithm::models()) with its options resolved.
+// Throws what the models throw (std::invalid_argument) for a configuration
+// they do not cover.
+void predict_configuration(const algos::Algorithm& algo, const algos::Problem& pb, const algos::Options& opt, int p,
                            const MachineParams& mp, Prediction& paper, Prediction& refined);
 
 }  // namespace mmbench::model

@@ -1,4 +1,5 @@
-// The model table by algorithm name (model/algorithm_models.hpp) and the
+// The algorithms' models by name (model/algorithm_models.hpp: find_model
+// reads the registry, each model lives in its algorithm's file) and the
 // candidate ranking (model/selection.hpp): the paper column equals the
 // paper formulas, Options resolve like the algorithms resolve them, the
 // ranking is sorted by the chosen model and its first entry is what
@@ -55,7 +56,7 @@ TEST(AlgorithmModels, EveryPlannedNameHasAModel) {
                            "strassen-q8+pdgemm", "strassen-q8+tpmm", "strassen-q8+dgemm"})
     EXPECT_NE(find_model(name), nullptr) << name;
   EXPECT_EQ(find_model("cannon"), nullptr);
-  // Every registered algorithm has one.
+  // Every registered algorithm has one (Registry.EveryAlgorithmHasModelsAndHelp checks them).
   for (const algos::Algorithm* a : algos::all_algorithms()) EXPECT_NE(find_model(a->name()), nullptr) << a->name();
 }
 
@@ -255,8 +256,8 @@ TEST(Selection, HundredThousandRanksInWellUnderASecond) {
 
 // docs/method.md §12 / Abb. 2.14: with the thesis' Opteron parameters the paper model
 // puts Strassen + Ring (Q7) ahead of PDGEMM at p = 56 for every size the
-// thesis plotted. Evaluated on the model table directly, so it holds before
-// strassen-q7+ring is registered.
+// thesis plotted. Evaluated on the two algorithms' models directly, not
+// through the ranking.
 TEST(ThesisOpteron, StrassenRingAheadOfPdgemmAtP56) {
   const MachineParams mp = opteron();
   algos::Options pd;
