@@ -2,7 +2,7 @@
 # Regenerate the "Results on this machine" section of README.md from the
 # newest committed benchmark CSVs (never typed by hand):
 #   scripts/update-readme-results.sh
-# Uses the newest results/foundation-*.csv, results/local-strassen-*.csv,
+# Uses the newest results/foundation-*.csv, results/local-kernel-*.csv,
 # results/default-*.csv and the two newest results/q7-split-predict-*.csv committed (git ls-files: `make run`'s own
 # uncommitted results are ignored by git and not shown), their sidecar JSON for the machine, and
 # docs/figures/ for the main figure.
@@ -98,11 +98,29 @@ PY
     echo
   fi
   section "Foundation sweep (p = 2)" "$(newest 'results/foundation-*.csv')" "scripts/bench/foundation.sh"
-  # The full sweep (one timed run per configuration) and the two closer
-  # looks at the goal points (3 runs each) that followed it.
-  for f in $(newest 'results/local-strassen-*.csv' 3); do
-    section "Local Strassen–Winograd" "$f" "scripts/bench/local_strassen.sh"
-  done
+  # Issue 15: the local kernel against the same rounds' DGEMM, L = 0..4,
+  # 1 and 2 threads, and the paired comparison of its two schedules.
+  f=$(newest 'results/local-kernel-*.csv')
+  if [ -n "$f" ]; then
+    echo "### Local Strassen–Winograd kernel vs DGEMM, one rank (issue 15)"
+    echo
+    echo "\`scripts/bench/local_kernel.sh\` → \`$f\`  "
+    echo "Machine: $(machine "$f")"
+    echo
+    echo "Ratio: median over interleaved rounds of t(DGEMM) / t(L) in the same round, with its 95 % interval; effective GFLOP/s count 2n³; \"of ideal\" = ratio / (8/7)^L (goal ≥ 90 %)."
+    echo
+    python3 scripts/local_kernel_summary.py "$f"
+    echo
+    s=$(newest 'results/local-kernel-schedules-*.txt')
+    if [ -n "$s" ]; then
+      echo "Schedules, paired in one process (\`build/bench/fast_gemm_schedules\`, \`$s\`): \`plain\` = the two-temporary schedule on every level, \`accumulate\` = the default (deepest level accumulates through DGEMM's beta); leaf_s / add_s = seconds per multiply in DGEMM leaves / addition passes."
+      echo
+      echo '```'
+      cat "$s"
+      echo '```'
+      echo
+    fi
+  fi
   section "Default experiment (make run)" "$(newest 'results/default-*.csv')" "make run"
   for q in $(newest 'results/q7-split-predict-*.csv' 2); do
     echo "### Q7 group split: model vs paper, predicted (${q#results/q7-split-predict-})"

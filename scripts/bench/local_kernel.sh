@@ -7,8 +7,12 @@
 # Then a paired comparison of the two schedules (plain vs accumulate) at
 # SCHED_N with SCHED_L levels (bench/fast_gemm_schedules.cpp).
 #   N=4096,8192,12288 L=0,1,2,3,4 THREADS="1 2" REPS=3 WARMUP=1
+#   L_LARGE=0,2,3,4: the levels at n >= 12288 (a DGEMM there takes ~70 s on
+#   one core; L_LARGE=0,1,2,3,4 for all five)
 #   SCHED_N=8192 SCHED_L=3 SCHED_ROUNDS=5 (SCHED_N= skips it)
-# About 35 minutes on the 2-core VM (12288 on one core: ~70 s per DGEMM).
+# About 30 minutes on the 2-core VM, which must be otherwise idle: a
+# neighbour process slows the big DGEMM more than the kernel's small ones
+# (seen: DGEMM 4096 at 43 instead of 52 GFLOP/s next to a simulation).
 source "$(dirname "$0")/common.sh"
 N=${N:-4096,8192,12288}
 L=${L:-0,1,2,3,4}
@@ -16,8 +20,9 @@ csv=results/local-kernel-$host-$stamp.csv
 for t in ${THREADS:-1 2}; do
   for n in ${N//,/ }; do
     # 12288 and above: no warm-up round (each costs a minute per level).
-    w=${WARMUP:-1}; [ "$n" -ge 12288 ] && w=${WARMUP_LARGE:-0}
-    mpirun -q -n 1 "$MM" run --algo dgemm --threads "$t" --n "$n" --local-strassen "$L" \
+    w=${WARMUP:-1} levels=$L
+    [ "$n" -ge 12288 ] && w=${WARMUP_LARGE:-0} levels=${L_LARGE:-0,2,3,4}
+    mpirun -q -n 1 "$MM" run --algo dgemm --threads "$t" --n "$n" --local-strassen "$levels" \
       --reps "${REPS:-3}" --warmup "$w" --csv "$csv" --quiet
   done
 done
