@@ -76,8 +76,15 @@ class Dgemm : public Algorithm {
   std::string_view layout() const override { return "A, B, C whole on rank 0"; }
   Uses uses() const override { return Uses{.local_levels = true}; }
   Applicability check(const Problem&, const Options&, int) const override { return {}; }
-  double estimate_doubles_per_rank(const Problem& pb, const Options&, int) const override {
-    return double(pb.m) * double(pb.k) + double(pb.k) * double(pb.n) + double(pb.m) * double(pb.n);
+  // A, B, C on rank 0 plus the local kernel's workspace, which the sweep
+  // must count: at n = 12288 four prepared configurations (L = 0, 2, 3, 4)
+  // on 2 threads held 24 GB and were OOM-killed while A, B, C alone were
+  // estimated at 14.5 GB.
+  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
+    return double(pb.m) * double(pb.k) + double(pb.k) * double(pb.n) + double(pb.m) * double(pb.n) +
+           double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local_levels,
+                                                                 opt.local_variant, opt.threads * ranks,
+                                                                 opt.local_min_dim));
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<DgemmPlan>(pb, opt, comm);

@@ -1,6 +1,7 @@
 #include "local/local_multiply.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/blas.hpp"
 
@@ -22,6 +23,17 @@ FastGemmConfig config_for(int levels, const std::string& variant, int threads, s
 
 LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim)
     : fast_(config_for(levels, variant, threads, min_dim)) {}
+
+Index LocalMultiply::workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
+                                              int threads, std::int64_t min_dim) {
+  if (levels == 0 || m == 0 || n == 0 || k == 0) return 0;
+  try {
+    const FastGemmConfig c = config_for(levels, variant, threads, min_dim);
+    return static_cast<Index>(FastGemm::workspace_bytes_needed(m, n, k, c) / sizeof(double));
+  } catch (const std::invalid_argument&) {
+    return 0;  // a bad setting is reported by the plan, not by an estimate
+  }
+}
 
 void LocalMultiply::operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb,
                                double* C, Index ldc) {

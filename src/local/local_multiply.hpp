@@ -26,6 +26,12 @@ class LocalMultiply {
                   Index ldc);
 
   Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
+  // Workspace one m×n×k call of such a kernel allocates (0 for plain DGEMM),
+  // for memory estimates before anything is allocated. It grows with the
+  // threads: the parallel top level gives each product task its own
+  // temporaries (n = 12288, 2 to 4 levels: 0.75 GiB on 1 thread, 3.5 GiB on 2).
+  static Index workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
+                                        int threads, std::int64_t min_dim = 0);
   // Factor by which the error bound grows: that of the levels the calls so
   // far really did (1 for plain DGEMM or before the first call).
   double error_growth() const;

@@ -211,6 +211,26 @@ TEST(LocalMultiply, CutoffReachesTheKernelAndTheCsv) {
   EXPECT_EQ(local::LocalMultiply(0, "winograd", 1).describe().count("local_cutoff"), 0u);
 }
 
+// The estimate the sweep's memory budget uses before anything is allocated
+// must be what a call really allocates, on 1 and on 2 threads (the parallel
+// top level gives each product task its own temporaries).
+TEST(LocalMultiply, WorkspaceEstimateIsWhatACallAllocates) {
+  const int n = 256;
+  std::vector<double> a(n * n, 1.0), b(n * n, 0.5), c(n * n);
+  for (int threads : {1, 2}) {
+    for (int levels : {1, 2, 3}) {
+      local::LocalMultiply lm(levels, "winograd", threads, 32);
+      lm(n, n, n, a.data(), n, b.data(), n, c.data(), n);
+      EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, levels, "winograd", threads, 32),
+                lm.workspace_doubles())
+          << "threads " << threads << ", levels " << levels;
+      EXPECT_GT(lm.workspace_doubles(), 0);
+    }
+  }
+  EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, 0, "winograd", 2), 0);
+  EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, 2, "no-such-variant", 1), 0);
+}
+
 TEST(FastGemm, ZeroSizes) {
   FastGemm fg(FastGemmConfig{2, FastVariant::winograd, 2, 1});
   std::vector<double> c(6, 7.0);

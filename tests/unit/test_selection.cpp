@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "algos/registry.hpp"
+#include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
 #include "tuner/machine_profile.hpp"
@@ -285,4 +286,21 @@ TEST(ThesisOpteron, ProfileFileHasTheThesisParameters) {
   EXPECT_EQ(prof.lb, 668);
   EXPECT_EQ(prof.cores, 2);
   EXPECT_NE(prof.notes.find("17 ms"), std::string::npos);
+}
+
+// dgemm's memory estimate counts the local kernel's workspace (the sweep keeps
+// several prepared configurations; at n = 12288 on 2 threads leaving it out
+// got the process OOM-killed).
+TEST(Selection, DgemmEstimateCountsTheLocalWorkspace) {
+  const algos::Algorithm* dg = algos::find_algorithm("dgemm");
+  ASSERT_NE(dg, nullptr);
+  algos::Problem pb{2048, 2048, 2048};
+  algos::Options plain, fast;
+  fast.local_levels = 2;
+  fast.threads = 2;
+  const double abc = 3.0 * 2048 * 2048;
+  EXPECT_DOUBLE_EQ(dg->estimate_doubles_per_rank(pb, plain, 1), abc);
+  EXPECT_DOUBLE_EQ(dg->estimate_doubles_per_rank(pb, fast, 1),
+                   abc + double(local::LocalMultiply::workspace_doubles_needed(2048, 2048, 2048, 2, "winograd", 2)));
+  EXPECT_GT(dg->estimate_doubles_per_rank(pb, fast, 1), abc);
 }
