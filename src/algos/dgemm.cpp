@@ -27,7 +27,10 @@ class DgemmPlan : public Plan {
         b_(single_owner(pb.k, pb.n, comm.size(), 0)),
         c_(single_owner(pb.m, pb.n, comm.size(), 0)) {
     // Rank 0 will run threads x p threads: let them use the node's cores.
-    if (comm.rank() == 0) widen_affinity_for(threads_);
+    if (comm.rank() == 0) {
+      widen_affinity_for(threads_);
+      local_.prepare(pb.m, pb.n, pb.k);
+    }
   }
   const Layout& layout_a() const override { return a_; }
   const Layout& layout_b() const override { return b_; }

@@ -36,6 +36,8 @@ class RingPlan : public Plan {
     const Index widest = block_size(pb.n, comm.size(), 0);
     if (comm.size() > 1)
       for (auto& buf : buf_) buf.assign(static_cast<std::size_t>(widest * pb.k), 0.0);
+    // The widest block is the largest local multiply (ring's chunks are narrower).
+    local_.prepare(block_size(pb.m, comm.size(), comm.rank()), widest, pb.k);
   }
   const Layout& layout_a() const override { return l_.a; }
   const Layout& layout_b() const override { return l_.b; }

@@ -636,6 +636,11 @@ void FastGemm::reserve(std::size_t doubles) {
   ++allocations_;
 }
 
+void FastGemm::prepare(i64 m, i64 n, i64 k) {
+  if (m <= 0 || n <= 0 || k <= 0) return;
+  reserve(static_cast<std::size_t>(workspace_doubles(m, n, k, cfg_)));
+}
+
 std::size_t FastGemm::workspace_bytes_needed(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
   check_flops_shape(m, n, k);
   const FastGemmConfig c = validated(cfg);

@@ -25,6 +25,11 @@ class LocalMultiply {
   void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
                   Index ldc);
 
+  // Allocate the kernel's workspace for the largest call this caller will
+  // make (plans call it when built: allocation stays out of the timing).
+  void prepare(Index m, Index n, Index k) {
+    if (fast_.config().levels > 0) fast_.prepare(m, n, k);
+  }
   Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
   // Workspace one m×n×k call of such a kernel allocates (0 for plain DGEMM),
   // for memory estimates before anything is allocated. It grows with the

@@ -231,6 +231,26 @@ TEST(LocalMultiply, WorkspaceEstimateIsWhatACallAllocates) {
   EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, 2, "no-such-variant", 1), 0);
 }
 
+// Plans call prepare() when built: the timed multiplies (this shape, or a
+// narrower one such as a ring chunk) then allocate nothing.
+TEST(FastGemm, PrepareAllocatesBeforeTheFirstMultiply) {
+  for (int threads : {1, 2}) {
+    FastGemm fg(FastGemmConfig{2, FastVariant::winograd, 32, threads});
+    fg.prepare(256, 256, 256);
+    EXPECT_EQ(fg.workspace_allocations(), 1);
+    const std::vector<double> a(256 * 256, 1.0), b(256 * 256, 2.0);
+    std::vector<double> c(256 * 256);
+    fg.multiply(256, 256, 256, a.data(), 256, b.data(), 256, c.data(), 256);
+    fg.multiply(256, 128, 256, a.data(), 256, b.data(), 256, c.data(), 256);
+    fg.multiply(256, 100, 256, a.data(), 256, b.data(), 256, c.data(), 256);
+    EXPECT_EQ(fg.workspace_allocations(), 1) << "threads " << threads;
+    EXPECT_EQ(c[0], 512.0);
+  }
+  FastGemm plain(FastGemmConfig{0, FastVariant::winograd, 32, 1});
+  plain.prepare(256, 256, 256);
+  EXPECT_EQ(plain.workspace_allocations(), 0);
+}
+
 TEST(FastGemm, ZeroSizes) {
   FastGemm fg(FastGemmConfig{2, FastVariant::winograd, 2, 1});
   std::vector<double> c(6, 7.0);
