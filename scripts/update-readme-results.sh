@@ -15,7 +15,8 @@ machine() {
 import json, sys
 runs = json.load(open(sys.argv[1] + ".json"))["runs"]
 d = runs[0]
-print(f"{d['host']}: {d['cpu']}, {d['cores']} cores; {d['mpi']}; {d['blas']}; ScaLAPACK {d['scalapack']}; mmbench {d['mmbench']}  ")
+versions = ", ".join(dict.fromkeys(r["mmbench"] for r in runs))  # every build that wrote rows, in order
+print(f"{d['host']}: {d['cpu']}, {d['cores']} cores; {d['mpi']}; {d['blas']}; ScaLAPACK {d['scalapack']}; mmbench {versions}  ")
 print("Runs: " + "; ".join(f"`{r['command']}`" for r in runs))
 PY
 }
