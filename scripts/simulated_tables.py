@@ -20,7 +20,7 @@ def rows_of(pattern):
     out = []
     for f in sorted(glob.glob(pattern)):
         with open(f, newline="") as fh:
-            out += list(csv.DictReader(fh))
+            out += [dict(r, _file=f.rsplit("/", 1)[-1]) for r in csv.DictReader(fh)]
     return out
 
 
@@ -148,6 +148,19 @@ def main():
                 part_w(f"{a.results}/simulated-issue13-walltimes-{a.host}-{st}.txt")
             continue
         rows = [r for st in stamps for r in rows_of(f"{a.results}/simulated-*-{what}-{a.host}-{st}.csv")]
+        if part == "a":
+            # The thesis platform only (the flat check platform is part a'),
+            # plus part w's ring at p = 56 (the same run at n = 16384).
+            check = [r for r in rows if r["simulated"] != "thesis-opteron.xml"]
+            rows = [r for r in rows if r["simulated"] == "thesis-opteron.xml"]
+            rows += [r for st in stamps for r in rows_of(f"{a.results}/simulated-thesis-opteron-wall-{a.host}-{st}.csv")
+                     if r["p"] == "56"]
+            if rows:
+                fn(rows)
+            for f in sorted({r["_file"] for r in check}):
+                print(f"\n### part a' (check platform {check[0]['simulated']}: every flow at most 146 MB/s), {f}\n")
+                fn([r for r in check if r["_file"] == f])
+            continue
         if not rows:
             print("(no rows)")
             continue
