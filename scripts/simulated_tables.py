@@ -153,8 +153,9 @@ def main():
             # plus part w's ring at p = 56 (the same run at n = 16384).
             check = [r for r in rows if r["simulated"] != "thesis-opteron.xml"]
             rows = [r for r in rows if r["simulated"] == "thesis-opteron.xml"]
+            have = {(r["n"], r["algo"]) for r in rows}
             rows += [r for st in stamps for r in rows_of(f"{a.results}/simulated-thesis-opteron-wall-{a.host}-{st}.csv")
-                     if r["p"] == "56"]
+                     if r["p"] == "56" and (r["n"], r["algo"]) not in have]
             if rows:
                 fn(rows)
             for f in sorted({r["_file"] for r in check}):
