@@ -39,7 +39,7 @@ class TpmmPlan : public Plan {
     const Index widest = block_size(pb.n, comm.size(), 0);
     if (comm.size() > 1)
       for (auto& buf : buf_) buf.assign(static_cast<std::size_t>(widest * pb.k), 0.0);
-    // The widest block is the largest local multiply (ring's chunks are narrower).
+    // Every step multiplies one column block; the widest is the largest multiply.
     local_.prepare(block_size(pb.m, comm.size(), comm.rank()), widest, pb.k);
     // Node of every rank: the lowest rank (in comm) sharing my node.
     Comm node = comm.split_node();
