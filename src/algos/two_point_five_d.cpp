@@ -38,6 +38,7 @@
 #include <cstring>
 
 #include "core/blas.hpp"
+#include "core/large_buffer.hpp"
 #include "core/mpi_check.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/two_point_five_d_model.hpp"
@@ -192,7 +193,9 @@ class TwoPointFiveDPlan : public Plan {
   Index bm_ = 0, bn_ = 0;
   Layout a_, b_, c_layout_;
   Comm depth_, row_, col_;
-  std::vector<double> a_copy_, b_copy_, c_part_, a_panel_, b_panel_;
+  // LargeVector: shared pages in a charged simulation (core/large_buffer.hpp),
+  // so p simulated ranks holding full copies (q = 1, c = p) fit in memory.
+  LargeVector<double> a_copy_, b_copy_, c_part_, a_panel_, b_panel_;
 };
 
 // Cost models (model/two_point_five_d_model.hpp) at the c the plan uses.
