@@ -64,94 +64,47 @@ void expect_same(const Layout& used, const Layout& assumed, int rank, const char
                            assumed.description() + ")");
 }
 
-std::vector<int> group_map(const GroupSplit& gs, int g) {
-  std::vector<int> map(static_cast<std::size_t>(gs.size[g]));
-  for (int i = 0; i < gs.size[g]; ++i) map[i] = gs.start[g] + i;
-  return map;
-}
-
 }  // namespace
 
 Level::Level(const Config& cfg, const Options& leaf_opt, Index m, Index n, Index k, int r, const Comm& comm)
-    : comm_(comm), schema_(cfg.schema), gs_(split_groups(cfg, comm.size(), r)), group_(gs_.group_of(comm.rank())),
-      mine_(recursive_layouts(cfg, m, n, k, comm.size(), r)) {
-  const int p = comm.size(), me = comm.rank();
+    : schema_(cfg.schema), gs_(split_groups(cfg, comm.size(), r)), group_(gs_.group_of(comm.rank())),
+      transport_(make_transport(cfg, gs_, m, n, k, r, comm)) {
   const Index hm = m / 2, hn = n / 2, hk = k / 2;
-  std::array<Layouts, 4> sub_layouts;
-  for (int g = 0; g < 4; ++g) {
-    sub_layouts[g] = recursive_layouts(cfg, hm, hn, hk, gs_.size[g], r - 1);
-    auto map = group_map(gs_, g);
-    emb_[g] = {embed(sub_layouts[g].a, 0, 0, hm, hk, p, map), embed(sub_layouts[g].b, 0, 0, hk, hn, p, map),
-               embed(sub_layouts[g].c, 0, 0, hm, hn, p, map)};
-  }
-  // Transfers derived from the formulas. Destination slots: A quadrant q for
-  // group g -> 4g + q, B -> 16 + 4g + q; product t for group g -> 7g + t.
-  // Source slots: 0 = A, 1 = B; product t -> t.
-  const LevelMoves moves = derive_moves(cfg.schema);
-  for (const Move& mv : moves.a) op_transfers_.push_back(Transfer{&emb_[mv.from].a, &emb_[mv.to].a, 0, 4 * mv.to + mv.what});
-  for (const Move& mv : moves.b)
-    op_transfers_.push_back(Transfer{&emb_[mv.from].b, &emb_[mv.to].b, 1, 16 + 4 * mv.to + mv.what});
-  for (const Move& mv : moves.products)
-    prod_transfers_.push_back(Transfer{&emb_[mv.from].c, &emb_[mv.to].c, mv.what, 7 * mv.to + mv.what});
-  op_ = Redistribution(op_transfers_, me);
-  prod_ = Redistribution(prod_transfers_, me);
-
-  // Temporaries, sized once here.
-  const Index la = emb_[group_].a.local_size(me), lb = emb_[group_].b.local_size(me), lc = emb_[group_].c.local_size(me);
-  op_dst_.assign(32, nullptr);
-  prod_dst_.assign(28, nullptr);
-  for (const Move& mv : moves.a)
-    if (mv.to == group_) op_dst_[4 * group_ + mv.what] = (recv_a_[mv.what].assign(la, 0.0), recv_a_[mv.what].data());
-  for (const Move& mv : moves.b)
-    if (mv.to == group_) op_dst_[16 + 4 * group_ + mv.what] = (recv_b_[mv.what].assign(lb, 0.0), recv_b_[mv.what].data());
-  for (const Move& mv : moves.products)
-    if (mv.to == group_) prod_dst_[7 * group_ + mv.what] = (recv_p_[mv.what].assign(lc, 0.0), recv_p_[mv.what].data());
-
-  // My group and its sub-plan.
-  sub_ = comm.split(group_, me);
+  sub_ = comm.split(group_, comm.rank());
   if (r == 1)
     child_ = leaf_plan(cfg, leaf_opt, hm, hn, hk, sub_);
   else
     child_ = std::make_unique<Level>(cfg, leaf_opt, hm, hn, hk, r - 1, sub_);
-  expect_same(child_->layout_a(), sub_layouts[group_].a, sub_.rank(), "A");
-  expect_same(child_->layout_b(), sub_layouts[group_].b, sub_.rank(), "B");
-  expect_same(child_->layout_c(), sub_layouts[group_].c, sub_.rank(), "C");
+  const Layouts& assumed = transport_->group_layouts();
+  expect_same(child_->layout_a(), assumed.a, sub_.rank(), "A");
+  expect_same(child_->layout_b(), assumed.b, sub_.rank(), "B");
+  expect_same(child_->layout_c(), assumed.c, sub_.rank(), "C");
   S_ = DistMatrix(child_->layout_a(), sub_.rank());
   T_ = DistMatrix(child_->layout_b(), sub_.rank());
   for (std::size_t i = 0; i < tasks(cfg.schema)[group_].size(); ++i) P_.emplace_back(child_->layout_c(), sub_.rank());
 }
 
 void Level::multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) {
-  // 1. All operand quadrants every group needs, in flight together.
-  op_.execute({A.data(), B.data()}, op_dst_, comm_);
-  auto quad_a = [&](int q) { return q == group_ ? A.data() : recv_a_[q].data(); };
-  auto quad_b = [&](int q) { return q == group_ ? B.data() : recv_b_[q].data(); };
+  // 1. All operand quadrants my group's products read.
+  const LevelTransport::Quadrants in = transport_->operands_in(A, B);
   // 2. My task's products, each by the sub-plan on my group.
   const std::vector<int>& mine = tasks(schema_)[group_];
-  std::vector<const double*> prod_src(7, nullptr);
+  std::array<const double*, 7> own{};
   for (std::size_t i = 0; i < mine.size(); ++i) {
     const ProductFormula& f = kProducts[mine[i]];
-    signed_sum(S_.data(), static_cast<Index>(S_.local.size()), f.a.data(), 4, quad_a);
-    signed_sum(T_.data(), static_cast<Index>(T_.local.size()), f.b.data(), 4, quad_b);
+    signed_sum(S_.data(), static_cast<Index>(S_.local.size()), f.a.data(), 4, [&](int q) { return in.a[q]; });
+    signed_sum(T_.data(), static_cast<Index>(T_.local.size()), f.b.data(), 4, [&](int q) { return in.b[q]; });
     child_->multiply(S_, T_, P_[i]);
-    prod_src[mine[i]] = P_[i].data();
+    own[mine[i]] = P_[i].data();
   }
-  // 3. The products other groups computed for my C quadrant.
-  prod_.execute(prod_src, prod_dst_, comm_);
-  // 4. C_g = signed sum of products (own or received), over my part of C_g.
-  auto product = [&](int t) -> const double* { return prod_src[t] ? prod_src[t] : recv_p_[t].data(); };
-  signed_sum(C.data(), static_cast<Index>(P_[0].local.size()), kC[group_].data(), 7, product);
+  // 3. C from the products, own and other groups'.
+  transport_->products_out(own, C);
 }
 
 Index Level::workspace_doubles() const {
   Index w = static_cast<Index>(S_.local.size() + T_.local.size());
   for (const DistMatrix& p : P_) w += static_cast<Index>(p.local.size());
-  for (const auto& v : recv_a_) w += static_cast<Index>(v.size());
-  for (const auto& v : recv_b_) w += static_cast<Index>(v.size());
-  for (const auto& v : recv_p_) w += static_cast<Index>(v.size());
-  // The message buffers of the two redistributions (grown on first use).
-  w += op_.send_volume() + op_.recv_volume() + prod_.send_volume() + prod_.recv_volume();
-  return w + child_->workspace_doubles();
+  return w + transport_->workspace_doubles() + child_->workspace_doubles();
 }
 
 StrassenPlan::StrassenPlan(const Config& cfg, const Options& opt, const Problem& pb, int r, const Comm& comm)

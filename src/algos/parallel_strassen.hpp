@@ -1,27 +1,27 @@
-// The generic parallel Strassen driver (docs/method.md §3.1-3.3): r levels of M-tasks
-// on processor groups (schema Q7 or Q8), a cut-off algorithm on each leaf
-// group. Every transfer is derived from strassen_formulas (which task needs
-// which quadrant / product) and strassen_layout (where each quadrant lives).
+// The parallel Strassen driver (docs/method.md §3.1-3.3), one for all five
+// combinations: r levels of M-tasks on processor groups (schema Q7 or Q8), a
+// cut-off algorithm on each leaf group. How a level moves its data between
+// the groups is its transport (strassen_transport.hpp: the generic
+// redistribution, or pdgemr2d for strassen-q7+pdgemm); everything else is
+// written once here.
 //
 // One level, built once in the plan:
 //   - split the communicator into G11, G12, G21, G22 (consecutive ranks);
-//     build the sub-plan of my group (the next level, or the cut-off
-//     algorithm's own Plan -- ring, tpmm, pdgemm -- or a local DGEMM);
-//   - ONE Redistribution for all operand quadrants every group needs from the
-//     others (A and B together: all of a level's moves in flight at once, one
-//     message per partner), ONE for all products the C quadrants need;
-//   - the temporaries: received quadrants, the operand sums S, T, the
-//     products of my task, received products.
-// multiply(): operands in; for each product of my task S = sum of A
-// quadrants, T = sum of B quadrants, sub-plan multiply; products in;
-// C_g = signed sum of products.
+//   - the transport (its layouts, moves and receive buffers);
+//   - the sub-plan of my group (the next level, or the cut-off algorithm's
+//     own Plan -- ring, tpmm, pdgemm -- or a local DGEMM), checked against
+//     the layouts the transport assumed for my group;
+//   - the temporaries: the operand sums S, T and the products of my task.
+// multiply(): operands in (transport); for each product of my task S = sum
+// of A quadrants, T = sum of B quadrants, sub-plan multiply; products out
+// (transport: C_g = signed sum of products).
 #pragma once
 
 #include <memory>
 
 #include "algos/algorithm.hpp"
 #include "algos/strassen_layout.hpp"
-#include "core/redistribution.hpp"
+#include "algos/strassen_transport.hpp"
 
 namespace mmbench::algos::strassen {
 
@@ -33,9 +33,9 @@ class Level : public Plan {
   Level(const Level&) = delete;
   Level& operator=(const Level&) = delete;
 
-  const Layout& layout_a() const override { return mine_.a; }
-  const Layout& layout_b() const override { return mine_.b; }
-  const Layout& layout_c() const override { return mine_.c; }
+  const Layout& layout_a() const override { return transport_->level_layouts().a; }
+  const Layout& layout_b() const override { return transport_->level_layouts().b; }
+  const Layout& layout_c() const override { return transport_->level_layouts().c; }
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override;
   Index workspace_doubles() const override;
   std::map<std::string, std::string> describe() const override { return child_->describe(); }
@@ -44,29 +44,23 @@ class Level : public Plan {
   double error_growth() const override { return child_->error_growth(); }
 
   // For tests and reports: this level's groups and transfers (each moves one
-  // quadrant or product between two groups; the plan executes them batched),
-  // and the next level (nullptr below the last Strassen level).
+  // quadrant or product between two groups; the redistribution transport
+  // executes them batched, pdgemr2d lists none), and the next level (nullptr
+  // below the last Strassen level).
   const GroupSplit& groups() const { return gs_; }
-  const std::vector<Transfer>& operand_transfers() const { return op_transfers_; }
-  const std::vector<Transfer>& product_transfers() const { return prod_transfers_; }
+  const std::vector<Transfer>& operand_transfers() const { return transport_->operand_transfers(); }
+  const std::vector<Transfer>& product_transfers() const { return transport_->product_transfers(); }
   const Level* next() const { return dynamic_cast<const Level*>(child_.get()); }
 
  private:
-  const Comm& comm_;
   Schema schema_;
   GroupSplit gs_;
   int group_;
-  Layouts mine_;
-  std::array<Layouts, 4> emb_;  // each group's sub-layouts over the quadrant shape, in comm's numbering
-  std::vector<Transfer> op_transfers_, prod_transfers_;
-  Redistribution op_, prod_;
+  std::unique_ptr<LevelTransport> transport_;
   Comm sub_;                     // declared before child_: it must outlive it
   std::unique_ptr<Plan> child_;
   DistMatrix S_, T_;
   std::vector<DistMatrix> P_;    // the products of my task, in tasks() order
-  std::array<LargeVector<double>, 4> recv_a_, recv_b_;
-  std::array<LargeVector<double>, 7> recv_p_;
-  std::vector<double*> op_dst_, prod_dst_;
 };
 
 // The whole algorithm for any m, n, k >= 1: pads each dimension to a

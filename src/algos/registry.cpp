@@ -10,8 +10,7 @@ const Algorithm& dgemm_algorithm();
 const Algorithm& pdgemm_algorithm();
 const Algorithm& ring_algorithm();
 const Algorithm& tpmm_algorithm();
-const Algorithm& strassen_algorithm(int i);  // strassen_combinations.cpp, 0..3
-const Algorithm& strassen_q7_pdgemm_algorithm();
+const Algorithm& strassen_algorithm(int i);  // strassen_combinations.cpp, rows 0..4
 const Algorithm& two_point_five_d_algorithm();
 
 const std::vector<const Algorithm*>& all_algorithms() {
@@ -21,10 +20,10 @@ const std::vector<const Algorithm*>& all_algorithms() {
       &ring_algorithm(),
       &tpmm_algorithm(),
       &strassen_algorithm(0),  // strassen-q7+ring
-      &strassen_q7_pdgemm_algorithm(),
-      &strassen_algorithm(1),  // strassen-q8+pdgemm
-      &strassen_algorithm(2),  // strassen-q8+tpmm
-      &strassen_algorithm(3),  // strassen-q8+dgemm
+      &strassen_algorithm(1),  // strassen-q7+pdgemm
+      &strassen_algorithm(2),  // strassen-q8+pdgemm
+      &strassen_algorithm(3),  // strassen-q8+tpmm
+      &strassen_algorithm(4),  // strassen-q8+dgemm
       &two_point_five_d_algorithm(),
   };
   return table;

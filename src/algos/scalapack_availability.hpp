@@ -1,8 +1,8 @@
 // Whether this build can run ScaLAPACK. The SimGrid SMPI build
 // (-DMMBENCH_SMPI=ON) cannot: Debian's ScaLAPACK is bound to Open MPI's ABI.
 // Its PDGEMM algorithms stay listed, with their cost models, but are
-// not applicable: pdgemm.cpp and strassen_q7_pdgemm.cpp compile without
-// their plans there, and their check() returns this reason.
+// not applicable: pdgemm.cpp and strassen_pdgemr2d_transport.cpp compile
+// without their ScaLAPACK calls there, and check() returns this reason.
 #pragma once
 
 #include <string_view>

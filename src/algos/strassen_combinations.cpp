@@ -1,9 +1,10 @@
 // The parallel Strassen combinations of docs/method.md §3.3 (Tab. 2.4), one Algorithm
-// per row of a table: schema, cut-off algorithm and what they require.
-// The work is done by parallel_strassen.hpp; this file decides which p and
-// r apply and says so in words for `mmbench list` and in not-applicable
-// reasons. Each row carries its cost models too (paper: eqs. 2.20-2.24;
-// refined: refined_strassen_q7/q8 with the cut-off's model at the leaves).
+// per row of a table: schema, cut-off algorithm, transport and what they
+// require. The work is done by the one driver, parallel_strassen.hpp; this
+// file decides which p and r apply and says so in words for `mmbench list`
+// and in not-applicable reasons. Each row carries its cost models too
+// (paper: eqs. 2.20-2.24; refined: refined_strassen_q7/q8 with the cut-off's
+// model at the leaves).
 //
 // Applicability of r levels on p ranks, recursively: a Q7 level needs
 // p >= 4 (groups of eq. 2.18), a Q8 level p divisible by 4; every group of
@@ -16,6 +17,8 @@
 #include <climits>
 #include <cmath>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "algos/parallel_strassen.hpp"
@@ -32,6 +35,7 @@ namespace {
 using strassen::Config;
 using strassen::Cutoff;
 using strassen::Schema;
+using strassen::Transport;
 
 // ---------------------------------------------------------------- models
 
@@ -50,6 +54,48 @@ model::LeafModel q7_ring_leaf(const Options& opt, const model::MachineParams& mp
 
 model::Prediction refined_q7_ring(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   return model::refined_q7(pb, opt, p, mp, q7_ring_leaf(opt, mp));
+}
+
+// Q7 with PDGEMM leaves (the pdgemr2d transport). The thesis gives no
+// formula for it (its redistributions through pdgemr2d "are hard to
+// model"): the paper model is the Q7 recursion of eqs. 2.20/2.21 with the
+// paper's PDGEMM (eqs. 2.16/2.17) on the leaf grid, and the ScaLAPACK
+// redistribution priced like Ring's transfers. Leaf grid: the group's most
+// square grid, as the plan builds it (section 2.4.7 suggests
+// sqrt(p') x sqrt(p') else 1 x p'; the code chose the most square one).
+model::Prediction paper_q7_pdgemm_rec(double n, int p, int r, const Options& opt, const model::MachineParams& mp) {
+  if (r == 0) {
+    const auto [pr, pc] = most_square_grid(p);
+    return model::paper_pdgemm(std::max<std::int64_t>(1, std::llround(std::ceil(n))), opt.nb, pr, pc, mp);
+  }
+  if (p < 4) throw std::invalid_argument("strassen-q7: a split of " + std::to_string(p) + " ranks, needs >= 4");
+  const int small = (p + 6) / 7, large = 2 * p / 7;
+  const double h = n / 2;
+  const model::Prediction s = paper_q7_pdgemm_rec(h, small, r - 1, opt, mp),
+                          l = paper_q7_pdgemm_rec(h, large, r - 1, opt, mp);
+  const double add_s = h * h / small * mp.t_op, add_l = h * h / large * mp.t_op;
+  return {9.0 * (h * h / small / mp.tau + 3.0 * mp.latency_s) + std::max(s.comm_s, l.comm_s),
+          std::max(5.0 * add_s + s.comp_s, 7.0 * add_l + 2.0 * l.comp_s)};
+}
+
+model::Prediction paper_q7_pdgemm(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::scale_comp(paper_q7_pdgemm_rec(double(model::square_n(pb)), p, model::q7_r(opt, p), opt,
+                                               model::pdgemm_params(opt, mp)),
+                           1.0 / model::threads_of(opt));
+}
+
+// Refined: the Q7 recursion (pricing the splits the run uses) with the
+// refined PDGEMM on each leaf group's grid.
+model::LeafModel q7_pdgemm_leaf(const Options& opt, const model::MachineParams& mp) {
+  const int t = model::threads_of(opt), nb = opt.nb, lb = model::lb_of(opt);
+  return [t, nb, lb, &mp](double m, double n, double k, int q) {
+    const auto [pr, pc] = most_square_grid(q);
+    return model::refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
+  };
+}
+
+model::Prediction refined_q7_pdgemm(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+  return model::refined_q7(pb, opt, p, mp, q7_pdgemm_leaf(opt, mp));
 }
 
 // Q8: eqs. 2.22-2.24 (paper); refined with the cut-off's refined model on
@@ -94,6 +140,7 @@ struct Combination {
   const char* name;
   Schema schema;
   Cutoff cutoff;
+  Transport transport;
   const char* summary;
   const char* requirements;
   const char* layout;
@@ -101,23 +148,29 @@ struct Combination {
 };
 
 constexpr Combination kCombinations[] = {
-    {"strassen-q7+ring", Schema::q7, Cutoff::ring,
+    {"strassen-q7+ring", Schema::q7, Cutoff::ring, Transport::redistribution,
      "parallel Strassen, schema Q7 (7 products on groups of ~2p/7,2p/7,2p/7,p/7), Ring on each leaf group",
      "p >= 4 at every level (r <= floor(log7 p) balanced, default); any m, n, k (padded to multiples of 2^r)",
      "recursive quadrants: quadrant ij on group Gij, leaves A, C row blocks, B column blocks (Abb. 2.10)",
      {.schema = "q7", .cutoff = "ring", .paper = paper_q7_ring, .refined = refined_q7_ring, .q7_leaf = q7_ring_leaf}},
-    {"strassen-q8+pdgemm", Schema::q8, Cutoff::pdgemm,
+    {"strassen-q7+pdgemm", Schema::q7, Cutoff::pdgemm, Transport::pdgemr2d,
+     "parallel Strassen, schema Q7, PDGEMM on each leaf group; moves only with pdgemr2d",
+     "p >= 4 at every level (r <= floor(log7 p) balanced, default); any m, n, k (padded to multiples of 2^r)",
+     "A, B, C block-cyclic nb over all ranks (most square grid); each group's operands block-cyclic on its own grid",
+     {.schema = "q7", .cutoff = "pdgemm", .paper = paper_q7_pdgemm, .refined = refined_q7_pdgemm,
+      .q7_leaf = q7_pdgemm_leaf}},
+    {"strassen-q8+pdgemm", Schema::q8, Cutoff::pdgemm, Transport::redistribution,
      "parallel Strassen, schema Q8 (Q1 twice, 4 equal groups), PDGEMM on each leaf group",
      "p = p_cut * 4^r with p_cut >= 2; any m, n, k (padded to multiples of 2^r)",
      "recursive quadrants on consecutive rank blocks (contiguous sub-grids), leaves block-cyclic nb on the leaf "
      "group's most square grid (Abb. 2.12)",
      q8_models<model::Cutoff::pdgemm>},
-    {"strassen-q8+tpmm", Schema::q8, Cutoff::tpmm,
+    {"strassen-q8+tpmm", Schema::q8, Cutoff::tpmm, Transport::redistribution,
      "parallel Strassen, schema Q8, tpMM on each leaf group",
      "p = 4^r * 2^j; any m, n, k (padded to multiples of 2^r)",
      "recursive quadrants, leaves A, C row blocks, B column blocks (B on a 2^r x p/2^r grid, A transposed, Abb. 2.13)",
      q8_models<model::Cutoff::tpmm>},
-    {"strassen-q8+dgemm", Schema::q8, Cutoff::dgemm,
+    {"strassen-q8+dgemm", Schema::q8, Cutoff::dgemm, Transport::redistribution,
      "parallel Strassen, schema Q8, full recursion: one rank per leaf, local DGEMM",
      "p = 4^r; any m, n, k (padded to multiples of 2^r)",
      "recursive quadrants down to one rank per leaf quadrant",
@@ -175,7 +228,10 @@ class StrassenCombination : public Algorithm {
   explicit StrassenCombination(const Combination& c) : c_(c) {}
   std::string_view name() const override { return c_.name; }
   std::string_view summary() const override { return c_.summary; }
-  std::string_view requirements() const override { return c_.requirements; }
+  std::string_view requirements() const override {
+    if (c_.cutoff == Cutoff::pdgemm && !scalapack_unavailable().empty()) return scalapack_unavailable();
+    return c_.requirements;
+  }
   std::string_view layout() const override { return c_.layout; }
   Uses uses() const override {
     const bool pd = c_.cutoff == Cutoff::pdgemm;
@@ -213,7 +269,8 @@ class StrassenCombination : public Algorithm {
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? default_depth(c_, comm.size()) : opt.recursions;
-    return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits}, opt, pb, r, comm);
+    return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits, c_.transport},
+                                                    opt, pb, r, comm);
   }
   const model::AlgorithmModel& models() const override { return c_.models; }
 
@@ -225,7 +282,8 @@ class StrassenCombination : public Algorithm {
 
 const Algorithm& strassen_algorithm(int i) {
   static const StrassenCombination all[] = {StrassenCombination(kCombinations[0]), StrassenCombination(kCombinations[1]),
-                                            StrassenCombination(kCombinations[2]), StrassenCombination(kCombinations[3])};
+                                            StrassenCombination(kCombinations[2]), StrassenCombination(kCombinations[3]),
+                                            StrassenCombination(kCombinations[4])};
   return all[i];
 }
 

@@ -30,12 +30,16 @@ namespace mmbench::algos::strassen {
 enum class Cutoff { ring, tpmm, pdgemm, dgemm };
 std::string cutoff_name(Cutoff c);
 
+// How a level moves data between its groups (strassen_transport.hpp).
+enum class Transport { redistribution, pdgemr2d };
+
 struct Config {
   Schema schema = Schema::q8;
   Cutoff cutoff = Cutoff::dgemm;
   int nb = 64;  // block-cyclic block of pdgemm leaves
   // Q7 splits chosen by the cost model; null = eq. 2.18 everywhere.
   std::shared_ptr<const Q7SplitTable> q7_splits;
+  Transport transport = Transport::redistribution;
 };
 
 struct Layouts {
