@@ -4,15 +4,7 @@
 // file decides which p and r apply and says so in words for `mmbench list`
 // and in not-applicable reasons. Each row carries its cost models too
 // (paper: eqs. 2.20-2.24; refined: refined_strassen_q7/q8 with the cut-off's
-// model at the leaves).
-//
-// Applicability of r levels on p ranks, recursively: a Q7 level needs
-// p >= 4 (groups of eq. 2.18), a Q8 level p divisible by 4; every group of
-// the last level must suit the cut-off (ring: any; tpmm: a power of two;
-// pdgemm: >= 2 ranks under Q8, as Tab. 2.4 says p = p_cut 4^r with
-// p_cut >= 2 -- p_cut = 1 is q8+dgemm; dgemm: exactly one rank).
-// Example: q8+tpmm at p = 32: r = 1 -> groups of 8 (tpMM on 8, fine);
-// r = 2 -> groups of 2; so the default is r = 2 (r <= floor(log4 32) = 2).
+// model at the leaves). Which r apply on p ranks: strassen_depth.hpp.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -24,6 +16,7 @@
 #include "algos/parallel_strassen.hpp"
 #include "algos/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
+#include "algos/strassen_depth.hpp"
 #include "algos/strassen_groups.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
@@ -193,36 +186,6 @@ constexpr bool models_match_rows() {
 }
 static_assert(models_match_rows(), "a Strassen combination's models name another schema or cut-off");
 
-// Empty if r levels on p ranks apply, else why not. splits: Q7 splits chosen
-// by the model (may be null).
-std::string depth_problem(const Combination& c, int p, int r, const Q7SplitTable* splits = nullptr) {
-  if (r == 0) {
-    switch (c.cutoff) {
-      case Cutoff::ring: return {};
-      case Cutoff::tpmm:
-        return (p & (p - 1)) == 0 ? "" : "a leaf group of " + std::to_string(p) + " ranks is not a power of two (tpMM)";
-      case Cutoff::pdgemm:
-        return c.schema == Schema::q7 || p >= 2 ? "" : "leaf groups of 1 rank (p_cut >= 2 needed; use strassen-q8+dgemm)";
-      case Cutoff::dgemm: return p == 1 ? "" : "leaf groups of " + std::to_string(p) + " ranks (DGEMM needs 1)";
-    }
-  }
-  if (c.schema == Schema::q7 && p < 4)
-    return "a Q7 level on a group of " + std::to_string(p) + " ranks (needs >= 4)";
-  if (c.schema == Schema::q8 && (p < 4 || p % 4 != 0))
-    return "a Q8 level on a group of " + std::to_string(p) + " ranks (needs a multiple of 4)";
-  const auto sizes = c.schema == Schema::q7 ? q7_split(p, r, splits) : q8_group_sizes(p);
-  for (int size : std::set<int>(sizes.begin(), sizes.end()))
-    if (auto why = depth_problem(c, size, r - 1, splits); !why.empty()) return why;
-  return {};
-}
-
-int default_depth(const Combination& c, int p) {
-  const int deepest = c.schema == Schema::q7 ? std::max(1, max_recursions_q7(p)) : max_recursions_q8(p);
-  for (int r = deepest; r >= 1; --r)
-    if (depth_problem(c, p, r).empty()) return r;
-  return 0;
-}
-
 class StrassenCombination : public Algorithm {
  public:
   explicit StrassenCombination(const Combination& c) : c_(c) {}
@@ -248,10 +211,10 @@ class StrassenCombination : public Algorithm {
     const std::string head = std::string(c_.name) + " needs " + c_.requirements + "; ";
     if (opt.recursions == 0) return {head + "r = 0 is the cut-off algorithm alone (use it by name)"};
     if (opt.recursions > 20) return {head + "r = " + std::to_string(opt.recursions) + " is beyond 20 levels"};
-    const int r = opt.recursions < 0 ? default_depth(c_, ranks) : opt.recursions;
+    const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, ranks) : opt.recursions;
     if (r == 0)
-      return {head + "no r >= 1 applies at p = " + std::to_string(ranks) + " (r = 1: " + depth_problem(c_, ranks, 1) + ")"};
-    if (auto why = depth_problem(c_, ranks, r, opt.q7_splits.get()); !why.empty())
+      return {head + "no r >= 1 applies at p = " + std::to_string(ranks) + " (r = 1: " + strassen_depth_problem(c_.schema, c_.cutoff, ranks, 1) + ")"};
+    if (auto why = strassen_depth_problem(c_.schema, c_.cutoff, ranks, r, opt.q7_splits.get()); !why.empty())
       return {head + "at p = " + std::to_string(ranks) + ", r = " + std::to_string(r) + ": " + why};
     const Index f = Index{1} << r;
     if (c_.cutoff == Cutoff::pdgemm && std::max({pb.m, pb.n, pb.k}) + f > INT32_MAX)
@@ -263,12 +226,12 @@ class StrassenCombination : public Algorithm {
     // quadrants of each, the sums S, T and two products: about 4x its share
     // of the next level, whose groups (Q7: G22 has ~p/7 ranks for a quarter
     // of the data) hold up to 7/4 of an even share.
-    const int r = opt.recursions < 0 ? std::max(1, default_depth(c_, ranks)) : std::max(1, opt.recursions);
+    const int r = opt.recursions < 0 ? std::max(1, strassen_default_depth(c_.schema, c_.cutoff, ranks)) : std::max(1, opt.recursions);
     return Algorithm::estimate_doubles_per_rank(pb, opt, ranks) * std::pow(c_.schema == Schema::q7 ? 1.75 : 1.0, r) *
            (1.0 + 3.0 * r);
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
-    const int r = opt.recursions < 0 ? default_depth(c_, comm.size()) : opt.recursions;
+    const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, comm.size()) : opt.recursions;
     return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits, c_.transport},
                                                     opt, pb, r, comm);
   }

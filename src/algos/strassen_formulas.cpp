@@ -25,6 +25,17 @@ const std::array<std::array<int, 7>, 4> kC = {{
 
 std::string schema_name(Schema s) { return s == Schema::q7 ? "q7" : "q8"; }
 
+std::string cutoff_name(Cutoff c) {
+  switch (c) {
+    case Cutoff::ring: return "ring";
+    case Cutoff::tpmm: return "tpmm";
+    case Cutoff::pdgemm: return "pdgemm";
+    case Cutoff::dgemm: return "dgemm";
+  }
+  return "?";
+}
+
+
 const std::array<std::vector<int>, 4>& tasks(Schema s) {
   static const std::array<std::vector<int>, 4> q7 = {{{0, 6}, {2, 4}, {1, 3}, {5}}};
   static const std::array<std::vector<int>, 4> q8 = {{{0, 6}, {2, 4}, {1, 3}, {0, 5}}};
@@ -59,6 +70,26 @@ LevelMoves derive_moves(Schema s) {
       out.products.push_back(Move{t, producer, g});
     }
   return out;
+}
+
+TaskWork task_work(Schema s, int g) {
+  auto additions = [](const auto& coef) {
+    int terms = 0;
+    for (int c : coef) terms += c != 0;
+    return terms - 1;
+  };
+  TaskWork w;
+  for (int t : tasks(s)[g]) {
+    ++w.products;
+    w.a_sums += additions(kProducts[t].a);
+    w.b_sums += additions(kProducts[t].b);
+  }
+  w.c_sums = additions(kC[g]);
+  const LevelMoves moves = derive_moves(s);
+  for (const auto* list : {&moves.a, &moves.b})
+    for (const Move& m : *list) w.quadrants_in += m.to == g;
+  for (const Move& m : moves.products) w.products_in += m.to == g;
+  return w;
 }
 
 }  // namespace mmbench::algos::strassen

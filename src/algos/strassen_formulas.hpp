@@ -25,6 +25,11 @@ extern const std::array<std::array<int, 7>, 4> kC;
 enum class Schema { q7, q8 };
 std::string schema_name(Schema s);  // "q7" / "q8"
 
+// The algorithm on each leaf group (Tab. 2.4); the cost models use the same
+// enum (model::Cutoff).
+enum class Cutoff { ring, tpmm, pdgemm, dgemm };
+std::string cutoff_name(Cutoff c);  // "ring", "tpmm", "pdgemm", "dgemm"
+
 // Products each task computes, in the order it computes them (Tab. 2.1):
 // Q7: T11 {Q1, Q7}, T12 {Q3, Q5}, T21 {Q2, Q4}, T22 {Q6};
 // Q8: the same, but T22 computes Q1 as well {Q1, Q6}.
@@ -43,5 +48,18 @@ struct LevelMoves {
 // Products computed by several groups (Q8's Q1) are taken from the receiving
 // group's own copy, else from the lowest-numbered producer.
 LevelMoves derive_moves(Schema s);
+
+// What task g does at one level, counted from the tables above (the cost
+// models read these; nothing is typed by hand). A sum of t terms is t - 1
+// additions. Q7:
+//   task   products  A sums  B sums  C sums  quadrants in  products in
+//   T_C11  Q1, Q7    2       2       3       4             2 (Q4, Q5)
+//   T_C12  Q3, Q5    1       1       1       2             0
+//   T_C21  Q2, Q4    1       1       1       2             0
+//   T_C22  Q6        1       1       3       4             3 (Q1, Q2, Q3)
+struct TaskWork {
+  int products = 0, a_sums = 0, b_sums = 0, c_sums = 0, quadrants_in = 0, products_in = 0;
+};
+TaskWork task_work(Schema s, int g);
 
 }  // namespace mmbench::algos::strassen

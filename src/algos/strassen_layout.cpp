@@ -7,16 +7,6 @@
 
 namespace mmbench::algos::strassen {
 
-std::string cutoff_name(Cutoff c) {
-  switch (c) {
-    case Cutoff::ring: return "ring";
-    case Cutoff::tpmm: return "tpmm";
-    case Cutoff::pdgemm: return "pdgemm";
-    case Cutoff::dgemm: return "dgemm";
-  }
-  return "?";
-}
-
 int GroupSplit::group_of(int rank) const {
   for (int g = 3; g >= 0; --g)
     if (rank >= start[g]) return g;

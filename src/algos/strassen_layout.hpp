@@ -27,9 +27,6 @@
 
 namespace mmbench::algos::strassen {
 
-enum class Cutoff { ring, tpmm, pdgemm, dgemm };
-std::string cutoff_name(Cutoff c);
-
 // How a level moves data between its groups (strassen_transport.hpp).
 enum class Transport { redistribution, pdgemr2d };
 

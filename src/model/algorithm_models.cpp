@@ -6,6 +6,7 @@
 #include <string>
 
 #include "algos/registry.hpp"
+#include "algos/strassen_depth.hpp"
 #include "algos/strassen_groups.hpp"
 
 namespace mmbench::model {
@@ -15,8 +16,6 @@ using algos::Problem;
 
 namespace {
 constexpr int kDefaultLb = 32;  // ScaLAPACK's PILAENV
-
-bool is_power_of_two(std::int64_t x) { return x >= 1 && (x & (x - 1)) == 0; }
 }  // namespace
 
 // ---------------------------------------------------------------- by name
@@ -63,22 +62,18 @@ Prediction refined_q7(const Problem& pb, const Options& opt, int p, const Machin
 
 // ---------------------------------------------------------------- depth
 
+// The plans' own rule (algos/strassen_depth.hpp). Q7's leaves (ring or
+// pdgemm) take any group size, so the cut-off does not matter there.
 int q7_r(const Options& opt, int p) {
   if (opt.recursions >= 0) return opt.recursions;
-  return p >= 4 ? std::max(1, algos::max_recursions_q7(p)) : 0;
+  return algos::strassen_default_depth(algos::strassen::Schema::q7, algos::strassen::Cutoff::ring, p);
 }
 
 int q8_r(std::string_view cutoff, const Options& opt, int p) {
   if (opt.recursions >= 0) return opt.recursions;
-  int best = 0;
-  std::int64_t four_r = 4;
-  for (int r = 1; four_r <= p; ++r, four_r *= 4) {
-    if (p % four_r != 0) break;
-    const std::int64_t cut = p / four_r;
-    const bool fits = cutoff == "dgemm" ? cut == 1 : cutoff == "pdgemm" ? cut >= 2 : is_power_of_two(cut);
-    if (fits) best = r;
-  }
-  return best;
+  using algos::strassen::Cutoff;
+  const Cutoff c = cutoff == "dgemm" ? Cutoff::dgemm : cutoff == "pdgemm" ? Cutoff::pdgemm : Cutoff::tpmm;
+  return algos::strassen_default_depth(algos::strassen::Schema::q8, c, p);
 }
 
 int resolve_recursions(const AlgorithmModel& model, const Options& opt, int p) {

@@ -24,14 +24,16 @@
 #include <utility>
 
 #include "algos/process_grid.hpp"
+#include "algos/strassen_formulas.hpp"
 
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
 
 namespace mmbench::model {
 
-// Algorithm at the cut-off level of the Q8 schema (and inside Q7's leaves).
-enum class Cutoff { dgemm, tpmm, pdgemm, ring };
+// Algorithm at the cut-off level of the Q8 schema (and inside Q7's leaves):
+// the algorithms' own enum, so the two cannot drift apart.
+using Cutoff = algos::strassen::Cutoff;
 
 // Eq. 2.10: DGEMM(m, n, k) = 2 m n k t_op (computation only). m, n, k >= 0.
 Prediction paper_dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const MachineParams& mp);

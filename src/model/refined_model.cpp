@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algos/strassen_formulas.hpp"
 #include "algos/strassen_groups.hpp"
 
 namespace mmbench::model {
@@ -215,11 +216,13 @@ struct Q7Walk {
     return x;
   }
 
-  // Per task (T_C11, T_C12, T_C21, T_C22): see the table in the header.
+  // Per task (T_C11, T_C12, T_C21, T_C22), counted from the formula tables
+  // (algos::strassen::task_work; the table in the header).
   Prediction split_cost(const std::array<int, 4>& g, int level) {
+    static const std::array<algos::strassen::TaskWork, 4> work = {
+        algos::strassen::task_work(algos::strassen::Schema::q7, 0), algos::strassen::task_work(algos::strassen::Schema::q7, 1),
+        algos::strassen::task_work(algos::strassen::Schema::q7, 2), algos::strassen::task_work(algos::strassen::Schema::q7, 3)};
     const double hm = size(m, level + 1), hn = size(n, level + 1), hk = size(k, level + 1);
-    constexpr std::array<int, 4> products = {2, 2, 2, 1}, sums_ab = {2, 1, 1, 1}, sums_c = {3, 1, 1, 3},
-                                 quads_in = {4, 2, 2, 4}, prods_in = {2, 0, 0, 3};
     const int largest = *std::max_element(g.begin(), g.end());
     // The groups run independently after the operand transfers: the level
     // takes the slowest group's time. (Taking the maxima of communication
@@ -230,14 +233,16 @@ struct Q7Walk {
     Prediction slowest{0.0, 0.0};
     for (int t = 0; t < 4; ++t) {
       const Prediction sub = at(g[t], level + 1);
-      const double sums = sums_ab[t] * refined_add_time((hm * hk + hk * hn) / 2 / g[t], mp) +
-                          sums_c[t] * refined_add_time(hm * hn / g[t], mp);
-      const Prediction group{products[t] * sub.comm_s, sums + products[t] * sub.comp_s};
+      const algos::strassen::TaskWork& w = work[t];
+      const double sums = w.a_sums * refined_add_time(hm * hk / g[t], mp) +
+                          w.b_sums * refined_add_time(hk * hn / g[t], mp) +
+                          w.c_sums * refined_add_time(hm * hn / g[t], mp);
+      const Prediction group{w.products * sub.comm_s, sums + w.products * sub.comp_s};
       if (group.total() > slowest.total()) slowest = group;
       const double quad = std::max({hm * hk, hk * hn, hm * hn});
       const int partners = std::max(1, partners_cached(static_cast<std::int64_t>(hm), g[t], largest));
       const double one = partners * refined_message_time(quad / g[t] / partners, mp);
-      comm_top = std::max(comm_top, (quads_in[t] + prods_in[t]) * one);
+      comm_top = std::max(comm_top, (w.quadrants_in + w.products_in) * one);
     }
     return {comm_top + slowest.comm_s, slowest.comp_s};
   }

@@ -134,7 +134,9 @@ using LeafModel = std::function<Prediction(double m, double n, double k, int p)>
 // Strassen schema Q7 with r levels (eqs. 2.20/2.21 refined). Each level
 // halves m, n, k (ceil: the larger half) and splits the group into
 // algos::q7_group_sizes(p) = |G11|, |G12|, |G21|, |G22|. What each task
-// does, from the formulas of docs/method.md §3.1 (T_Cij computes Cij):
+// does, from the formulas of docs/method.md §3.1 (T_Cij computes Cij),
+// counted by algos::strassen::task_work; an A sum costs one addition pass
+// over the rank's share of an A quadrant, a B sum over a B quadrant share:
 //   task   products  operand sums (A, B)  C sums   quadrants in  products in
 //   T_C11  Q1, Q7    2, 2                 3        4             2 (Q4, Q5)
 //   T_C12  Q3, Q5    1, 1                 1        2             0

@@ -77,3 +77,27 @@ TEST(StrassenFormulas, DerivedMovesQ7) {
   EXPECT_EQ(a_into_22, 2);
   EXPECT_EQ(b_into_22, 2);
 }
+
+// The per-task work the cost models read is counted from the tables, and
+// matches the table written in strassen_formulas.hpp (and the thesis' count:
+// 7 sums on the big groups' worst task, 5 on G22).
+TEST(StrassenFormulas, TaskWorkFromTheTables) {
+  struct Row { int products, a, b, c, quads, prods; };
+  const Row q7[4] = {{2, 2, 2, 3, 4, 2}, {2, 1, 1, 1, 2, 0}, {2, 1, 1, 1, 2, 0}, {1, 1, 1, 3, 4, 3}};
+  for (int g = 0; g < 4; ++g) {
+    SCOPED_TRACE(g);
+    const TaskWork w = task_work(Schema::q7, g);
+    EXPECT_EQ(w.products, q7[g].products);
+    EXPECT_EQ(w.a_sums, q7[g].a);
+    EXPECT_EQ(w.b_sums, q7[g].b);
+    EXPECT_EQ(w.c_sums, q7[g].c);
+    EXPECT_EQ(w.quadrants_in, q7[g].quads);
+    EXPECT_EQ(w.products_in, q7[g].prods);
+  }
+  EXPECT_EQ(task_work(Schema::q7, 0).a_sums + task_work(Schema::q7, 0).b_sums + task_work(Schema::q7, 0).c_sums, 7);
+  EXPECT_EQ(task_work(Schema::q7, 3).a_sums + task_work(Schema::q7, 3).b_sums + task_work(Schema::q7, 3).c_sums, 5);
+  // Q8: T22 computes Q1 as well, so of C22 = Q1 - Q2 + Q3 + Q6 it receives
+  // only Q2 and Q3.
+  EXPECT_EQ(task_work(Schema::q8, 3).products, 2);
+  EXPECT_EQ(task_work(Schema::q8, 3).products_in, 2);
+}
