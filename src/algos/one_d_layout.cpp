@@ -1,5 +1,7 @@
 #include "algos/one_d_layout.hpp"
 
+#include "local/local_multiply.hpp"
+
 namespace mmbench::algos {
 
 OneDLayouts one_d_layouts(const Problem& pb, int ranks) {
@@ -14,6 +16,12 @@ Applicability one_d_message_limit(const Problem& pb, int ranks) {
 
 double one_d_buffer_doubles(const Problem& pb, int ranks) {
   return ranks > 1 ? 2.0 * double(pb.k) * double(block_size(pb.n, ranks, 0)) : 0.0;
+}
+
+double one_d_local_workspace_doubles(const Problem& pb, const Options& opt, int ranks) {
+  return double(local::LocalMultiply::workspace_doubles_needed(block_size(pb.m, ranks, 0), block_size(pb.n, ranks, 0),
+                                                               pb.k, opt.local_levels, opt.local_variant, opt.threads,
+                                                               opt.local_min_dim));
 }
 
 }  // namespace mmbench::algos

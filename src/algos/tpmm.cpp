@@ -119,7 +119,8 @@ class Tpmm : public Algorithm {
     return one_d_message_limit(pb, ranks);
   }
   double estimate_doubles_per_rank(const Problem& pb, const Options& o, int ranks) const override {
-    return Algorithm::estimate_doubles_per_rank(pb, o, ranks) + one_d_buffer_doubles(pb, ranks);
+    return Algorithm::estimate_doubles_per_rank(pb, o, ranks) + one_d_buffer_doubles(pb, ranks) +
+           one_d_local_workspace_doubles(pb, o, ranks);
   }
   Uses uses() const override { return Uses{.local_levels = true}; }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {

@@ -304,3 +304,30 @@ TEST(Selection, DgemmEstimateCountsTheLocalWorkspace) {
                    abc + double(local::LocalMultiply::workspace_doubles_needed(2048, 2048, 2048, 2, "winograd", 2)));
   EXPECT_GT(dg->estimate_doubles_per_rank(pb, fast, 1), abc);
 }
+
+// ring, tpmm and the Strassen combinations count the local kernel's
+// workspace too: for the largest local multiply a rank does (rank 0's row
+// block times the widest B block; a q8+dgemm leaf's whole product).
+TEST(Selection, DistributedEstimatesCountTheLocalWorkspace) {
+  const algos::Problem pb{2048, 2048, 2048};
+  algos::Options plain, fast;
+  fast.local_levels = 2;
+  for (const char* name : {"ring", "tpmm"}) {
+    SCOPED_TRACE(name);
+    const algos::Algorithm* a = algos::find_algorithm(name);
+    ASSERT_NE(a, nullptr);
+    // p = 2: rows 1024, widest B block 1024 columns, k = 2048.
+    EXPECT_DOUBLE_EQ(a->estimate_doubles_per_rank(pb, fast, 2) - a->estimate_doubles_per_rank(pb, plain, 2),
+                     double(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 2048, 2, "winograd", 1)));
+  }
+  // q8+dgemm at p = 4, r = 1: one leaf of 1024^3 per rank.
+  const algos::Algorithm* q8 = algos::find_algorithm("strassen-q8+dgemm");
+  ASSERT_NE(q8, nullptr);
+  EXPECT_DOUBLE_EQ(q8->estimate_doubles_per_rank(pb, fast, 4) - q8->estimate_doubles_per_rank(pb, plain, 4),
+                   double(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 1024, 2, "winograd", 1)));
+  EXPECT_GT(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 1024, 2, "winograd", 1), 0);
+  // pdgemm leaves have no local levels: nothing added.
+  const algos::Algorithm* q7pd = algos::find_algorithm("strassen-q7+pdgemm");
+  ASSERT_NE(q7pd, nullptr);
+  EXPECT_DOUBLE_EQ(q7pd->estimate_doubles_per_rank(pb, fast, 7), q7pd->estimate_doubles_per_rank(pb, plain, 7));
+}
