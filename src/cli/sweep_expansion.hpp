@@ -1,0 +1,65 @@
+// `mmbench run`, first stage of its pipeline: arguments -> configurations.
+// Every rank parses the same arguments and expands them into the same list
+// of configurations (algorithm x problem x the options it takes), or throws
+// the same UsageError. `--algo auto` and `--validate` ask the cost model
+// (model/selection.hpp) for the candidates.
+//
+//   arguments (RunArgs) --expand--> configurations (Config)
+//     --measure_in_rounds (sweep_rounds.hpp)--> measurements (Measured)
+//     --run_rows.hpp--> table rows, CSV rows --validation_report.hpp--> regret report
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/configuration.hpp"
+#include "cli/machine_source.hpp"
+#include "cli/run_command.hpp"
+#include "model/selection.hpp"
+
+namespace mmbench::cli {
+
+// --reps: a number of rounds, or auto (rounds until --precision or --budget).
+struct RepsRule {
+  bool automatic = false;
+  int rounds = 3;
+};
+RepsRule parse_reps(const RunArgs& a);
+
+// What the selection needs besides the arguments.
+struct Selection {
+  const Machine* machine = nullptr;  // null: no machine given
+  model::ModelKind kind = model::ModelKind::refined;
+  double max_doubles_per_rank = 0;   // memory per rank (same on every rank)
+};
+
+// One value of --local-strassen.
+struct LocalChoice {
+  int levels = 0;
+  std::int64_t min_dim = 0;  // 0: the kernel's default (256)
+  std::string label;         // as asked: "2", "auto"
+};
+
+// What --algo auto, --validate and --explain rank: the base options and the
+// local levels to try (0..3 unless --local-strassen is given), with the
+// profile's crossover as the kernel's cut-off where it was measured.
+struct AutoSpace {
+  algos::Options base;
+  std::vector<int> levels;
+};
+
+// given: the parsed --local-strassen values, empty when it was not given.
+AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::vector<LocalChoice>& given);
+// --local-strassen as parsed; empty when it was not given.
+std::vector<LocalChoice> given_local_choices(const RunArgs& a, const Selection& sel);
+
+// The candidates the model ranks for one problem (only: restrict to these
+// algorithm names; empty = all). Throws UsageError when the model refuses.
+model::Ranking rank_for(const algos::Problem& pb, const algos::Options& base, int ranks, const Selection& sel,
+                        const std::vector<std::string>& only, const std::vector<int>& local_levels);
+
+// The sweep's configurations, problems outermost, then the algorithms in
+// --algo order, then each swept option.
+std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel);
+
+}  // namespace mmbench::cli

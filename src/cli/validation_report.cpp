@@ -1,0 +1,121 @@
+#include "cli/validation_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "cli/results_schema.hpp"
+#include "cli/round_statistics.hpp"
+#include "cli/run_rows.hpp"
+#include "core/paired_stats.hpp"
+
+namespace mmbench::cli {
+
+using algos::Problem;
+
+namespace {
+
+// The p-th quantile (0..1) of v by linear interpolation; v not empty.
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - lo) * (v[hi] - v[lo]);
+}
+
+}  // namespace
+
+std::string validation_stem(const std::string& csv_path) {
+  return csv_path.size() > 4 && csv_path.ends_with(".csv") ? csv_path.substr(0, csv_path.size() - 4) : csv_path;
+}
+
+void write_validation(CsvFile& out, const std::string& stem, const std::vector<Config>& configs,
+                      const std::vector<std::map<std::string, std::string>>& rows,
+                      const std::vector<const Measured*>& measured, model::ModelKind kind, int ranks) {
+  std::string text = fmt::format("validation of the {} model on p = {} ({} configurations)\n", model::to_string(kind),
+                                 ranks, configs.size());
+  std::vector<double> regrets, all_paper, all_refined;
+  int groups = 0;
+  for (const Config& c : configs) groups = std::max(groups, c.group + 1);
+  for (int g = 0; g < groups; ++g) {
+    std::vector<double> ep, er;
+    int pick = -1, best = -1, candidates = 0, measured_count = 0;
+    double t_best = 0;
+    for (std::size_t i = 0; i < configs.size(); ++i)
+      if (configs[i].group == g && configs[i].model_pick) pick = static_cast<int>(i);
+    const int cores = pick >= 0 ? configs[static_cast<std::size_t>(pick)].cores(ranks) : 0;
+    Problem pb{};
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      if (configs[i].group != g || configs[i].cores(ranks) != cores) continue;
+      ++candidates;
+      pb = configs[i].pb;
+      const auto& row = rows[i];
+      auto get = [&](const char* k) {
+        auto it = row.find(k);
+        return it == row.end() ? std::string() : it->second;
+      };
+      if (get("status") != "ok" || !measured[i]) continue;
+      ++measured_count;
+      const double t = std::stod(get("t_median"));
+      if (best < 0 || t < t_best) {
+        t_best = t;
+        best = static_cast<int>(i);
+      }
+      if (!get("err_paper").empty()) ep.push_back(std::abs(std::stod(get("err_paper"))));
+      if (!get("err_refined").empty()) er.push_back(std::abs(std::stod(get("err_refined"))));
+    }
+    all_paper.insert(all_paper.end(), ep.begin(), ep.end());
+    all_refined.insert(all_refined.end(), er.begin(), er.end());
+    auto label = [&](int i) {
+      if (i < 0) return std::string();
+      const Config& c = configs[static_cast<std::size_t>(i)];
+      return model::Candidate{c.algo, c.opt, {}, {}}.label();
+    };
+    std::map<std::string, std::string> r = {
+        {"p", std::to_string(ranks)}, {"cores", std::to_string(cores)}, {"m", std::to_string(pb.m)},
+        {"n", std::to_string(pb.n)}, {"k", std::to_string(pb.k)}, {"candidates", std::to_string(candidates)},
+        {"measured", std::to_string(measured_count)}, {"best", label(best)}, {"pick", label(pick)},
+        {"model", model::to_string(kind)}};
+    if (best >= 0) r["t_best"] = fmt_sig(t_best);
+    std::string regret = "-";
+    const Measured* mp = pick >= 0 ? measured[static_cast<std::size_t>(pick)] : nullptr;
+    if (mp && best >= 0 && rows[static_cast<std::size_t>(pick)].at("status") == "ok") {
+      const Measured& mb = *measured[static_cast<std::size_t>(best)];
+      // t_pick / t_best per round: the speed of best relative to the pick.
+      const MedianInterval reg = paired_speed_ratio(mp->times, mb.times);
+      r["t_pick"] = rows[static_cast<std::size_t>(pick)].at("t_median");
+      r["rounds"] = std::to_string(reg.n);
+      r["regret"] = fmt::format("{:.3f}", reg.median);
+      r["regret_ci_lo"] = fmt::format("{:.3f}", reg.lo);
+      r["regret_ci_hi"] = fmt::format("{:.3f}", reg.hi);
+      regret = fmt::format("{} [{}, {}]", r["regret"], r["regret_ci_lo"], r["regret_ci_hi"]);
+      regrets.push_back(reg.median);
+    }
+    auto q = [](const std::vector<double>& v, double x) { return v.empty() ? std::string() : fmt::format("{:.3f}", quantile(v, x)); };
+    r["median_abs_err_paper"] = q(ep, 0.5);
+    r["p90_abs_err_paper"] = q(ep, 0.9);
+    r["median_abs_err_refined"] = q(er, 0.5);
+    r["p90_abs_err_refined"] = q(er, 0.9);
+    out.append(r);
+    text += fmt::format(
+        "m={} n={} k={} on {} cores: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}\n",
+        pb.m, pb.n, pb.k, cores, best < 0 ? "-" : r["best"], r["t_best"], r["pick"], r["t_pick"].empty() ? "-" : r["t_pick"],
+        regret, r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"]);
+  }
+  if (!regrets.empty())
+    text += fmt::format("overall: regret median {:.3f}, max {:.3f} over {} problems; |err| median paper {}, refined {}\n",
+                        quantile(regrets, 0.5), *std::max_element(regrets.begin(), regrets.end()), regrets.size(),
+                        all_paper.empty() ? "-" : fmt::format("{:.3f}", quantile(all_paper, 0.5)),
+                        all_refined.empty() ? "-" : fmt::format("{:.3f}", quantile(all_refined, 0.5)));
+  // Appended like the CSV, so runs at several p collect in one summary.
+  std::ofstream txt(stem + "-validate.txt", std::ios::app);
+  txt << text;
+  if (!txt) fmt::print(stderr, "mmbench: warning: cannot append to {}-validate.txt\n", stem);
+  fmt::print("{}validation written to {}-validate.csv and {}-validate.txt\n", text, stem, stem);
+}
+
+
+}  // namespace mmbench::cli

@@ -1,0 +1,31 @@
+// `mmbench run --validate`, last stage of the run pipeline
+// (sweep_expansion.hpp): per problem, the measured best against the model's
+// pick. Candidates count when they compute on the same cores as the pick
+// (ranks x threads; the dgemm peer's one rank with all cores counts as all
+// cores), whatever rank count their row shows. regret = t(pick) / t(best)
+// formed round by round from the interleaved measurement (median and 95 %
+// interval; 1 = the model chose right), and the spread of both models'
+// |relative error|. Rank 0 only.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/configuration.hpp"
+#include "cli/sweep_rounds.hpp"
+#include "core/csv_file.hpp"
+#include "model/selection.hpp"
+
+namespace mmbench::cli {
+
+// <csv stem>: the path without ".csv".
+std::string validation_stem(const std::string& csv_path);
+
+// Appends one row per problem to `out` (<stem>-validate.csv) and the report
+// to <stem>-validate.txt, and prints it.
+void write_validation(CsvFile& out, const std::string& stem, const std::vector<Config>& configs,
+                      const std::vector<std::map<std::string, std::string>>& rows,
+                      const std::vector<const Measured*>& measured, model::ModelKind kind, int ranks);
+
+}  // namespace mmbench::cli
