@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algos/registry.hpp"
+#include "cli/common_options.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
@@ -18,7 +19,6 @@ namespace mmbench::cli {
 namespace {
 
 constexpr std::int64_t kMaxP = 1 << 20;
-constexpr std::int64_t kMaxDim = 10'000'000;
 
 void add_common(CLI::App* c, PredictArgs& a) {
   add_machine_options(c, a.machine);
@@ -64,41 +64,19 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   // Validation first, on every rank alike (usage_error.hpp).
   const std::vector<std::int64_t> ps =
       a.p.empty() ? std::vector<std::int64_t>{world.size()} : parse_int_list("--p", a.p, 1, kMaxP);
-  const std::vector<std::int64_t> ns = parse_int_list("--n", a.n, 1, kMaxDim);
-  const std::vector<std::int64_t> ms = a.m.empty() ? std::vector<std::int64_t>{} : parse_int_list("--m", a.m, 1, kMaxDim);
-  const std::vector<std::int64_t> ks = a.k.empty() ? std::vector<std::int64_t>{} : parse_int_list("--k", a.k, 1, kMaxDim);
-  model::ModelKind kind;
-  try {
-    kind = model::parse_model_kind(a.model);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--model: ") + e.what());
-  }
-  if (a.threads < 1 || a.threads > 1024)
-    throw UsageError("--threads: " + std::to_string(a.threads) + " is out of range; allowed 1 to 1024");
+  const std::vector<algos::Problem> problems = parse_problems(a.n, a.m, a.k);
+  const model::ModelKind kind = parse_model_option(a.model);
+  check_threads(a.threads);
   if (a.top < 0) throw UsageError("--top: " + std::to_string(a.top) + " is out of range; allowed 0 (all) or more");
   const Machine machine = load_machine(a.machine);
 
   model::CandidateSpace space;
-  space.lbs.clear();
-  for (const std::string& w : parse_word_list("--lb", a.lb)) {
-    if (w == "default") space.lbs.push_back(0);
-    else if (w == "auto") {
-      if (machine.lb <= 0) throw UsageError("--lb auto needs --profile FILE with a tuned lb");
-      space.lbs.push_back(machine.lb);
-    } else {
-      space.lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
-    }
-  }
+  space.lbs = parse_lb_option(a.lb, &machine, a.machine.profile);
   // The profile's tuned lb is always a candidate.
   if (machine.lb > 0 && std::find(space.lbs.begin(), space.lbs.end(), machine.lb) == space.lbs.end())
     space.lbs.push_back(machine.lb);
   if (!a.algos.empty())
-    for (const std::string& name : parse_word_list("--algo", a.algos)) {
-      if (!algos::find_algorithm(name))
-        throw UsageError("--algo: unknown algorithm '" + name + "'; did you mean '" + algos::closest_algorithm(name) +
-                         "'? (`mmbench list` shows all)");
-      space.only.push_back(name);
-    }
+    for (const std::string& name : parse_word_list("--algo", a.algos)) space.only.emplace_back(algorithm_named(name).name());
   algos::Options base;
   base.threads = a.threads;
   const std::vector<std::int64_t> nbs = parse_int_list("--nb", a.nb, 1, 1 << 20);
@@ -123,21 +101,18 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   fmt::print("machine {}\n", describe(machine));
   nlohmann::json doc = {{"schema", "mmbench-predict/1"}, {"machine", describe(machine)}, {"rankings", nlohmann::json::array()}};
   for (std::int64_t p : ps)
-    for (std::int64_t n : ns)
-      for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
-        for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks) {
-          const algos::Problem pb{m, n, k};
-          model::Ranking rk;
-          try {
-            rk = model::rank_candidates(pb, static_cast<int>(p), base, machine.params, kind, space);
-          } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-          }
-          print_ranking(rk, pb, static_cast<int>(p), static_cast<std::size_t>(a.top), a.explain);
-          if (csv)
-            for (const auto& row : ranking_rows(rk, pb, static_cast<int>(p))) csv->append(row);
-          if (!a.json.empty()) doc["rankings"].push_back(ranking_json(rk, pb, static_cast<int>(p)));
-        }
+    for (const algos::Problem& pb : problems) {
+      model::Ranking rk;
+      try {
+        rk = model::rank_candidates(pb, static_cast<int>(p), base, machine.params, kind, space);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+      }
+      print_ranking(rk, pb, static_cast<int>(p), static_cast<std::size_t>(a.top), a.explain);
+      if (csv)
+        for (const auto& row : ranking_rows(rk, pb, static_cast<int>(p))) csv->append(row);
+      if (!a.json.empty()) doc["rankings"].push_back(ranking_json(rk, pb, static_cast<int>(p)));
+    }
   if (!a.json.empty()) {
     try {
       write_file_atomically(a.json, doc.dump(2) + "\n");

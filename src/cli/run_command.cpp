@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "algos/registry.hpp"
+#include "cli/common_options.hpp"
 #include "cli/configuration.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
@@ -181,11 +182,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   if (a.machine.given()) machine = load_machine(a.machine);
   Selection sel;
   sel.machine = machine ? &*machine : nullptr;
-  try {
-    sel.kind = model::parse_model_kind(a.model);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--model: ") + e.what());
-  }
+  sel.kind = parse_model_option(a.model);
   {
     Comm node = world.split_node();
     const int sharing = sim::simulated() ? world.size() : node.size();

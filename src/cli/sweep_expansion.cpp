@@ -8,6 +8,7 @@
 
 #include "algos/registry.hpp"
 #include "algos/two_point_five_d.hpp"
+#include "cli/common_options.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "core/sysinfo.hpp"
@@ -33,16 +34,10 @@ std::vector<const Algorithm*> resolve_algorithms(const std::string& text) {
       out.push_back(nullptr);
       continue;
     }
-    const Algorithm* a = algos::find_algorithm(name);
-    if (!a)
-      throw UsageError("--algo: unknown algorithm '" + name + "'; did you mean '" + algos::closest_algorithm(name) +
-                       "'? (`mmbench list` shows all)");
-    out.push_back(a);
+    out.push_back(&algorithm_named(name));
   }
   return out;
 }
-
-constexpr std::int64_t kMaxDim = 10'000'000;
 
 }  // namespace
 
@@ -184,25 +179,12 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   if ((wants_auto || a.validate || a.explain) && !sel.machine)
     throw UsageError(std::string(wants_auto ? "--algo auto" : a.validate ? "--validate" : "--explain") +
                      " needs a machine: --profile FILE, or --lambda SECONDS --tau MB/s --flops MFLOPS");
-  auto ns = parse_int_list("--n", a.n, 1, kMaxDim);
-  auto ms = a.m.empty() ? std::vector<std::int64_t>{} : parse_int_list("--m", a.m, 1, kMaxDim);
-  auto ks = a.k.empty() ? std::vector<std::int64_t>{} : parse_int_list("--k", a.k, 1, kMaxDim);
+  const std::vector<Problem> problems = parse_problems(a.n, a.m, a.k);
   auto nbs = parse_int_list("--nb", a.nb, 1, 1 << 20);
   (void)parse_reps(a);
   if (a.warmup < 0 || a.warmup > 1000) throw UsageError("--warmup: " + std::to_string(a.warmup) + " is out of range; allowed 0 to 1000");
-  if (a.threads < 1 || a.threads > 1024) throw UsageError("--threads: " + std::to_string(a.threads) + " is out of range; allowed 1 to 1024");
-
-  std::vector<int> lbs;
-  for (const std::string& w : parse_word_list("--lb", a.lb)) {
-    if (w == "default") lbs.push_back(0);
-    else if (w == "auto") {
-      if (a.machine.profile.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
-      if (!sel.machine || sel.machine->lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
-      lbs.push_back(sel.machine->lb);
-    } else {
-      lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
-    }
-  }
+  check_threads(a.threads);
+  const std::vector<int> lbs = parse_lb_option(a.lb, sel.machine, a.machine.profile);
   std::vector<std::pair<int, int>> grids;
   for (const std::string& w : parse_word_list("--grid", a.grid)) {
     grids.push_back(parse_grid("--grid", w));
@@ -269,10 +251,6 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     });
 
   std::vector<Config> out;
-  std::vector<Problem> problems;
-  for (std::int64_t n : ns)
-    for (std::int64_t m : ms.empty() ? std::vector<std::int64_t>{n} : ms)
-      for (std::int64_t k : ks.empty() ? std::vector<std::int64_t>{n} : ks) problems.push_back(Problem{m, n, k});
   const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);
   const Options& base = as.base;
   const std::vector<int>& candidate_levels = as.levels;

@@ -1,0 +1,59 @@
+#include "cli/common_options.hpp"
+
+#include <stdexcept>
+
+#include "algos/registry.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/value_lists.hpp"
+
+namespace mmbench::cli {
+
+std::vector<algos::Problem> parse_problems(const std::string& n, const std::string& m, const std::string& k) {
+  const auto ns = parse_int_list("--n", n, 1, kMaxDim);
+  const auto ms = m.empty() ? std::vector<std::int64_t>{} : parse_int_list("--m", m, 1, kMaxDim);
+  const auto ks = k.empty() ? std::vector<std::int64_t>{} : parse_int_list("--k", k, 1, kMaxDim);
+  std::vector<algos::Problem> out;
+  for (std::int64_t nv : ns)
+    for (std::int64_t mv : ms.empty() ? std::vector<std::int64_t>{nv} : ms)
+      for (std::int64_t kv : ks.empty() ? std::vector<std::int64_t>{nv} : ks) out.push_back(algos::Problem{mv, nv, kv});
+  return out;
+}
+
+model::ModelKind parse_model_option(const std::string& text) {
+  try {
+    return model::parse_model_kind(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--model: ") + e.what());
+  }
+}
+
+void check_threads(int threads) {
+  if (threads < 1 || threads > 1024)
+    throw UsageError("--threads: " + std::to_string(threads) + " is out of range; allowed 1 to 1024");
+}
+
+std::vector<int> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path) {
+  std::vector<int> lbs;
+  for (const std::string& w : parse_word_list("--lb", text)) {
+    if (w == "default") {
+      lbs.push_back(0);
+    } else if (w == "auto") {
+      if (profile_path.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
+      if (!machine || machine->lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
+      lbs.push_back(machine->lb);
+    } else {
+      lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
+    }
+  }
+  return lbs;
+}
+
+const algos::Algorithm& algorithm_named(const std::string& name) {
+  const algos::Algorithm* a = algos::find_algorithm(name);
+  if (!a)
+    throw UsageError("--algo: unknown algorithm '" + name + "'; did you mean '" + algos::closest_algorithm(name) +
+                     "'? (`mmbench list` shows all)");
+  return *a;
+}
+
+}  // namespace mmbench::cli

@@ -1,0 +1,38 @@
+// Options that `run`, `predict` and `explain` share, parsed and checked in
+// one place, so the three commands accept the same values and answer a bad
+// one with the same message (every rank throws the same UsageError,
+// usage_error.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "algos/algorithm.hpp"
+#include "cli/machine_source.hpp"
+#include "model/selection.hpp"
+
+namespace mmbench::cli {
+
+inline constexpr std::int64_t kMaxDim = 10'000'000;
+
+// --n, --m, --k (lists or ranges, 1 to kMaxDim): every (m, n, k), n
+// outermost, then m, then k; an empty --m or --k means "= n".
+//   --n 64,128 --m 80 -> (80, 64, 64), (80, 128, 128)
+std::vector<algos::Problem> parse_problems(const std::string& n, const std::string& m, const std::string& k);
+
+// --model: refined or paper.
+model::ModelKind parse_model_option(const std::string& text);
+
+// --threads: 1 to 1024 BLAS threads per rank.
+void check_threads(int threads);
+
+// --lb words: 'default' -> 0 (the library's 32), 'auto' -> the tuned lb of
+// the profile (needs --profile, profile_path, with an lb), or numbers.
+std::vector<int> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path);
+
+// --algo: a registered algorithm by name, or a UsageError that names the
+// closest one.
+const algos::Algorithm& algorithm_named(const std::string& name);
+
+}  // namespace mmbench::cli
