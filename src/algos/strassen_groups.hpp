@@ -26,8 +26,9 @@ namespace mmbench::algos {
 std::array<int, 4> q7_group_sizes(int p);
 
 // Q7 splits chosen by something other than eq. 2.18 -- the cost model, for
-// `--q7-split model` (model/q7_split_choice.hpp). Key: (Q7 levels still to
-// do on the group, this one included; the group's size). The rule for one
+// `--q7-split model` (model::choose_q7_splits in model/algorithm_models.hpp).
+// Key: (Q7 levels still to do on the group, this one included; the group's
+// size). The rule for one
 // group must not depend on where the group sits, only on its size and depth,
 // since at depth d every group works on the same quadrant size.
 //   {{2, 64}, {19, 18, 17, 10}}: a 64-rank job with r = 2 splits 19/18/17/10;
