@@ -32,13 +32,9 @@ AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Com
 
   for (int w = 0; w < warmup; ++w) add(a.data(), b.data(), c.data(), count);
   std::vector<double> times(static_cast<std::size_t>(reps));
-  for (int r = 0; r < reps; ++r) {
-    MMBENCH_MPI(MPI_Barrier(comm));
-    const double t0 = MPI_Wtime();
-    add(a.data(), b.data(), c.data(), count);
-    times[static_cast<std::size_t>(r)] = MPI_Wtime() - t0;
-  }
-  MMBENCH_MPI(MPI_Allreduce(MPI_IN_PLACE, times.data(), reps, MPI_DOUBLE, MPI_MAX, comm));
+  const Comm all = Comm::view(comm);
+  for (int r = 0; r < reps; ++r)
+    times[static_cast<std::size_t>(r)] = time_max_over_ranks(all, [&] { add(a.data(), b.data(), c.data(), count); });
   if (c[count / 2] != 3.0) throw std::logic_error("add bandwidth: C = A + B computed a wrong value");
 
   AddBandwidth result;

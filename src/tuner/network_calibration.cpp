@@ -78,13 +78,11 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
     };
     call();  // warm-up
     std::vector<double> times(static_cast<std::size_t>(reps));
-    for (int r = 0; r < reps; ++r) {
-      MMBENCH_MPI(MPI_Barrier(comm));
-      const double t0 = MPI_Wtime();
-      for (int i = 0; i < iters; ++i) call();
-      times[static_cast<std::size_t>(r)] = (MPI_Wtime() - t0) / iters;
-    }
-    MMBENCH_MPI(MPI_Allreduce(MPI_IN_PLACE, times.data(), reps, MPI_DOUBLE, MPI_MAX, comm));
+    const Comm all = Comm::view(comm);
+    for (int r = 0; r < reps; ++r)
+      times[static_cast<std::size_t>(r)] = time_max_over_ranks(all, [&] {
+        for (int i = 0; i < iters; ++i) call();
+      }) / iters;
     AlltoallPoint pt;
     pt.bytes_per_pair = bytes;
     pt.seconds = summarize(times).median;
