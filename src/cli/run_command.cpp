@@ -244,7 +244,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   if (world.rank() == 0) print_header();
   std::vector<std::map<std::string, std::string>> rows(configs.size());
   std::vector<Measured> measurements(configs.size());
-  std::vector<const Measured*> measured(configs.size(), nullptr);
+  std::vector<CandidateResult> results(configs.size());  // typed, for the validation report
   bool warned = false;
   int failures = 0;
   std::size_t rows_written = 0;
@@ -307,11 +307,15 @@ int run_command(const RunArgs& a, const Comm& world) {
         ++failures;
         continue;
       }
-      measured[i] = &measurements[i];
+      results[i].measured = &measurements[i];
       add_measurement(rows[i], configs[i], ms[j]);
       if (peer_ok && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
-      if (sel.machine) add_predictions(configs[i], *sel.machine, world.size(), rows[i]);
+      if (sel.machine) {
+        results[i].predicted = predict_as_ran(configs[i], ms[j], *sel.machine, world.size());
+        if (results[i].predicted) add_predictions(rows[i], *results[i].predicted, ms[j]);
+      }
+      results[i].verified = rows[i]["status"] == "ok";
       if (rows[i]["status"] == "failed") ++failures;
       if (!warned && world.rank() == 0 && !ms[j].warning.empty()) {
         progress.clear();
@@ -331,7 +335,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
   if (a.validate && world.rank() == 0)
-    write_validation(*validate_csv, validation_stem(csv_path), configs, rows, measured, sel.kind, world.size());
+    write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());
   return failures ? 1 : 0;
 }
 

@@ -21,14 +21,13 @@ using algos::Options;
 
 std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
 
-// Both predictions for the configuration as it ran: recursions, grid and lb
-// as the plan reported them (describe()), so "max" and "auto" are priced at
-// what the algorithm really chose.
-void add_predictions(const Config& c, const Machine& machine, int ranks, std::map<std::string, std::string>& row) {
+// Recursions, grid and lb as the plan reported them (describe()), so "max"
+// and "auto" are priced at what the algorithm really chose.
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine, int ranks) {
   Options o = c.opt;
   auto get = [&](const char* k) {
-    auto it = row.find(k);
-    return it == row.end() ? std::string() : it->second;
+    auto it = m.described.find(k);
+    return it == m.described.end() ? std::string() : it->second;
   };
   try {
     if (!get("recursions").empty()) o.recursions = std::stoi(get("recursions"));
@@ -42,16 +41,19 @@ void add_predictions(const Config& c, const Machine& machine, int ranks, std::ma
   try {
     model::predict_configuration(*c.algo, c.pb, o, ranks, machine.params, paper, refined);
   } catch (const std::invalid_argument&) {
-    return;  // a model that does not cover this configuration: leave empty
+    return std::nullopt;  // a model that does not cover this configuration
   }
-  row["pred_paper"] = fmt_sig(paper.total());
-  row["pred_refined"] = fmt_sig(refined.total());
-  if (auto it = row.find("t_median"); it != row.end() && !it->second.empty()) {
-    const double t = std::stod(it->second);
-    if (t > 0) {
-      row["err_paper"] = fmt::format("{:.4f}", (paper.total() - t) / t);
-      row["err_refined"] = fmt::format("{:.4f}", (refined.total() - t) / t);
-    }
+  return Predicted{paper.total(), refined.total()};
+}
+
+void add_predictions(Row& row, const Predicted& pr, const Measured& m) {
+  row["pred_paper"] = fmt_sig(pr.paper);
+  row["pred_refined"] = fmt_sig(pr.refined);
+  if (m.times.empty()) return;
+  const double t = summarize(m.times).median;
+  if (t > 0) {
+    row["err_paper"] = fmt::format("{:.4f}", pr.error_paper(t));
+    row["err_refined"] = fmt::format("{:.4f}", pr.error_refined(t));
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cli/configuration.hpp"
@@ -26,9 +27,16 @@ Row identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t order_s
 void add_measurement(Row& row, const Config& c, const Measured& m);
 // Speed relative to the peer, round by round (peer time / this time).
 void add_peer_ratio(Row& row, const Measured& peer, const Measured& m);
-// Both models' predictions for the configuration as it ran, and their
-// relative errors against the measured median.
-void add_predictions(const Config& c, const Machine& machine, int ranks, Row& row);
+// Both models' predictions for a configuration as it ran; nullopt where a
+// model does not cover it.
+struct Predicted {
+  double paper = 0, refined = 0;
+  double error_paper(double t) const { return (paper - t) / t; }  // relative to a measured time t > 0
+  double error_refined(double t) const { return (refined - t) / t; }
+};
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine, int ranks);
+// The pred_* and err_* columns (errors against the measured median).
+void add_predictions(Row& row, const Predicted& pr, const Measured& m);
 
 // The table on stdout.
 void print_header();

@@ -10,6 +10,7 @@
 #include "cli/round_statistics.hpp"
 #include "cli/run_rows.hpp"
 #include "core/paired_stats.hpp"
+#include "core/timing.hpp"
 
 namespace mmbench::cli {
 
@@ -33,8 +34,7 @@ std::string validation_stem(const std::string& csv_path) {
 }
 
 void write_validation(CsvFile& out, const std::string& stem, const std::vector<Config>& configs,
-                      const std::vector<std::map<std::string, std::string>>& rows,
-                      const std::vector<const Measured*>& measured, model::ModelKind kind, int ranks) {
+                      const std::vector<CandidateResult>& results, model::ModelKind kind, int ranks) {
   std::string text = fmt::format("validation of the {} model on p = {} ({} configurations)\n", model::to_string(kind),
                                  ranks, configs.size());
   std::vector<double> regrets, all_paper, all_refined;
@@ -52,20 +52,18 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
       if (configs[i].group != g || configs[i].cores(ranks) != cores) continue;
       ++candidates;
       pb = configs[i].pb;
-      const auto& row = rows[i];
-      auto get = [&](const char* k) {
-        auto it = row.find(k);
-        return it == row.end() ? std::string() : it->second;
-      };
-      if (get("status") != "ok" || !measured[i]) continue;
+      const CandidateResult& res = results[i];
+      if (!res.verified || !res.measured || res.measured->times.empty()) continue;
       ++measured_count;
-      const double t = std::stod(get("t_median"));
+      const double t = summarize(res.measured->times).median;
       if (best < 0 || t < t_best) {
         t_best = t;
         best = static_cast<int>(i);
       }
-      if (!get("err_paper").empty()) ep.push_back(std::abs(std::stod(get("err_paper"))));
-      if (!get("err_refined").empty()) er.push_back(std::abs(std::stod(get("err_refined"))));
+      if (res.predicted && t > 0) {
+        ep.push_back(std::abs(res.predicted->error_paper(t)));
+        er.push_back(std::abs(res.predicted->error_refined(t)));
+      }
     }
     all_paper.insert(all_paper.end(), ep.begin(), ep.end());
     all_refined.insert(all_refined.end(), er.begin(), er.end());
@@ -81,12 +79,13 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
         {"model", model::to_string(kind)}};
     if (best >= 0) r["t_best"] = fmt_sig(t_best);
     std::string regret = "-";
-    const Measured* mp = pick >= 0 ? measured[static_cast<std::size_t>(pick)] : nullptr;
-    if (mp && best >= 0 && rows[static_cast<std::size_t>(pick)].at("status") == "ok") {
-      const Measured& mb = *measured[static_cast<std::size_t>(best)];
+    const CandidateResult* rp = pick >= 0 ? &results[static_cast<std::size_t>(pick)] : nullptr;
+    const Measured* mp = rp && rp->verified ? rp->measured : nullptr;
+    if (mp && !mp->times.empty() && best >= 0) {
+      const Measured& mb = *results[static_cast<std::size_t>(best)].measured;
       // t_pick / t_best per round: the speed of best relative to the pick.
       const MedianInterval reg = paired_speed_ratio(mp->times, mb.times);
-      r["t_pick"] = rows[static_cast<std::size_t>(pick)].at("t_median");
+      r["t_pick"] = fmt_sig(summarize(mp->times).median);
       r["rounds"] = std::to_string(reg.n);
       r["regret"] = fmt::format("{:.3f}", reg.median);
       r["regret_ci_lo"] = fmt::format("{:.3f}", reg.lo);

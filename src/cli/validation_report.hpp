@@ -8,11 +8,12 @@
 // |relative error|. Rank 0 only.
 #pragma once
 
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/configuration.hpp"
+#include "cli/run_rows.hpp"
 #include "cli/sweep_rounds.hpp"
 #include "core/csv_file.hpp"
 #include "model/selection.hpp"
@@ -22,10 +23,18 @@ namespace mmbench::cli {
 // <csv stem>: the path without ".csv".
 std::string validation_stem(const std::string& csv_path);
 
+// What the report needs of each configuration, typed: its measurement
+// (null when it did not run), whether it ran and passed verification, and
+// the models' predictions as it ran.
+struct CandidateResult {
+  const Measured* measured = nullptr;
+  bool verified = false;
+  std::optional<Predicted> predicted;
+};
+
 // Appends one row per problem to `out` (<stem>-validate.csv) and the report
 // to <stem>-validate.txt, and prints it.
 void write_validation(CsvFile& out, const std::string& stem, const std::vector<Config>& configs,
-                      const std::vector<std::map<std::string, std::string>>& rows,
-                      const std::vector<const Measured*>& measured, model::ModelKind kind, int ranks);
+                      const std::vector<CandidateResult>& results, model::ModelKind kind, int ranks);
 
 }  // namespace mmbench::cli
