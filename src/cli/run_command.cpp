@@ -61,24 +61,14 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
                   "Seed of the per-round shuffle (default: drawn at start; the sidecar records it)");
   run->add_option("--warmup", a.warmup, "Untimed warm-up runs (>= 0)")->capture_default_str();
   run->add_option("--csv", a.csv, "Append rows to this CSV (default results/run-<host>.csv); metadata in <csv>.json");
-  run->add_option("--nb", a.nb, "Block-cyclic block size(s) for pdgemm")->capture_default_str();
-  run->add_option("--lb", a.lb, "PBLAS logical block size(s): 'default' (library's 32), 'auto' (from --profile) or numbers")
-      ->capture_default_str();
-  run->add_option("--grid", a.grid, "Process grid(s) for pdgemm: auto (most square) or PxQ")->capture_default_str();
-  run->add_option("--recursions", a.recursions, "Parallel Strassen levels r: 'max' or numbers")->capture_default_str();
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
-  run->add_option("--local-strassen", a.local_levels,
-                  "Local Strassen levels L inside each rank (dgemm, ring, tpmm, Strassen leaves): numbers, e.g. 0,1,2,3, "
-                  "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
-                  "Default 0; --algo auto tries 0,1,2,3");
+  // The swept options (--grid, --nb, --lb, --recursions, --local-strassen,
+  // --replicas, --q7-split): one table, sweep_expansion.hpp.
+  for (const SweptOption& o : swept_options()) {
+    CLI::Option* opt = run->add_option(o.flag, a.*o.field, o.help);
+    if (o.show_default) opt->capture_default_str();
+  }
   run->add_option("--local-variant", a.local_variant, "Local fast kernel: winograd (15 additions) or strassen (18)")
-      ->capture_default_str();
-  run->add_option("--q7-split", a.q7_split,
-                  "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
-                  "split per level; needs a machine) or both: paper,model")
-      ->capture_default_str();
-  run->add_option("--replicas", a.replicas,
-                  "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)")
       ->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");

@@ -142,36 +142,133 @@ std::vector<LocalChoice> given_local_choices(const RunArgs& a, const Selection& 
 
 namespace {
 
-// One swept option: the values given on the command line, each a change to
-// a configuration, which algorithms take it (a flag of algos::Uses, which
-// each algorithm declares), and the neutral value the others get. Adding an
-// option: its RunArgs field and parser above, a Uses flag, one axis in
-// expand().
-struct OptionAxis {
-  bool algos::Uses::*used;
-  std::vector<std::function<void(Config&)>> values;
-  std::function<void(Config&)> unused;
-
-  // Every configuration times every value (configurations outermost), or
-  // each with the neutral value when the algorithm does not take it.
-  std::vector<Config> apply(const std::vector<Config>& in, const algos::Uses& u) const {
-    std::vector<Config> out;
-    for (const Config& c : in) {
-      if (!(u.*used)) {
-        out.push_back(c);
-        unused(out.back());
-        continue;
-      }
-      for (const auto& set : values) {
-        out.push_back(c);
-        set(out.back());
-      }
-    }
-    return out;
+std::vector<Setter> grid_values(const std::string& text, const SweepContext& x) {
+  std::vector<Setter> out;
+  for (const std::string& w : parse_word_list("--grid", text)) {
+    const auto [pr, pc] = parse_grid("--grid", w);
+    if (pr > 0 && pr * pc != x.ranks)
+      throw UsageError("--grid: grid " + w + " needs " + std::to_string(pr * pc) + " ranks, have " +
+                       std::to_string(x.ranks) + " (pr x pc must equal the number of MPI ranks)");
+    out.push_back([pr, pc](Config& c) { c.opt.pr = pr, c.opt.pc = pc; });
   }
-};
+  return out;
+}
+
+std::vector<Setter> nb_values(const std::string& text, const SweepContext&) {
+  std::vector<Setter> out;
+  for (std::int64_t nb : parse_int_list("--nb", text, 1, 1 << 20))
+    out.push_back([nb](Config& c) { c.opt.nb = static_cast<int>(nb); });
+  return out;
+}
+
+std::vector<Setter> lb_values(const std::string& text, const SweepContext& x) {
+  std::vector<Setter> out;
+  for (int lb : parse_lb_option(text, x.sel.machine, x.a.machine.profile))
+    out.push_back([lb](Config& c) { c.opt.lb = lb; });
+  return out;
+}
+
+std::vector<Setter> recursion_values(const std::string& text, const SweepContext&) {
+  std::vector<Setter> out;
+  for (const std::string& w : parse_word_list("--recursions", text)) {
+    const int r = w == "max" ? -1 : static_cast<int>(parse_int_list("--recursions", w, 0, 30).at(0));
+    out.push_back([r](Config& c) { c.opt.recursions = r; });
+  }
+  return out;
+}
+
+Setter set_local(const LocalChoice& lc) {
+  return [lc](Config& c) {
+    c.opt.local_levels = lc.levels;
+    c.opt.local_min_dim = lc.min_dim;
+    c.local_label = lc.label;
+  };
+}
+
+std::vector<Setter> local_values(const std::string& text, const SweepContext& x) {
+  std::vector<Setter> out;
+  for (const LocalChoice& lc : text.empty() ? std::vector<LocalChoice>{{0, 0, "0"}} : local_choices(text, x.a, x.sel))
+    out.push_back(set_local(lc));
+  return out;
+}
+
+// --replicas auto: the largest c whose copies fit (0 if none: the plan's
+// default, which the memory check then refuses).
+std::vector<Setter> replica_values(const std::string& text, const SweepContext& x) {
+  std::vector<Setter> out;
+  for (const std::string& w : parse_word_list("--replicas", text)) {
+    const int rc = w == "auto" ? 0 : static_cast<int>(parse_int_list("--replicas", w, 1, 1 << 24).at(0));
+    out.push_back([rc, ranks = x.ranks, &sel = x.sel](Config& c) {
+      c.opt.replicas = rc > 0 ? rc : algos::largest_replicas_that_fit(c.pb, ranks, sel.max_doubles_per_rank);
+    });
+  }
+  return out;
+}
+
+// --q7-split model: the refined model's split, chosen for the
+// configuration's other options -- so this option comes last.
+std::vector<Setter> q7_split_values(const std::string& text, const SweepContext& x) {
+  std::vector<Setter> out;
+  for (const std::string& w : parse_word_list("--q7-split", text)) {
+    if (w != "paper" && w != "model")
+      throw UsageError("--q7-split: '" + w + "' is not a split rule; allowed paper, model or paper,model");
+    if (w == "model" && !x.sel.machine)
+      throw UsageError("--q7-split model needs a machine: --profile FILE, or --lambda SECONDS --tau MB/s --flops MFLOPS");
+    if (w == "paper") out.push_back([](Config&) {});
+    else out.push_back([ranks = x.ranks, &sel = x.sel](Config& c) { choose_split(c, ranks, *sel.machine); });
+  }
+  return out;
+}
+
+// Every configuration times every value (configurations outermost), or
+// each with the neutral value when the algorithm does not take the option.
+std::vector<Config> apply(const SweptOption& o, const std::vector<Setter>& values, const std::vector<Config>& in,
+                          const algos::Uses& u) {
+  std::vector<Config> out;
+  for (const Config& c : in) {
+    if (!(u.*o.used)) {
+      out.push_back(c);
+      o.neutral(out.back());
+      continue;
+    }
+    for (const Setter& set : values) {
+      out.push_back(c);
+      set(out.back());
+    }
+  }
+  return out;
+}
 
 }  // namespace
+
+const std::vector<SweptOption>& swept_options() {
+  // Outermost first: the order rows come out in. No algorithm takes both
+  // --replicas and --q7-split, so their order matters only for the split
+  // (last, see above).
+  static const std::vector<SweptOption> table = {
+      {"--grid", "Process grid(s) for pdgemm: auto (most square) or PxQ", &RunArgs::grid, &algos::Uses::grid,
+       grid_values, [](Config& c) { c.opt.pr = c.opt.pc = 0; }, true},
+      {"--nb", "Block-cyclic block size(s) for pdgemm", &RunArgs::nb, &algos::Uses::nb, nb_values,
+       [](Config& c) { c.opt.nb = 64; }, true},
+      {"--lb", "PBLAS logical block size(s): 'default' (library's 32), 'auto' (from --profile) or numbers",
+       &RunArgs::lb, &algos::Uses::lb, lb_values, [](Config& c) { c.opt.lb = 0; }, true},
+      {"--recursions", "Parallel Strassen levels r: 'max' or numbers", &RunArgs::recursions,
+       &algos::Uses::recursions, recursion_values, [](Config& c) { c.opt.recursions = -1; }, true},
+      {"--local-strassen",
+       "Local Strassen levels L inside each rank (dgemm, ring, tpmm, Strassen leaves): numbers, e.g. 0,1,2,3, "
+       "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
+       "Default 0; --algo auto tries 0,1,2,3",
+       &RunArgs::local_levels, &algos::Uses::local_levels, local_values, set_local(LocalChoice{0, 0, "0"}), false},
+      {"--replicas",
+       "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
+       &RunArgs::replicas, &algos::Uses::replicas, replica_values, [](Config& c) { c.opt.replicas = 0; }, true},
+      {"--q7-split",
+       "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
+       "split per level; needs a machine) or both: paper,model",
+       &RunArgs::q7_split, &algos::Uses::q7_split, q7_split_values, [](Config&) {}, true},
+  };
+  return table;
+}
 
 std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   auto algos_ = resolve_algorithms(a.algos);
@@ -184,71 +281,13 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   (void)parse_reps(a);
   if (a.warmup < 0 || a.warmup > 1000) throw UsageError("--warmup: " + std::to_string(a.warmup) + " is out of range; allowed 0 to 1000");
   check_threads(a.threads);
-  const std::vector<int> lbs = parse_lb_option(a.lb, sel.machine, a.machine.profile);
-  std::vector<std::pair<int, int>> grids;
-  for (const std::string& w : parse_word_list("--grid", a.grid)) {
-    grids.push_back(parse_grid("--grid", w));
-    auto [pr, pc] = grids.back();
-    if (pr > 0 && pr * pc != ranks)
-      throw UsageError("--grid: grid " + w + " needs " + std::to_string(pr * pc) + " ranks, have " +
-                       std::to_string(ranks) + " (pr x pc must equal the number of MPI ranks)");
-  }
-  std::vector<int> rs;
-  for (const std::string& w : parse_word_list("--recursions", a.recursions))
-    rs.push_back(w == "max" ? -1 : static_cast<int>(parse_int_list("--recursions", w, 0, 30).at(0)));
-
-  const std::vector<LocalChoice> given = given_local_choices(a, sel);
-  const std::vector<LocalChoice> locals = given.empty() ? std::vector<LocalChoice>{{0, 0, "0"}} : given;
   if (a.local_variant != "winograd" && a.local_variant != "strassen")
     throw UsageError("--local-variant: '" + a.local_variant + "' is not a variant; allowed winograd or strassen");
-  std::vector<bool> model_splits;  // false = paper, true = model
-  for (const std::string& w : parse_word_list("--q7-split", a.q7_split)) {
-    if (w != "paper" && w != "model")
-      throw UsageError("--q7-split: '" + w + "' is not a split rule; allowed paper, model or paper,model");
-    if (w == "model" && !sel.machine)
-      throw UsageError("--q7-split model needs a machine: --profile FILE, or --lambda SECONDS --tau MB/s --flops MFLOPS");
-    model_splits.push_back(w == "model");
-  }
-
-  std::vector<int> replicas;  // 0 = auto
-  for (const std::string& w : parse_word_list("--replicas", a.replicas))
-    replicas.push_back(w == "auto" ? 0 : static_cast<int>(parse_int_list("--replicas", w, 1, 1 << 24).at(0)));
-
-  // The swept options as axes, outermost first (the order rows come out
-  // in). An algorithm sweeps the options its uses() declares and gets the
-  // neutral value of the others. --q7-split comes last: the model's split
-  // is chosen for the configuration's other options (no algorithm takes
-  // both it and --replicas, so their order does not matter).
-  std::vector<OptionAxis> axes;
-  axes.push_back({&algos::Uses::grid, {}, [](Config& c) { c.opt.pr = c.opt.pc = 0; }});
-  for (auto g : grids) axes.back().values.push_back([g](Config& c) { c.opt.pr = g.first, c.opt.pc = g.second; });
-  axes.push_back({&algos::Uses::nb, {}, [](Config& c) { c.opt.nb = 64; }});
-  for (auto nb : nbs) axes.back().values.push_back([nb](Config& c) { c.opt.nb = static_cast<int>(nb); });
-  axes.push_back({&algos::Uses::lb, {}, [](Config& c) { c.opt.lb = 0; }});
-  for (int lb : lbs) axes.back().values.push_back([lb](Config& c) { c.opt.lb = lb; });
-  axes.push_back({&algos::Uses::recursions, {}, [](Config& c) { c.opt.recursions = -1; }});
-  for (int r : rs) axes.back().values.push_back([r](Config& c) { c.opt.recursions = r; });
-  auto set_local = [](const LocalChoice& lc) {
-    return [lc](Config& c) {
-      c.opt.local_levels = lc.levels;
-      c.opt.local_min_dim = lc.min_dim;
-      c.local_label = lc.label;
-    };
-  };
-  axes.push_back({&algos::Uses::local_levels, {}, set_local(LocalChoice{0, 0, "0"})});
-  for (const LocalChoice& lc : locals) axes.back().values.push_back(set_local(lc));
-  // --replicas auto: the largest c whose copies fit (0 if none: the plan's
-  // default, which the memory check then refuses).
-  axes.push_back({&algos::Uses::replicas, {}, [](Config& c) { c.opt.replicas = 0; }});
-  for (int rc : replicas)
-    axes.back().values.push_back([rc, ranks, &sel](Config& c) {
-      c.opt.replicas = rc > 0 ? rc : algos::largest_replicas_that_fit(c.pb, ranks, sel.max_doubles_per_rank);
-    });
-  axes.push_back({&algos::Uses::q7_split, {}, [](Config&) {}});
-  for (bool model_split : model_splits)
-    axes.back().values.push_back([model_split, ranks, &sel](Config& c) {
-      if (model_split) choose_split(c, ranks, *sel.machine);
-    });
+  // Every swept option parsed and checked once, before anything runs.
+  const SweepContext ctx{a, ranks, sel};
+  std::vector<std::vector<Setter>> values;
+  for (const SweptOption& o : swept_options()) values.push_back(o.values(a.*o.field, ctx));
+  const std::vector<LocalChoice> given = given_local_choices(a, sel);
 
   std::vector<Config> out;
   const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);
@@ -289,7 +328,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
       o.local_variant = a.local_variant;
       o.threads = a.threads;
       std::vector<Config> cs{Config{al, pb, o}};
-      for (const OptionAxis& axis : axes) cs = axis.apply(cs, al->uses());
+      for (std::size_t i = 0; i < swept_options().size(); ++i) cs = apply(swept_options()[i], values[i], cs, al->uses());
       out.insert(out.end(), cs.begin(), cs.end());
     }
   }

@@ -9,6 +9,7 @@
 //     --run_rows.hpp--> table rows, CSV rows --validation_report.hpp--> regret report
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,34 @@ std::vector<LocalChoice> given_local_choices(const RunArgs& a, const Selection& 
 // algorithm names; empty = all). Throws UsageError when the model refuses.
 model::Ranking rank_for(const algos::Problem& pb, const algos::Options& base, int ranks, const Selection& sel,
                         const std::vector<std::string>& only, const std::vector<int>& local_levels);
+
+// What a swept option's parser may need besides its text.
+struct SweepContext {
+  const RunArgs& a;
+  int ranks;
+  const Selection& sel;
+};
+using Setter = std::function<void(Config&)>;
+
+// One swept option of `run` -- everything about it in one entry: its flag
+// and help (add_run_command registers it), the RunArgs field CLI11 fills,
+// which algorithms take it (a flag of algos::Uses that each algorithm
+// declares in uses()), how its text becomes values (each a change to a
+// configuration; throws UsageError naming the bad value), and the neutral
+// value an algorithm that does not take it gets. Adding an option: a
+// RunArgs field, a Uses flag, one entry here (and a CSV column if the plan
+// reports something new).
+struct SweptOption {
+  const char* flag;
+  const char* help;
+  std::string RunArgs::*field;
+  bool algos::Uses::*used;
+  std::function<std::vector<Setter>(const std::string&, const SweepContext&)> values;
+  Setter neutral;
+  bool show_default;  // --help shows the default value
+};
+// The table, outermost axis first (the order rows come out in).
+const std::vector<SweptOption>& swept_options();
 
 // The sweep's configurations, problems outermost, then the algorithms in
 // --algo order, then each swept option.
