@@ -8,9 +8,6 @@
 #include <fstream>
 #include <sstream>
 
-#ifndef MMBENCH_VERSION
-#define MMBENCH_VERSION "unknown"
-#endif
 #ifndef MMBENCH_SCALAPACK_VERSION
 #define MMBENCH_SCALAPACK_VERSION "unknown"
 #endif
@@ -60,7 +57,11 @@ std::string mpi_library_version() {
 }
 
 std::string scalapack_version() { return MMBENCH_SCALAPACK_VERSION; }
-std::string mmbench_version() { return MMBENCH_VERSION; }
+// Generated at build time (cmake/WriteVersion.cmake): "0.1.0+<commit>",
+// "-dirty" appended when the code differs from the commit.
+std::string mmbench_version_string();
+
+std::string mmbench_version() { return mmbench_version_string(); }
 
 namespace {
 std::string format_utc(const char* fmt) {
