@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algos/ring_chunks.hpp"
 #include "algos/strassen_formulas.hpp"
 #include "algos/strassen_groups.hpp"
 
@@ -119,9 +120,14 @@ double refined_message_time(double doubles, const MachineParams& mp) {
 Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
                         const LocalKernel& lk) {
   const double bm = std::ceil(m / p), bn = std::ceil(n / p);
-  const double step = refined_local_time(bm, bn, k, threads, lk, mp);
-  const double shift = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
-  return {(p - 1) * std::max(0.0, shift - step), p * step};
+  // The first p - 1 steps multiply in column chunks (algos/ring_chunks.hpp),
+  // overlapping the shift; the last step in one piece.
+  const double whole = refined_local_time(bm, bn, k, threads, lk, mp);
+  if (p == 1) return {0.0, whole};
+  const double chunks = double(algos::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim));
+  const double step = chunks * refined_local_time(bm, std::ceil(bn / chunks), k, threads, lk, mp);
+  const double shift = refined_message_time(k * bn, mp);
+  return {(p - 1) * std::max(0.0, shift - step), (p - 1) * step + whole};
 }
 
 // Eqs. 2.14/2.15: p DGEMMs, p - 1 swaps, no overlap.

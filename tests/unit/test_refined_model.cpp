@@ -2,6 +2,7 @@
 // by hand. Synthetic machine R unless a test says otherwise:
 //   lambda = 1e-3 s, tau = 1e6 doubles/s, t_op = 1e-9 s, no profile, no
 //   add bandwidth, no eager/rendezvous split.
+#include "algos/ring_chunks.hpp"
 #include "model/refined_model.hpp"
 
 #include <gtest/gtest.h>
@@ -264,11 +265,30 @@ TEST(RefinedLocal, LevelsStopAtTheCutoff) {
 TEST(RefinedLocal, RingAndTpmmPriceTheirBlocksWithTheKernel) {
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
   const LocalKernel lk{2, 256, true};
-  // p = 2: blocks of 2048 x 2048 x 4096 (ring step) and the same for tpMM.
+  // p = 2: blocks of 2048 x 2048 x 4096 for tpMM; ring multiplies its
+  // first step in 4 chunks of 512 columns (ring_chunks: >= the 256 cut-off,
+  // so both levels still apply) and its last step whole.
   const double step = refined_local_time(2048, 2048, 4096, 1, lk, mp);
-  expect_rel(refined_ring(4096, 4096, 4096, 2, 1, mp, lk).comp_s, 2 * step);
+  const double chunk = refined_local_time(2048, 512, 4096, 1, lk, mp);
+  expect_rel(refined_ring(4096, 4096, 4096, 2, 1, mp, lk).comp_s, 4 * chunk + step);
   expect_rel(refined_tpmm(4096, 4096, 4096, 2, 1, mp, lk).comp_s, 2 * step);
+  EXPECT_LT(chunk, refined_dgemm_time(2048, 512, 4096, 1, mp));
   EXPECT_LT(step, refined_dgemm_time(2048, 2048, 4096, 1, mp));
+}
+
+// Ring's chunks never fall below the local kernel's cut-off (ring_chunks):
+// p = 16, n = 4096, L = 1: 256-wide blocks stay whole, so the level applies
+// at every step (the SimGrid study found the code cutting them to 128).
+TEST(RefinedRing, ChunksKeepTheLocalLevels) {
+  EXPECT_EQ(mmbench::algos::ring_chunks(256, false, 0, 256), 2);
+  EXPECT_EQ(mmbench::algos::ring_chunks(256, false, 1, 256), 1);
+  EXPECT_EQ(mmbench::algos::ring_chunks(2048, false, 0, 256), 4);
+  EXPECT_EQ(mmbench::algos::ring_chunks(2048, true, 0, 256), 1);
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  const LocalKernel lk{1, 256, true};
+  const double block = refined_local_time(256, 256, 4096, 1, lk, mp);
+  EXPECT_LT(block, refined_dgemm_time(256, 256, 4096, 1, mp));
+  expect_rel(refined_ring(4096, 4096, 4096, 16, 1, mp, lk).comp_s, 16 * block);
 }
 
 // ---------------------------------------------------------------- Q7 split choice
