@@ -104,7 +104,14 @@ def part_c(rows):
 def part_d(rows):
     ps = sorted({int(r["p"]) for r in rows})
     for p in ps:
-        rs = [r for r in rows if int(r["p"]) == p]
+        # A configuration simulated in several runs (stamps) is shown once:
+        # the latest run's row (the simulation is deterministic; the files
+        # are read in stamp order).
+        latest = {}
+        for r in rows:
+            if int(r["p"]) == p:
+                latest[(r["n"], label(r), r.get("selected_by", ""))] = r
+        rs = list(latest.values())
         ok = [r for r in rs if r["status"] == "ok" and r.get("t_median")]
         print(f"\np = {p}, n = {rs[0]['n']} (platform {rs[0]['simulated']}):\n")
         print("| configuration | auto's pick | SIMULATED [s] | refined [s] | err refined | paper [s] | err paper | status |")
