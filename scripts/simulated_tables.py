@@ -130,11 +130,13 @@ def part_d(rows):
 
 
 def part_w(walls):
+    lines = [line for f in walls for line in open(f) if line.startswith("wall p=")]
+    if not lines:
+        print("(no rows)")
+        return
     print("| p | platform | nice | wall [s] | user [s] | sys [s] | load before (1/5/15 min) | load after | rc |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for line in open(walls):
-        if not line.startswith("wall p="):
-            continue
+    for line in lines:
         kv = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
         print(f"| {kv['p']} | {kv['platform']} | {kv.get('nice', '')} | {kv['wall_s']} | {kv['user_s']} | {kv['sys_s']} |"
               f" {kv['load_before'].strip(chr(34))} | {kv.get('load_after', '').strip(chr(34))} | {kv['rc']} |")
@@ -151,8 +153,7 @@ def main():
                            ("d", "auto", part_d), ("w", "wall", None)):
         print(f"\n### part {part}\n")
         if fn is None:
-            for st in stamps:
-                part_w(f"{a.results}/simulated-issue13-walltimes-{a.host}-{st}.txt")
+            part_w([f for st in stamps for f in glob.glob(f"{a.results}/simulated-issue13-walltimes-{a.host}-{st}.txt")])
             continue
         rows = [r for st in stamps for r in rows_of(f"{a.results}/simulated-*-{what}-{a.host}-{st}.csv")]
         if part == "a":
