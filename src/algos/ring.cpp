@@ -21,7 +21,6 @@
 #include "algos/algorithm.hpp"
 #include "algos/one_d_layout.hpp"
 #include "core/mpi_check.hpp"
-#include "local/fast_gemm.hpp"
 #include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
@@ -34,7 +33,6 @@ class RingPlan : public Plan {
  public:
   RingPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm), local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim),
-        levels_(opt.local_levels), min_dim_(opt.local_min_dim > 0 ? opt.local_min_dim : local::FastGemmConfig{}.min_dim),
         l_(one_d_layouts(pb, comm.size())) {
     const Index widest = block_size(pb.n, comm.size(), 0);
     if (comm.size() > 1)
@@ -72,7 +70,7 @@ class RingPlan : public Plan {
       }
       double* cblock = C.data() + block_start(pb_.n, p, j) * lda;
       // Chunks of the column block; progress the shift between them.
-      const Index chunks = ring_chunks(w, s == p - 1, levels_, min_dim_);
+      const Index chunks = ring_chunks(w, s == p - 1, local_.config().levels, local_.config().min_dim);
       for (Index c = 0; c < chunks; ++c) {
         Index c0 = block_start(w, static_cast<int>(chunks), static_cast<int>(c));
         Index cw = block_size(w, static_cast<int>(chunks), static_cast<int>(c));
@@ -94,8 +92,6 @@ class RingPlan : public Plan {
   Problem pb_;
   const Comm& comm_;
   local::LocalMultiply local_;
-  int levels_;
-  Index min_dim_;  // the kernel's cut-off (ring_chunks keeps chunks at least this wide)
   OneDLayouts l_;
   LargeVector<double> buf_[2];
 };

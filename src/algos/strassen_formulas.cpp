@@ -35,7 +35,6 @@ std::string cutoff_name(Cutoff c) {
   return "?";
 }
 
-
 const std::array<std::vector<int>, 4>& tasks(Schema s) {
   static const std::array<std::vector<int>, 4> q7 = {{{0, 6}, {2, 4}, {1, 3}, {5}}};
   static const std::array<std::vector<int>, 4> q8 = {{{0, 6}, {2, 4}, {1, 3}, {0, 5}}};
@@ -49,26 +48,35 @@ bool computes(Schema s, int group, int product) {
 }
 }  // namespace
 
+QuadrantsRead quadrants_read(Schema s, int g) {
+  QuadrantsRead r;
+  for (int t : tasks(s)[g])
+    for (int q = 0; q < 4; ++q) {
+      r.a[q] = r.a[q] || kProducts[t].a[q] != 0;
+      r.b[q] = r.b[q] || kProducts[t].b[q] != 0;
+    }
+  return r;
+}
+
+int producer(Schema s, int t) {
+  for (int g = 0; g < 4; ++g)
+    if (computes(s, g, t)) return g;
+  return -1;  // not reached: every product is computed by some task
+}
+
 LevelMoves derive_moves(Schema s) {
   LevelMoves out;
-  for (int g = 0; g < 4; ++g)
+  for (int g = 0; g < 4; ++g) {
+    const QuadrantsRead r = quadrants_read(s, g);
     for (int q = 0; q < 4; ++q) {
       if (q == g) continue;  // group g owns quadrant g
-      bool need_a = false, need_b = false;
-      for (int t : tasks(s)[g]) {
-        need_a = need_a || kProducts[t].a[q] != 0;
-        need_b = need_b || kProducts[t].b[q] != 0;
-      }
-      if (need_a) out.a.push_back(Move{q, q, g});
-      if (need_b) out.b.push_back(Move{q, q, g});
+      if (r.a[q]) out.a.push_back(Move{q, q, g});
+      if (r.b[q]) out.b.push_back(Move{q, q, g});
     }
+  }
   for (int g = 0; g < 4; ++g)
-    for (int t = 0; t < 7; ++t) {
-      if (kC[g][t] == 0 || computes(s, g, t)) continue;
-      int producer = 0;
-      while (!computes(s, producer, t)) ++producer;
-      out.products.push_back(Move{t, producer, g});
-    }
+    for (int t = 0; t < 7; ++t)
+      if (kC[g][t] != 0 && !computes(s, g, t)) out.products.push_back(Move{t, producer(s, t), g});
   return out;
 }
 

@@ -35,6 +35,18 @@ std::string cutoff_name(Cutoff c);  // "ring", "tpmm", "pdgemm", "dgemm"
 // Q8: the same, but T22 computes Q1 as well {Q1, Q6}.
 const std::array<std::vector<int>, 4>& tasks(Schema s);
 
+// Quadrants of A and of B that task g's products read (a coefficient != 0
+// in one of them), own quadrant g included. Q7, g = 0 (Q1, Q7):
+// A11, A12, A22 and B11, B21, B22.
+struct QuadrantsRead {
+  std::array<bool, 4> a{}, b{};
+};
+QuadrantsRead quadrants_read(Schema s, int g);
+
+// The group whose copy of product t the others receive: the lowest-numbered
+// one computing it (Q8 computes Q1 twice).
+int producer(Schema s, int t);
+
 // One derived move: item `what` (a quadrant for operands, a product for
 // results) goes from group `from` to group `to`.
 struct Move {

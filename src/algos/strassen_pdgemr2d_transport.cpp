@@ -114,19 +114,11 @@ class Pdgemr2dTransport : public LevelTransport {
     }
     // Receive buffers for the quadrants my group's products read.
     const int sub_rank = comm.rank() - gs.start[group_];
-    for (int g = 0; g < 4; ++g)
-      for (int t : tasks(schema_)[g])
-        for (int q = 0; q < 4; ++q) {
-          need_a_[g][q] = need_a_[g][q] || kProducts[t].a[q] != 0;
-          need_b_[g][q] = need_b_[g][q] || kProducts[t].b[q] != 0;
-        }
+    for (int g = 0; g < 4; ++g) reads_[g] = quadrants_read(schema_, g);
     for (int q = 0; q < 4; ++q) {
-      if (need_a_[group_][q]) x_[q].assign(static_cast<std::size_t>(group_layouts_.a.local_size(sub_rank)), 0.0);
-      if (need_b_[group_][q]) y_[q].assign(static_cast<std::size_t>(group_layouts_.b.local_size(sub_rank)), 0.0);
+      if (reads_[group_].a[q]) x_[q].assign(static_cast<std::size_t>(group_layouts_.a.local_size(sub_rank)), 0.0);
+      if (reads_[group_].b[q]) y_[q].assign(static_cast<std::size_t>(group_layouts_.b.local_size(sub_rank)), 0.0);
     }
-    // Which group computes product t (the first one listing it).
-    for (int g = 3; g >= 0; --g)
-      for (int t : tasks(schema_)[g]) producer_[t] = g;
     W_.assign(static_cast<std::size_t>(level_.c.local_size(comm.rank())), 0.0);
     // Quadrant row / column (0 or 1) of each of my local rows / columns of C.
     const auto [myr, myc] = grids_.position(0);
@@ -147,10 +139,10 @@ class Pdgemr2dTransport : public LevelTransport {
       for (int q = 0; q < 4; ++q) {
         // Quadrant q = (i, j) starts at global row i * half + 1, column j * half + 1 (1-based).
         const int i0 = (q / 2) * hm + 1, ka = (q % 2) * hk + 1, kb = (q / 2) * hk + 1, j0 = (q % 2) * hn + 1;
-        if (need_a_[g][q])
+        if (reads_[g].a[q])
           Cpdgemr2d(hm, hk, A.data(), i0, ka, da_.data(), g == group_ ? x_[q].data() : &dummy, 1, 1, sa_[g].data(),
                     ctxt);
-        if (need_b_[g][q])
+        if (reads_[g].b[q])
           Cpdgemr2d(hk, hn, B.data(), kb, j0, db_.data(), g == group_ ? y_[q].data() : &dummy, 1, 1, sb_[g].data(),
                     ctxt);
       }
@@ -168,7 +160,7 @@ class Pdgemr2dTransport : public LevelTransport {
     const int hm = static_cast<int>(m_ / 2), hn = static_cast<int>(n_ / 2);
     std::array<bool, 4> started{};
     for (int t = 0; t < 7; ++t) {
-      const int g = producer_[t];
+      const int g = producer(schema_, t);
       for (int q = 0; q < 4; ++q) {
         if (kC[q][t] == 0) continue;
         Cpdgemr2d(hm, hn, g == group_ ? const_cast<double*>(own[t]) : &dummy, 1, 1, sc_[g].data(), W_.data(),
@@ -209,8 +201,7 @@ class Pdgemr2dTransport : public LevelTransport {
   Layouts level_, group_layouts_;
   std::array<int, 9> da_{}, db_{}, dc_{};
   std::array<std::array<int, 9>, 4> sa_{}, sb_{}, sc_{};
-  std::array<std::array<bool, 4>, 4> need_a_{}, need_b_{};  // [group][quadrant]: read by the group's products
-  std::array<int, 7> producer_{};
+  std::array<QuadrantsRead, 4> reads_;  // per group: the quadrants its products read
   std::array<std::vector<double>, 4> x_, y_;  // my group's operand quadrants
   std::vector<double> W_;
   std::vector<bool> row_half_, col_half_;

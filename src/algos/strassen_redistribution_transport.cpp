@@ -117,11 +117,12 @@ std::unique_ptr<LevelTransport> make_redistribution_transport(const Config& cfg,
   return std::make_unique<RedistributionTransport>(cfg, gs, m, n, k, r, comm);
 }
 
-const std::vector<Transfer>& LevelTransport::operand_transfers() const {
-  static const std::vector<Transfer> none;
-  return none;
-}
-const std::vector<Transfer>& LevelTransport::product_transfers() const { return operand_transfers(); }
+namespace {
+const std::vector<Transfer> kNoTransfers;
+}  // namespace
+
+const std::vector<Transfer>& LevelTransport::operand_transfers() const { return kNoTransfers; }
+const std::vector<Transfer>& LevelTransport::product_transfers() const { return kNoTransfers; }
 
 std::unique_ptr<LevelTransport> make_transport(const Config& cfg, const GroupSplit& gs, Index m, Index n, Index k,
                                                int r, const Comm& comm) {

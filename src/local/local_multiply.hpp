@@ -30,6 +30,8 @@ class LocalMultiply {
   void prepare(Index m, Index n, Index k) {
     if (fast_.config().levels > 0) fast_.prepare(m, n, k);
   }
+  // The kernel's settings (levels, variant, cut-off min_dim with its default resolved).
+  const FastGemmConfig& config() const { return fast_.config(); }
   Index workspace_doubles() const { return static_cast<Index>(fast_.workspace_bytes() / sizeof(double)); }
   // Workspace one m×n×k call of such a kernel allocates (0 for plain DGEMM),
   // for memory estimates before anything is allocated. It grows with the

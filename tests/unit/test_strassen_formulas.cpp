@@ -101,3 +101,24 @@ TEST(StrassenFormulas, TaskWorkFromTheTables) {
   EXPECT_EQ(task_work(Schema::q8, 3).products, 2);
   EXPECT_EQ(task_work(Schema::q8, 3).products_in, 2);
 }
+
+// What a task reads and who sends a product, as the pdgemr2d transport and
+// derive_moves use them. Q7, T11 computes Q1 = (A11 + A22)(B11 + B22) and
+// Q7 = (A12 - A22)(B21 + B22).
+TEST(StrassenFormulas, QuadrantsReadAndProducer) {
+  const QuadrantsRead t11 = quadrants_read(Schema::q7, 0);
+  EXPECT_EQ(t11.a, (std::array<bool, 4>{true, true, false, true}));
+  EXPECT_EQ(t11.b, (std::array<bool, 4>{true, false, true, true}));
+  // T22 computes Q6 = (A21 - A11)(B11 + B12) only.
+  const QuadrantsRead t22 = quadrants_read(Schema::q7, 3);
+  EXPECT_EQ(t22.a, (std::array<bool, 4>{true, false, true, false}));
+  EXPECT_EQ(t22.b, (std::array<bool, 4>{true, true, false, false}));
+  for (int t = 0; t < 7; ++t) {
+    SCOPED_TRACE(t);
+    const int g = producer(Schema::q7, t);
+    ASSERT_GE(g, 0);
+    const auto& mine = tasks(Schema::q7)[g];
+    EXPECT_NE(std::find(mine.begin(), mine.end(), t), mine.end());
+  }
+  EXPECT_EQ(producer(Schema::q8, 0), 0);  // Q1 twice under Q8: the lowest group's copy
+}
