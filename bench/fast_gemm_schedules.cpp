@@ -1,7 +1,8 @@
 // Paired comparison of the local kernel's schedules (issue 15), one process,
 // one rank: plain DGEMM, Winograd L levels with the two-temporary schedule
 // on every level ("plain"), and with the accumulate schedule at the deepest
-// level ("accumulate", the default). Rounds run every configuration once in
+// level ("accumulate"), and with fused operand sums at the deepest level
+// ("fused-deepest") or at every level ("fused-all"). Rounds run every configuration once in
 // a rotated order; the ratio to DGEMM is taken per round (same round's
 // DGEMM), reported as median [min, max] over the rounds, with the kernel's
 // account (DGEMM leaves, addition passes per level) per multiply.
@@ -24,6 +25,7 @@
 using mmbench::local::FastGemm;
 using mmbench::local::FastGemmConfig;
 using mmbench::local::FastVariant;
+using Fusion = mmbench::local::FastGemmConfig::Fusion;
 
 namespace {
 double now() {
@@ -60,7 +62,9 @@ int main(int argc, char** argv) {
   const std::vector<Variant> variants = {
       {"dgemm", {0, FastVariant::winograd, 256, threads}},
       {"plain", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/false}},
-      {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true}}};
+      {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true}},
+      {"fused-deepest", {levels, FastVariant::winograd, 256, threads, true, Fusion::deepest}},
+      {"fused-all", {levels, FastVariant::winograd, 256, threads, true, Fusion::all}}};
   std::vector<FastGemm> kernels;
   for (const Variant& v : variants) kernels.emplace_back(v.cfg);
   auto run = [&](FastGemm& k) { k.multiply(n, n, n, a.data(), n, b.data(), n, c.data(), n); };

@@ -114,7 +114,7 @@ PY
     echo
     s=$(newest 'results/local-kernel-schedules-*.txt')
     if [ -n "$s" ]; then
-      echo "Schedules, paired in one process (\`build/bench/fast_gemm_schedules\`, \`$s\`): \`plain\` = the two-temporary schedule on every level, \`accumulate\` = the default (deepest level accumulates through DGEMM's beta); leaf_s / add_s = seconds per multiply in DGEMM leaves / addition passes."
+      echo "Schedules, paired in one process (\`build/bench/fast_gemm_schedules\`, \`$s\`): \`plain\` = the two-temporary schedule on every level, \`accumulate\` = the deepest level accumulates through DGEMM's beta, \`fused-deepest\` / \`fused-all\` = besides, the eight operand sums of a level in two fused passes at the deepest / every level (\`fused-all\` is the default since 2026-11-23; older files lack the fused rows); leaf_s / add_s = seconds per multiply in DGEMM leaves / addition passes."
       echo
       echo '```'
       cat "$s"

@@ -31,22 +31,25 @@
 //
 // Workspace (one buffer, 64-byte aligned parts, sized by workspace_doubles()):
 // - sequential level (threads = 1, and every level below a parallel top):
-//   Winograd X: mh×max(kh, nh), Y: kh×nh, and at the deepest level Z: mh×nh
-//   (the accumulate schedule, winograd_deepest_level); Strassen X: mh×kh,
-//   Y: kh×nh, Z: mh×nh.
+//   a fused Winograd level (the default, winograd_fused_level) S1..S4:
+//   mh×max(kh, nh) and T1..T4: kh×nh; otherwise Winograd X: mh×max(kh, nh),
+//   Y: kh×nh, and at the deepest level Z: mh×nh (the accumulate schedule,
+//   winograd_deepest_level); Strassen X: mh×kh, Y: kh×nh, Z: mh×nh.
 //   The seven products of a level run one after another and write into C's
 //   quadrants or X/Z (schedules below), so the next level's workspace follows
 //   directly and is shared by all seven: the total is a geometric sum,
-//   about (2/3)·n² doubles for square Winograd (n²/2 per level, shrinking 4×,
-//   plus 3/4 of the deepest level's n² for Z and its X, Y).
+//   about (8/3)·n² doubles for square fused Winograd (8 quadrants, 2n², per
+//   level, shrinking 4×), (2/3)·n² for the two-temporary schedule.
 //
 // Where the time goes (FastGemmAccount, the CSV's local_add_share columns):
 // measured on this VM (one core, n = 8192, three levels, 2 rounds under
 // load), DGEMM leaves 16.0 s and addition passes 1.3-1.6 s of ~17.5 s. The
 // leaves run at ~98 % of the full-size DGEMM's rate, so the passes are what
 // the schedule can still win; they are memory-bound (DRAM at the top levels,
-// 20-25 GB/s), hence the accumulate schedule at the deepest level, whose
-// 7^(L-1) instances carry the largest share of them.
+// 20-25 GB/s), hence the fused operand sums (16 instead of 24 quadrant
+// touches per level) and the accumulate schedule at the deepest level, whose
+// 7^(L-1) instances carry the largest share of them: the passes fell from
+// 1.34 to 0.82 s (fast_gemm.hpp, FastGemmConfig::fusion).
 // - parallel top level: every operand sum and three of the products get their
 //   own buffer (Winograd 4 S, 4 T, 3 P; Strassen 5 + 5 operand sums, 3 Q),
 //   because the seven products run at once; then one sequential workspace per
@@ -102,18 +105,28 @@ bool deepest(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
 bool accumulate_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
   return cfg.accumulate && cfg.variant == FastVariant::winograd && deepest(mh, nh, kh, levels, cfg);
 }
+// A Winograd level with fused operand sums (winograd_fused_level).
+bool fused_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
+  using F = FastGemmConfig::Fusion;
+  if (cfg.variant != FastVariant::winograd || cfg.fusion == F::none) return false;
+  return cfg.fusion == F::all || deepest(mh, nh, kh, levels, cfg);
+}
 
 // Doubles the sequential recursion from this shape down needs. All seven
 // products of a level have the same shape (mh, nh, kh) and run one after the
 // other, so each level adds its own temporaries once:
 //   Winograd X (mh × max(kh, nh)) and Y (kh × nh), plus Z (mh × nh) at an
-//   accumulate level; classic Strassen X, Y, Z.
+//   accumulate level; a fused Winograd level four of each (S1..S4 sized
+//   like X because three of them later hold products, T1..T4 like Y);
+//   classic Strassen X, Y, Z.
 i64 sequential_workspace(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
   i64 total = 0;
   while (level_applies(m, n, k, levels, cfg)) {
     const i64 mh = m / 2, nh = n / 2, kh = k / 2;
     const i64 ldm = temp_ld(mh), ldk = temp_ld(kh);
-    if (cfg.variant == FastVariant::winograd) {
+    if (fused_level(mh, nh, kh, levels, cfg)) {
+      total += 4 * aligned(ldm * std::max(kh, nh)) + 4 * aligned(ldk * nh);
+    } else if (cfg.variant == FastVariant::winograd) {
       total += aligned(ldm * std::max(kh, nh)) + aligned(ldk * nh);
       if (accumulate_level(mh, nh, kh, levels, cfg)) total += aligned(ldm * nh);
     } else {
@@ -383,6 +396,58 @@ void winograd_deepest_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh
   product(q.a12, q.b21, q.c11, 1.0, 1.0);                 // C11 = P1 + P2 (final)
 }
 
+// A Winograd level with fused operand sums ("fused schedule", cfg.fusion):
+// two passes compute S1..S4 and T1..T4 into eight buffers, each input
+// quadrant read once (16 quadrant touches; the two-temporary schedules
+// above need 24, because S2, S4, T2, T4 re-read the sums before them). The
+// products then read their own operands, so no product waits for a sum pass
+// in between, and three of the S buffers, dead by then, take products:
+//   deepest level with cfg.accumulate (products are DGEMM calls):
+//     C21 = P7, C22 = P5, S1 <- P6, C12 = P3, C11 = P1,
+//     winograd_combine_accumulate, then DGEMM's beta: C21 -= A22·T4 (P4),
+//     C11 += A12·B21 (P2).                        3 passes, 24 touches
+//   any other level (products may recurse, so none can accumulate):
+//     C11 = P2, C12 = P3, C21 = P4, C22 = P5, S1 <- P6, S4 <- P7, S2 <- P1,
+//     winograd_combine (the parallel top level's pass). 3 passes, 27 touches
+// The price is workspace: 4 + 4 quadrant buffers instead of 2 (or 3).
+void winograd_fused_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels,
+                          double* ws, int depth) {
+  const i64 s_size = aligned(temp_ld(mh) * std::max(kh, nh)), t_size = aligned(temp_ld(kh) * nh);
+  std::array<Block, 4> s{}, t{};  // s[i] = S(i+1), t[i] = T(i+1)
+  for (int i = 0; i < 4; ++i) s[i] = {ws + i * s_size, temp_ld(mh)};
+  for (int i = 0; i < 4; ++i) t[i] = {ws + 4 * s_size + i * t_size, temp_ld(kh)};
+  double* next = ws + 4 * s_size + 4 * t_size;
+  const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
+  auto add_pass = [&](auto f) { pass(ctx, depth, f); };
+  add_pass([&] { winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, s[0], s[1], s[2], s[3]); });
+  add_pass([&] { winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, t[0], t[1], t[2], t[3]); });
+  if (accumulate_level(mh, nh, kh, levels, ctx.cfg)) {
+    auto product = [&](ConstBlock l, ConstBlock r, Block out, double alpha = 1.0, double beta = 0.0) {
+      leaf_dgemm(ctx, mh, nh, kh, l, r, out, alpha, beta);
+    };
+    product(s[2], t[2], q.c21);          // C21 = P7
+    product(s[0], t[0], q.c22);          // C22 = P5
+    product(s[1], t[1], s[0]);           // S1 <- P6 (S1 is dead)
+    product(s[3], q.b22, q.c12);         // C12 = P3
+    product(q.a11, q.b11, q.c11);        // C11 = P1
+    add_pass([&] { winograd_combine_accumulate(cn, q.c11, s[0], q.c12, q.c21, q.c22); });
+    product(q.a22, t[3], q.c21, -1.0, 1.0);  // C21 = U3 - P4 (final)
+    product(q.a12, q.b21, q.c11, 1.0, 1.0);  // C11 = P1 + P2 (final)
+    return;
+  }
+  auto product = [&](ConstBlock l, ConstBlock r, Block out) {
+    multiply_sequential(ctx, mh, nh, kh, l, r, out, levels - 1, next, depth + 1);
+  };
+  product(q.a12, q.b21, q.c11);  // C11 = P2
+  product(s[3], q.b22, q.c12);   // C12 = P3
+  product(q.a22, t[3], q.c21);   // C21 = P4
+  product(s[0], t[0], q.c22);    // C22 = P5
+  product(s[1], t[1], s[0]);     // S1 <- P6 (S1 is dead)
+  product(s[2], t[2], s[3]);     // S4 <- P7 (S4 is dead)
+  product(q.a11, q.b11, s[1]);   // S2 <- P1 (S2 is dead)
+  add_pass([&] { winograd_combine(cn, s[1], s[0], s[3], q.c11, q.c12, q.c21, q.c22); });
+}
+
 // One classic Strassen level with three temporaries. Q2, Q3, Q6, Q7 land
 // in C's quadrants; Q1, Q4, Q5 pass through Z and are added where they
 // belong right away (one fused pass each). 13 passes.
@@ -431,6 +496,8 @@ void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock
   const Quadrants q = split(a, b, c, mh, nh, kh);
   if (ctx.cfg.variant == FastVariant::strassen)
     strassen_level(ctx, q, mh, nh, kh, levels, ws, depth);
+  else if (fused_level(mh, nh, kh, levels, ctx.cfg))
+    winograd_fused_level(ctx, q, mh, nh, kh, levels, ws, depth);
   else if (accumulate_level(mh, nh, kh, levels, ctx.cfg))
     winograd_deepest_level(ctx, q, mh, nh, kh, ws, depth);
   else
@@ -577,6 +644,10 @@ FastGemmConfig validated(FastGemmConfig cfg) {
   if (cfg.variant != FastVariant::winograd && cfg.variant != FastVariant::strassen)
     throw std::invalid_argument("FastGemm: unknown variant value " +
                                 std::to_string(static_cast<int>(cfg.variant)));
+  using F = FastGemmConfig::Fusion;
+  if (cfg.fusion != F::none && cfg.fusion != F::deepest && cfg.fusion != F::all)
+    throw std::invalid_argument("FastGemm: unknown fusion value " +
+                                std::to_string(static_cast<int>(cfg.fusion)));
   return cfg;
 }
 

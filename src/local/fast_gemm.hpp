@@ -35,9 +35,28 @@ struct FastGemmConfig {
   // Winograd's deepest level (whose products are DGEMM calls) lets DGEMM's
   // beta = 1 add two of its products into C and combines the rest in one
   // pass: 9 passes instead of 11, one more temporary (fast_gemm.cpp,
-  // "accumulate schedule"). false: every level uses the two-temporary
-  // schedule of Boyer et al. (kept for comparison and tests).
+  // "accumulate schedule"; a fused deepest level: 24 quadrant touches
+  // instead of 27). false: no level uses DGEMM's beta; unfused
+  // levels use the two-temporary schedule of Boyer et al. (kept for
+  // comparison and tests).
   bool accumulate = true;
+  // Which Winograd levels compute their eight operand sums in two fused
+  // passes (S1..S4 from A's quadrants, T1..T4 from B's: 16 quadrant touches
+  // instead of 24) into eight buffers instead of two, with the seven products
+  // then reading their own buffers (fast_gemm.cpp, "fused schedule"):
+  //   none    every level reuses two temporaries (8 operand passes per level)
+  //   deepest only the deepest level, whose buffers are the smallest (7^(L-1)
+  //           instances of it carry the largest share of the passes)
+  //   all     every level (the default: the fastest measured, see below;
+  //           sequential workspace about 2.7 n² doubles instead of 0.7 n²)
+  // Measured on this VM (bench/fast_gemm_schedules 8192 3 5 T, paired
+  // rounds, ratio to the same round's DGEMM, median [min, max]):
+  //   1 thread:  accumulate 1.301 [1.251, 1.420], deepest 1.297 [1.282, 1.430],
+  //              all 1.369 [1.340, 1.487]; addition passes 1.34 -> 0.82 s
+  //   2 threads: accumulate 1.331 [1.209, 1.356], all 1.353 [1.309, 1.393]
+  // (results/local-kernel-schedules-vm-20261123T1424Z.txt).
+  enum class Fusion { none, deepest, all };
+  Fusion fusion = Fusion::all;
 };
 
 // Where the time of multiply() calls went, summed over calls (and over the

@@ -76,13 +76,18 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   if (lk.levels <= 0 || smallest < std::max<double>(2.0, double(lk.min_dim)))
     return refined_dgemm_time(m, n, k, threads, mp);
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
-  const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd};
+  const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd, lk.fusion};
   const double products = 7.0 * refined_local_time(hm, hn, hk, 1, below, mp);
-  // The deepest level (its products are DGEMM calls) of Winograd uses the
-  // accumulate schedule of fast_gemm.cpp: 8 instead of 14 C-quadrant touches.
+  // Winograd as fast_gemm.cpp runs it: the deepest level (its products are
+  // DGEMM calls) uses the accumulate schedule, 8 C-quadrant touches instead
+  // of 14 (11 when fused); a fused level reads each operand quadrant once,
+  // 8 + 8 operand touches instead of 12 + 12.
+  using Fusion = local::FastGemmConfig::Fusion;
   const bool deepest = below.levels <= 0 || std::min({hm, hn, hk}) < std::max<double>(2.0, double(lk.min_dim));
-  const double c_touches = deepest ? 8.0 : 14.0;
-  const double touches = lk.winograd ? 12.0 * hm * hk + 12.0 * hk * hn + c_touches * hm * hn
+  const bool fused = lk.fusion == Fusion::all || (lk.fusion == Fusion::deepest && deepest);
+  const double operand_touches = fused ? 8.0 : 12.0;
+  const double c_touches = deepest ? 8.0 : fused ? 11.0 : 14.0;
+  const double touches = lk.winograd ? operand_touches * (hm * hk + hk * hn) + c_touches * hm * hn
                                      : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
   const double additions = refined_add_time(touches / 3.0, mp);
   return (products + additions) / thread_speedup(threads, mp);

@@ -74,6 +74,7 @@ struct LocalKernel {
   int levels = 0;
   std::int64_t min_dim = local::FastGemmConfig{}.min_dim;  // the kernel's default cut-off
   bool winograd = true;
+  local::FastGemmConfig::Fusion fusion = local::FastGemmConfig{}.fusion;  // the kernel's default schedule
 };
 
 // One local multiply C = A B (m x k times k x n) with the kernel `lk` on
@@ -81,11 +82,12 @@ struct LocalKernel {
 //   no level applies -> refined_dgemm_time(m, n, k, threads)
 //   a level          -> 7 products of (m/2, n/2, k/2) on one thread each,
 //                       plus the level's additions: Winograd touches
-//                       12 A-quadrant, 12 B-quadrant and 14 C-quadrant
-//                       elements (reads + writes, its fused schedule), at
-//                       the deepest level (products are DGEMM calls) only
-//                       8 C-quadrant elements (the accumulate schedule: two
-//                       products are added by DGEMM's beta),
+//                       8 A-quadrant, 8 B-quadrant and 11 C-quadrant
+//                       elements (reads + writes) at a level with fused
+//                       operand sums (the default: every level), else 12,
+//                       12 and 14; at the deepest level (products are DGEMM
+//                       calls) only 8 C-quadrant elements (the accumulate
+//                       schedule: two products are added by DGEMM's beta),
 //                       classic Strassen 15, 15 and 17; 8 bytes per touch
 //                       at the add bandwidth (refined_add_time counts 3
 //                       touches per element);
@@ -94,8 +96,8 @@ struct LocalKernel {
 //                       (time / thread_speedup(threads)).
 // Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
 // 4096^3 with one level (the deepest): 7 * 2 * 2048^3 * 1e-10 = 12.03 s of
-// products, (12 + 12 + 8) * 2048^2 * 8 / 1e10 = 0.11 s of additions:
-// 12.13 s against 13.74 s of DGEMM (1.13x).
+// products, (8 + 8 + 8) * 2048^2 * 8 / 1e10 = 0.08 s of additions:
+// 12.11 s against 13.74 s of DGEMM (1.13x).
 double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp);
 
 // Ring on p ranks, C (m x n) = A (m x k) B (k x n), b_m = ceil(m/p),

@@ -303,7 +303,12 @@ TEST(FastGemm, FlopsParallelCountsSlicedProduct) {
 // The two-temporary schedule on every level (the kernel before the
 // accumulate schedule): the sizes this test always had.
 constexpr FastGemmConfig kPlain(int levels, FastVariant v, int threads) {
-  return {levels, v, 2, threads, /*accumulate=*/false};
+  return {levels, v, 2, threads, /*accumulate=*/false, FastGemmConfig::Fusion::none};
+}
+// The accumulate schedule at the deepest level, operand sums unfused (the
+// default before the fused schedule).
+constexpr FastGemmConfig kAccumulate(int levels, FastVariant v, int threads) {
+  return {levels, v, 2, threads, /*accumulate=*/true, FastGemmConfig::Fusion::none};
 }
 
 TEST(FastGemm, WorkspaceSizes) {
@@ -321,12 +326,28 @@ TEST(FastGemm, WorkspaceSizes) {
             (2u * 1024 + 2u * 256) * 8);
 }
 
+TEST(FastGemm, WorkspaceSizesFused) {
+  using F = FastGemmConfig::Fusion;
+  // One fused level on 64³: S1..S4 and T1..T4, 32×32 each.
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::winograd, 2, 1, true, F::deepest}),
+            8u * 1024 * 8);
+  // Non-square 64×16×32 (m×n×k): S buffers mh × max(kh, nh) = 32×16, T kh×nh = 16×8.
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 16, 32, {1, FastVariant::winograd, 2, 1, true, F::deepest}),
+            (4u * 512 + 4u * 128) * 8);
+  // Two levels, only the deepest fused: the top's X, Y (32²), then 8 × 16².
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {2, FastVariant::winograd, 2, 1, true, F::deepest}),
+            (2u * 1024 + 8u * 256) * 8);
+  // Two levels, both fused: 8 × 32² + 8 × 16².
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {2, FastVariant::winograd, 2, 1, true, F::all}),
+            (8u * 1024 + 8u * 256) * 8);
+}
+
 TEST(FastGemm, WorkspaceSizesAccumulate) {
   // One level (the deepest): X, Y and Z, 32×32 each.
-  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::winograd, 2, 1}),
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, kAccumulate(1, FastVariant::winograd, 1)),
             3u * 1024 * 8);
   // Two levels: the top X, Y (32×32), the deepest X, Y, Z (16×16).
-  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {2, FastVariant::winograd, 2, 1}),
+  EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, kAccumulate(2, FastVariant::winograd, 1)),
             (2u * 1024 + 3u * 256) * 8);
   // Classic Strassen keeps its three temporaries per level.
   EXPECT_EQ(FastGemm::workspace_bytes_needed(64, 64, 64, {1, FastVariant::strassen, 2, 1}),
@@ -344,12 +365,33 @@ TEST(FastGemm, BothSchedulesMatchDgemm) {
     for (int levels : {1, 2, 3})
       for (int threads : {1, 2})
         for (bool accumulate : {false, true}) {
-          const FastGemmConfig cfg{levels, FastVariant::winograd, 2, threads, accumulate};
+          const FastGemmConfig cfg{levels, FastVariant::winograd, 2, threads, accumulate,
+                                   FastGemmConfig::Fusion::none};
           const Outcome out = run_case(s.m, s.n, s.k, cfg);
           EXPECT_LT(out.ratio, 1.0) << s.m << "x" << s.n << "x" << s.k << " L=" << levels
                                     << " threads=" << threads << " accumulate=" << accumulate;
           EXPECT_TRUE(out.padding_intact);
         }
+}
+
+TEST(FastGemm, FusedSchedulesMatchDgemm) {
+  // Fused operand sums at the deepest level or every level, with and
+  // without DGEMM's beta at the deepest level, on even, odd and non-square
+  // shapes (C starts as NaN in run_case), one and two threads.
+  using F = FastGemmConfig::Fusion;
+  const Shape shapes[] = {{64, 64, 64}, {67, 45, 93}, {128, 40, 72}, {40, 128, 72}, {33, 33, 33}};
+  for (const Shape& s : shapes)
+    for (int levels : {1, 2, 3})
+      for (int threads : {1, 2})
+        for (F fusion : {F::deepest, F::all})
+          for (bool accumulate : {false, true}) {
+            const FastGemmConfig cfg{levels, FastVariant::winograd, 2, threads, accumulate, fusion};
+            const Outcome out = run_case(s.m, s.n, s.k, cfg);
+            EXPECT_LT(out.ratio, 1.0) << s.m << "x" << s.n << "x" << s.k << " L=" << levels
+                                      << " threads=" << threads << " fusion=" << int(fusion)
+                                      << " accumulate=" << accumulate;
+            EXPECT_TRUE(out.padding_intact);
+          }
 }
 
 TEST(FastGemm, PassCountsPerLevel) {
@@ -368,17 +410,29 @@ TEST(FastGemm, PassCountsPerLevel) {
     return per_call;
   };
   using V = std::vector<std::int64_t>;
-  EXPECT_EQ(passes({3, FastVariant::winograd, 2, 1}, 2), (V{11, 77, 441}));
+  EXPECT_EQ(passes(kAccumulate(3, FastVariant::winograd, 1), 2), (V{11, 77, 441}));
   EXPECT_EQ(passes(kPlain(3, FastVariant::winograd, 1), 1), (V{11, 77, 539}));
   // Classic Strassen: 13 per level on every level (10 operand sums, 3 fused
   // combinations).
   EXPECT_EQ(passes({2, FastVariant::strassen, 2, 1}, 1), (V{13, 91}));
+  // Fused operand sums: 3 passes per fused level (2 operand passes, 1
+  // combination), with or without DGEMM's beta at the deepest level.
+  using F = FastGemmConfig::Fusion;
+  EXPECT_EQ(passes({3, FastVariant::winograd, 2, 1, true, F::deepest}, 1), (V{11, 77, 147}));
+  EXPECT_EQ(passes({3, FastVariant::winograd, 2, 1, false, F::deepest}, 1), (V{11, 77, 147}));
+  EXPECT_EQ(passes({3, FastVariant::winograd, 2, 1, true, F::all}, 1), (V{3, 21, 147}));
+  // Fusion is a Winograd schedule: classic Strassen ignores it.
+  EXPECT_EQ(passes({2, FastVariant::strassen, 2, 1, true, F::all}, 1), (V{13, 91}));
   // Parallel top (2 threads): its 3 fused passes, counted once; below it 6
   // whole products and 2 column halves of the seventh, 9 passes each.
-  EXPECT_EQ(passes({2, FastVariant::winograd, 2, 2}, 1), (V{3, 72}));
+  EXPECT_EQ(passes(kAccumulate(2, FastVariant::winograd, 2), 1), (V{3, 72}));
+  // The default (fused operand sums at every level): 3 per level; below a
+  // parallel top 8 products' worth of calls (6 whole, 2 halves), 3 each.
+  EXPECT_EQ(passes({3, FastVariant::winograd, 2, 1}, 1), (V{3, 21, 147}));
+  EXPECT_EQ(passes({2, FastVariant::winograd, 2, 2}, 1), (V{3, 24}));
 
   // Every leaf is one DGEMM call: 7^3 per multiply; the time is booked.
-  FastGemm fg({3, FastVariant::winograd, 2, 1});
+  FastGemm fg(kAccumulate(3, FastVariant::winograd, 1));
   fg.multiply(64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64);
   EXPECT_EQ(fg.account().leaf_calls, 343);
   EXPECT_GT(fg.account().leaf_seconds, 0.0);
@@ -395,7 +449,9 @@ TEST(FastGemm, LocalMultiplyReportsTheAccount) {
   EXPECT_EQ(lm.describe().count("local_add_share"), 0u);  // nothing done yet
   lm(64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64);
   auto d = lm.describe();
-  EXPECT_EQ(d["local_passes_by_level"], "11;63");
+  // The default schedule, fused at both levels: 3 passes each (with the
+  // unfused accumulate schedule this read "11;63").
+  EXPECT_EQ(d["local_passes_by_level"], "3;21");
   const double share = std::stod(d["local_add_share"]);
   EXPECT_GT(share, 0.0);
   EXPECT_LT(share, 1.0);

@@ -234,20 +234,43 @@ MachineParams with_add_bandwidth(double t_op, double add_bytes_per_s) {
 }
 }  // namespace
 
+// The kernel's operand sums unfused (two temporaries per level), the
+// schedule these hand values were written for.
+constexpr auto kUnfused = mmbench::local::FastGemmConfig::Fusion::none;
+
 TEST(RefinedLocal, OneWinogradLevelByHand) {
-  // The header's example: 4096^3, one level, t_op 1e-10, 1e10 B/s.
+  // 4096^3, one level, t_op 1e-10, 1e10 B/s.
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
   const double h = 2048;
   // One level is the deepest: the accumulate schedule's 12 + 12 + 8 touches
   // (the two-temporary schedule of every level above it: 12 + 12 + 14).
   const double products = 7 * 2 * h * h * h * 1e-10, additions = (12 + 12 + 8) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true}, mp), products + additions);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true, kUnfused}, mp), products + additions);
   EXPECT_NEAR(products + additions, 12.13, 0.01);
   expect_rel(refined_local_time(4096, 4096, 4096, 1, {0, 256, true}, mp), refined_dgemm_time(4096, 4096, 4096, 1, mp));
   // Classic Strassen moves 15 + 15 + 17 quadrants.
   expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, false}, mp), products + (15 + 15 + 17) * h * h * 8 / 1e10);
   // Two threads share the top level's products and additions.
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true}, mp), (products + additions) / 2);
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true, kUnfused}, mp), (products + additions) / 2);
+}
+
+TEST(RefinedLocal, FusedOperandSumsByHand) {
+  // The header's example, the kernel's default schedule (operand sums fused
+  // at every level): the deepest level touches 8 + 8 + 8 quadrants.
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  const double h = 2048;
+  const double products = 7 * 2 * h * h * h * 1e-10, additions = (8 + 8 + 8) * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true}, mp), products + additions);
+  EXPECT_NEAR(products + additions, 12.11, 0.01);
+  // Two levels on 4096 (cut-off 256): the top level fused but not the
+  // deepest, 8 + 8 + 11; the 7 deepest on 1024^2 quadrants 8 + 8 + 8.
+  const double q = 1024;
+  const double two = 49 * 2 * q * q * q * 1e-10 + 7 * 24 * q * q * 8 / 1e10 + 27 * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {2, 256, true}, mp), two);
+  // Only the deepest fused: the top level back to 12 + 12 + 14.
+  const double deepest_only = 49 * 2 * q * q * q * 1e-10 + 7 * 24 * q * q * 8 / 1e10 + 38 * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, {2, 256, true, mmbench::local::FastGemmConfig::Fusion::deepest}, mp),
+             deepest_only);
 }
 
 TEST(RefinedLocal, LevelsStopAtTheCutoff) {
@@ -257,7 +280,7 @@ TEST(RefinedLocal, LevelsStopAtTheCutoff) {
   // The deepest level (7 of them on 750^2 quadrants) touches 12 + 12 + 8,
   // the top level 12 + 12 + 14.
   const double two = 49 * 2 * q * q * q * 1e-10 + 7 * 32 * q * q * 8 / 1e10 + 38 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(3000, 3000, 3000, 1, {3, 1024, true}, mp), two);
+  expect_rel(refined_local_time(3000, 3000, 3000, 1, {3, 1024, true, kUnfused}, mp), two);
   // Below the cut-off at the top: plain DGEMM whatever L says.
   expect_rel(refined_local_time(1000, 3000, 3000, 1, {3, 1024, true}, mp), refined_dgemm_time(1000, 3000, 3000, 1, mp));
 }
