@@ -61,6 +61,18 @@ struct Uses {
        replicas = false;
 };
 
+// How a plan really ran: the options as asked with every choice the plan
+// made filled in, and the ranks that computed. Typed, so the run's rows and
+// its model prices need not read describe()'s CSV text back.
+// Example: --algo strassen-q7+ring --recursions max on 56 ranks asks
+// recursions = -1 and runs r = 2: opt.recursions = 2, ranks = 56. The dgemm
+// peer on 4 ranks × 1 thread: ranks = 1, opt.threads = 4 (its one rank with
+// all the job's cores; its models give the same price either way).
+struct AsRun {
+  Options opt;
+  int ranks = 0;
+};
+
 // Empty reason = applicable.
 struct Applicability {
   std::string reason;
@@ -87,6 +99,11 @@ class Plan {
   // CSV columns this plan knows (docs/csv-columns.md): schema, cutoff,
   // grid, nb, lb, lb_override, recursions, ... Called after the runs.
   virtual std::map<std::string, std::string> describe() const { return {}; }
+  // The options as this plan used them (AsRun), after the runs: recursions
+  // "max" -> the depth taken, grid auto -> the grid, lb -> the logical
+  // block size ScaLAPACK used, replicas auto -> c. Default: as asked, on
+  // all `ranks`.
+  virtual AsRun as_run(const Options& asked, int ranks) const { return {asked, ranks}; }
   // Warnings to print once on rank 0 after the first multiplication
   // (e.g. "the lb override was not called").
   virtual std::string warning() const { return {}; }

@@ -44,11 +44,12 @@ class DgemmPlan : public Plan {
   bool takes_part() const override { return comm_.rank() == 0; }
   Index workspace_doubles() const override { return local_.workspace_doubles(); }
   double error_growth() const override { return local_.error_growth(); }
-  std::map<std::string, std::string> describe() const override {
-    auto d = local_.describe();
-    d["p"] = std::to_string(1);  // (not = "1": GCC 12 -Wrestrict false positive, GCC bug 105329)
-    d["threads"] = std::to_string(threads_);
-    return d;
+  std::map<std::string, std::string> describe() const override { return local_.describe(); }
+  // One rank with all the job's cores.
+  AsRun as_run(const Options& asked, int) const override {
+    AsRun r{asked, 1};
+    r.opt.threads = threads_;
+    return r;
   }
 
  private:

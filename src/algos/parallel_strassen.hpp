@@ -39,6 +39,8 @@ class Level : public Plan {
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override;
   Index workspace_doubles() const override;
   std::map<std::string, std::string> describe() const override { return child_->describe(); }
+  // The leaf algorithm's choices (its grid, lb, ...); StrassenPlan adds r.
+  AsRun as_run(const Options& asked, int ranks) const override { return child_->as_run(asked, ranks); }
   std::string warning() const override { return child_->warning(); }
   // The leaf's (local Strassen levels); StrassenPlan adds the parallel levels.
   double error_growth() const override { return child_->error_growth(); }
@@ -86,6 +88,12 @@ class StrassenPlan : public Plan {
   // give residuals of 1e10 and more), not against Strassen's rounding.
   double error_growth() const override;
   std::map<std::string, std::string> describe() const override;
+  AsRun as_run(const Options& asked, int ranks) const override {
+    AsRun used = top_->as_run(asked, ranks);
+    used.opt.recursions = r_;
+    used.ranks = ranks;
+    return used;
+  }
   std::string warning() const override { return top_->warning(); }
   const Level& top() const { return *top_; }
 

@@ -54,6 +54,14 @@ class PdgemmPlan : public Plan {
             {"lb", std::to_string(logical_block_size_used())},
             {"lb_override", override_called_ ? "yes" : "no"}};
   }
+  AsRun as_run(const Options& asked, int ranks) const override {
+    AsRun r{asked, ranks};
+    r.opt.pr = grid_.rows();
+    r.opt.pc = grid_.cols();
+    r.opt.nb = nb_;
+    r.opt.lb = logical_block_size_used();
+    return r;
+  }
   std::string warning() const override {
     if (override_called_) return {};
     return "WARNING: ScaLAPACK did not call mmbench's pilaenv_; lb = " + std::to_string(logical_block_size_used()) +

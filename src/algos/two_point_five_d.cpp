@@ -137,6 +137,12 @@ class TwoPointFiveDPlan : public Plan {
             {"grid", std::to_string(q_) + "x" + std::to_string(q_) + "x" + std::to_string(c_)}};
   }
 
+  AsRun as_run(const Options& asked, int ranks) const override {
+    AsRun r{asked, ranks};
+    r.opt.replicas = c_;
+    return r;
+  }
+
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     // Blocks of this position: layer 0's own buffers, the copies elsewhere.
     // (MPI_Bcast takes a non-const buffer; the root only reads it.)

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <tuple>
 
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
@@ -21,25 +20,15 @@ using algos::Options;
 
 std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
 
-// Recursions, grid and lb as the plan reported them (describe()), so "max"
-// and "auto" are priced at what the algorithm really chose.
+// The options as the plan used them (Plan::as_run), so "max" and "auto" are
+// priced at what the algorithm really chose.
 std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine, int ranks) {
-  Options o = c.opt;
-  auto get = [&](const char* k) {
-    auto it = m.described.find(k);
-    return it == m.described.end() ? std::string() : it->second;
-  };
-  try {
-    if (!get("recursions").empty()) o.recursions = std::stoi(get("recursions"));
-    if (auto g = get("grid"); !g.empty()) std::tie(o.pr, o.pc) = parse_grid("grid", g);
-    // lb 0 (library default) stays 0: the paper prices it with its own rate.
-    if (!get("lb").empty() && o.lb > 0) o.lb = std::stoi(get("lb"));
-  } catch (const std::exception&) {
-    // a column the plan wrote in another form: price the options as given
-  }
+  algos::AsRun used = m.as_run.value_or(algos::AsRun{c.opt, ranks});  // (always set when measured)
+  // lb 0 (library default) stays 0: the paper prices it with its own rate.
+  if (c.opt.lb == 0) used.opt.lb = 0;
   model::Prediction paper, refined;
   try {
-    model::predict_configuration(*c.algo, c.pb, o, ranks, machine.params, paper, refined);
+    model::predict_configuration(*c.algo, c.pb, used.opt, used.ranks, machine.params, paper, refined);
   } catch (const std::invalid_argument&) {
     return std::nullopt;  // a model that does not cover this configuration
   }
@@ -79,6 +68,12 @@ std::map<std::string, std::string> identity_row(const Config& c, const RunArgs& 
 
 void add_measurement(std::map<std::string, std::string>& row, const Config& c, const Measured& m) {
   for (auto& [k, v] : m.described) row[k] = v;
+  // Per processor = per core used: ranks x BLAS threads as the plan ran
+  // (the dgemm peer: its one rank with all the job's cores as threads), so
+  // rows with different thread counts compare fairly.
+  const algos::AsRun& used = m.as_run.value();  // set by the first round
+  row["p"] = std::to_string(used.ranks);
+  row["threads"] = std::to_string(used.opt.threads);
   const MedianInterval t = median_interval(m.times);
   const Stats st = summarize(m.times);
   row["reps"] = std::to_string(m.times.size());
@@ -92,11 +87,7 @@ void add_measurement(std::map<std::string, std::string>& row, const Config& c, c
   row["cv"] = fmt::format("{:.4f}", cv);
   row["noisy"] = cv > kNoisyCoefficientOfVariation ? "yes" : "no";
   row["peak_mem_mb"] = fmt::format("{:.1f}", m.peak_mem_mb);
-  // Per processor = per core used: ranks x BLAS threads of the row (dgemm
-  // reports its one rank with all the job's cores as threads), so rows with
-  // different thread counts compare fairly.
-  row["mflops_per_proc"] =
-      fmt::format("{:.1f}", mflops_per_proc(c.pb, st.median, std::stoi(row["p"]), std::stoi(row["threads"])));
+  row["mflops_per_proc"] = fmt::format("{:.1f}", mflops_per_proc(c.pb, st.median, used.ranks, used.opt.threads));
   row["gflops_total"] = fmt::format("{:.3f}", c.pb.flops() / st.median / 1e9);
   bool failed = false;
   if (m.residual < 0) {

@@ -202,6 +202,7 @@ RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::o
         verify_first_run(*p, s, world, out[i]);
         if (world.rank() == 0) out[i].warning = p->plan->warning();
         out[i].described = p->plan->describe();
+        out[i].as_run = p->plan->as_run(c.opt, world.size());
       }
     }
     const int done = round + 1;

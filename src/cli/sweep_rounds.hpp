@@ -60,6 +60,9 @@ struct Measured {
   double residual = -1, residual_limit = -1;  // -1: not verified
   double peak_mem_mb = 0;
   std::map<std::string, std::string> described;  // Plan::describe() after the runs
+  // Plan::as_run() after the first round: set for every configuration that
+  // did not fail (rows and model prices read it).
+  std::optional<algos::AsRun> as_run;
   std::string warning;                            // Plan::warning(), rank 0
   std::string failure;                            // why it failed ("" = it did not), same on every rank
 };

@@ -96,6 +96,32 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // What the plans report they ran with (Plan::as_run, the CSV's p and
+  // threads and the options the models price): the dgemm peer one rank with
+  // all the job's cores; pdgemm the grid it took for grid auto; a Strassen
+  // combination the depth it took for recursions max (-1).
+  {
+    const Problem pb{64, 64, 64};
+    Options opt;
+    opt.nb = 8;
+    const AsRun peer = find_algorithm("dgemm")->plan(pb, opt, world)->as_run(opt, world.size());
+    CHECK(peer.ranks == 1 && peer.opt.threads == world.size(), "dgemm as_run: {} ranks x {} threads on p = {}",
+          peer.ranks, peer.opt.threads, world.size());
+    const Algorithm* pdgemm = find_algorithm("pdgemm");
+    if (pdgemm && pdgemm->check(pb, opt, world.size()).ok()) {
+      const AsRun used = pdgemm->plan(pb, opt, world)->as_run(opt, world.size());
+      CHECK(used.opt.pr * used.opt.pc == world.size() && used.opt.pr > 0 && used.opt.lb > 0,
+            "pdgemm as_run: grid {}x{}, lb {} on p = {}", used.opt.pr, used.opt.pc, used.opt.lb, world.size());
+    }
+    const Algorithm* q8 = find_algorithm("strassen-q8+dgemm");
+    Options deepest = opt;
+    deepest.recursions = -1;
+    if (q8 && q8->check(pb, deepest, world.size()).ok()) {
+      const AsRun used = q8->plan(pb, deepest, world)->as_run(deepest, world.size());
+      CHECK(used.opt.recursions >= 0 && used.ranks == world.size(), "strassen-q8+dgemm as_run: r = {} on {} ranks",
+            used.opt.recursions, used.ranks);
+    }
+  }
   // Local Strassen–Winograd levels inside the algorithms that offer them
   // (blocks must reach the kernel's 256 threshold, hence n = 600 at p = 1).
   if (world.size() == 1)

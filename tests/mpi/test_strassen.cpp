@@ -46,6 +46,9 @@ bool run_case(const Algorithm& algo, const Problem& pb, int r, const Comm& world
   CHECK(res <= limit, "{} r={} {}x{}x{}: residual {} > {}", algo.name(), r, pb.m, pb.n, pb.k, res, limit);
   CHECK(plan->describe().at("recursions") == std::to_string(r), "{}: describe() says r = {}", algo.name(),
         plan->describe().at("recursions"));
+  const AsRun used = plan->as_run(opt, world.size());
+  CHECK(used.opt.recursions == r && used.ranks == world.size(), "{}: as_run says r = {} on {} ranks", algo.name(),
+        used.opt.recursions, used.ranks);
   auto a = gather(A, world), b = gather(B, world), c = gather(C, world);
   if (world.rank() == 0) {
     const double e = scaled_error(c, a, b, pb.m, pb.n, pb.k);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
       CHECK(algo->check(pb, opt, world.size()).ok(), "c = {} should apply at p = {}", c, world.size());
       auto plan = algo->plan(pb, opt, world);
       CHECK(plan->describe().at("replicas") == std::to_string(c), "describe() replicas");
+      CHECK(plan->as_run(opt, world.size()).opt.replicas == c, "as_run() replicas");
       DistMatrix A(plan->layout_a(), world.rank()), B(plan->layout_b(), world.rank()), C(plan->layout_c(), world.rank());
       plan->layout_a().check();
       plan->layout_c().check();
