@@ -4,8 +4,9 @@
 # threads) (rounds in a shuffled order, ratio to the same round's DGEMM,
 # median with its 95 % interval: the paired statistics of `run`), plus the
 # kernel's account (local_add_share*, local_passes_by_level) in the CSV.
-# Then a paired comparison of the two schedules (plain vs accumulate) at
-# SCHED_N with SCHED_L levels (bench/fast_gemm_schedules.cpp).
+# Then a paired comparison of the kernel's schedules (plain, accumulate,
+# fused-deepest, fused-all = the default) at SCHED_N with SCHED_L levels
+# (bench/fast_gemm_schedules.cpp).
 #   N=4096,8192,12288 L=0,1,2,3,4 THREADS="1 2" REPS=3 WARMUP=1
 #   L_LARGE=0,2,3,4: the levels at n >= 12288 (a DGEMM there takes ~70 s on
 #   one core; L_LARGE=0,1,2,3,4 for all five)
