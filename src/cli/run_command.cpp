@@ -302,7 +302,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       if (peer_ok && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
       if (sel.machine) {
-        results[i].predicted = predict_as_ran(configs[i], ms[j], *sel.machine, world.size());
+        results[i].predicted = predict_as_ran(configs[i], ms[j], *sel.machine);
         if (results[i].predicted) add_predictions(rows[i], *results[i].predicted, ms[j]);
       }
       results[i].verified = rows[i]["status"] == "ok";

@@ -22,8 +22,8 @@ std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
 
 // The options as the plan used them (Plan::as_run), so "max" and "auto" are
 // priced at what the algorithm really chose.
-std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine, int ranks) {
-  algos::AsRun used = m.as_run.value_or(algos::AsRun{c.opt, ranks});  // (always set when measured)
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine) {
+  algos::AsRun used = m.as_run.value();  // set by the first round
   // lb 0 (library default) stays 0: the paper prices it with its own rate.
   if (c.opt.lb == 0) used.opt.lb = 0;
   model::Prediction paper, refined;

@@ -34,7 +34,7 @@ struct Predicted {
   double error_paper(double t) const { return (paper - t) / t; }  // relative to a measured time t > 0
   double error_refined(double t) const { return (refined - t) / t; }
 };
-std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine, int ranks);
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine);
 // The pred_* and err_* columns (errors against the measured median).
 void add_predictions(Row& row, const Predicted& pr, const Measured& m);
 

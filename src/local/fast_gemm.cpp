@@ -396,6 +396,28 @@ void winograd_deepest_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh
   product(q.a12, q.b21, q.c11, 1.0, 1.0);                 // C11 = P1 + P2 (final)
 }
 
+// ---- Winograd's seven products once their operand sums exist ----------------
+
+struct ProductSpec {
+  ConstBlock left, right;
+  Block out;
+};
+
+// P1..P7 (index 0..6) with S1..S4 in s, T1..T4 in t: P2..P5 land in C11,
+// C12, C21, C22, and P1, P6, P7 in the temporaries p1, p6, p7, which is
+// what winograd_combine expects. Used by the fused level and the parallel
+// top level.
+std::array<ProductSpec, 7> winograd_products(const Quadrants& q, const std::array<Block, 4>& s,
+                                             const std::array<Block, 4>& t, Block p1, Block p6, Block p7) {
+  return {{{q.a11, q.b11, p1},       // P1
+           {q.a12, q.b21, q.c11},    // P2
+           {s[3], q.b22, q.c12},     // P3 = S4 B22
+           {q.a22, t[3], q.c21},     // P4 = A22 T4
+           {s[0], t[0], q.c22},      // P5 = S1 T1
+           {s[1], t[1], p6},         // P6 = S2 T2
+           {s[2], t[2], p7}}};       // P7 = S3 T3
+}
+
 // A Winograd level with fused operand sums ("fused schedule", cfg.fusion):
 // two passes compute S1..S4 and T1..T4 into eight buffers, each input
 // quadrant read once (16 quadrant touches; the two-temporary schedules
@@ -435,16 +457,13 @@ void winograd_fused_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, 
     product(q.a12, q.b21, q.c11, 1.0, 1.0);  // C11 = P1 + P2 (final)
     return;
   }
-  auto product = [&](ConstBlock l, ConstBlock r, Block out) {
-    multiply_sequential(ctx, mh, nh, kh, l, r, out, levels - 1, next, depth + 1);
-  };
-  product(q.a12, q.b21, q.c11);  // C11 = P2
-  product(s[3], q.b22, q.c12);   // C12 = P3
-  product(q.a22, t[3], q.c21);   // C21 = P4
-  product(s[0], t[0], q.c22);    // C22 = P5
-  product(s[1], t[1], s[0]);     // S1 <- P6 (S1 is dead)
-  product(s[2], t[2], s[3]);     // S4 <- P7 (S4 is dead)
-  product(q.a11, q.b11, s[1]);   // S2 <- P1 (S2 is dead)
+  // P6 goes to S1 (dead after P5), P7 to S4 (dead after P3), P1 to S2
+  // (dead after P6): hence the order P2..P7, then P1.
+  const auto products = winograd_products(q, s, t, /*p1=*/s[1], /*p6=*/s[0], /*p7=*/s[3]);
+  for (int i : {1, 2, 3, 4, 5, 6, 0}) {
+    const ProductSpec& p = products[i];
+    multiply_sequential(ctx, mh, nh, kh, p.left, p.right, p.out, levels - 1, next, depth + 1);
+  }
   add_pass([&] { winograd_combine(cn, s[1], s[0], s[3], q.c11, q.c12, q.c21, q.c22); });
 }
 
@@ -507,11 +526,6 @@ void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock
 
 // ---- parallel top level -------------------------------------------------
 
-struct ProductSpec {
-  ConstBlock left, right;
-  Block out;
-};
-
 // Columns [j0, j1) of `cols` that thread t of T handles in a split pass.
 Columns share(i64 rows, i64 cols, int t, int threads) {
   return {rows, cols * t / threads, cols * (t + 1) / threads};
@@ -531,7 +545,7 @@ void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlo
   // Carve the buffers: A-side sums (mh×kh), B-side sums (kh×nh), product
   // temporaries (mh×nh), then one sequential workspace per thread.
   double* p = ws;
-  std::array<Block, 5> as{}, bs{};
+  std::array<Block, 5> as{}, bs{};  // Winograd uses the first 4 of each
   std::array<Block, 3> ps{};
   for (int i = 0; i < l.a_sums; ++i, p += l.a_size) as[i] = {p, temp_ld(mh)};
   for (int i = 0; i < l.b_sums; ++i, p += l.b_size) bs[i] = {p, temp_ld(kh)};
@@ -539,16 +553,11 @@ void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlo
   double* thread_ws = p;
 
   // The seven products: operands and destination. Four land in C directly.
-  ProductSpec products[7];
+  std::array<ProductSpec, 7> products;
   if (winograd) {
     // as = S1..S4, bs = T1..T4, ps = P1, P6, P7.
-    products[0] = {q.a11, q.b11, ps[0]};   // P1
-    products[1] = {q.a12, q.b21, q.c11};   // P2
-    products[2] = {as[3], q.b22, q.c12};   // P3 = S4 B22
-    products[3] = {q.a22, bs[3], q.c21};   // P4 = A22 T4
-    products[4] = {as[0], bs[0], q.c22};   // P5 = S1 T1
-    products[5] = {as[1], bs[1], ps[1]};   // P6 = S2 T2
-    products[6] = {as[2], bs[2], ps[2]};   // P7 = S3 T3
+    products = winograd_products(q, {as[0], as[1], as[2], as[3]}, {bs[0], bs[1], bs[2], bs[3]}, ps[0], ps[1],
+                                 ps[2]);
   } else {
     // as = operands of Q1, Q2, Q5, Q6, Q7; bs = of Q1, Q3, Q4, Q6, Q7; ps = Q1, Q4, Q5.
     products[0] = {as[0], bs[0], ps[0]};   // Q1
