@@ -8,8 +8,11 @@
 // account (DGEMM leaves, addition passes per level) per multiply.
 //
 //   cmake --build build --target fast_gemm_schedules
-//   build/bench/fast_gemm_schedules N L ROUNDS THREADS
+//   build/bench/fast_gemm_schedules N L ROUNDS THREADS [VARIANT,...]
 //   e.g. build/bench/fast_gemm_schedules 8192 3 5 1
+//        build/bench/fast_gemm_schedules 12288 4 3 1 dgemm,fused-all
+// DGEMM always runs (every ratio is to the same round's DGEMM); the optional
+// list picks the other variants, so a large n need not pay for all five.
 #include <cblas.h>
 
 #include <algorithm>
@@ -39,8 +42,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s N LEVELS ROUNDS THREADS\n", argv[0]);
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: %s N LEVELS ROUNDS THREADS [VARIANT,...]\n", argv[0]);
     return 2;
   }
   const long n = std::atol(argv[1]);
@@ -59,12 +62,31 @@ int main(int argc, char** argv) {
     const char* name;
     FastGemmConfig cfg;
   };
-  const std::vector<Variant> variants = {
+  const std::vector<Variant> all_variants = {
       {"dgemm", {0, FastVariant::winograd, 256, threads}},
-      {"plain", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/false}},
-      {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true}},
+      {"plain", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/false, Fusion::none}},
+      {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true, Fusion::none}},
       {"fused-deepest", {levels, FastVariant::winograd, 256, threads, true, Fusion::deepest}},
       {"fused-all", {levels, FastVariant::winograd, 256, threads, true, Fusion::all}}};
+  // The optional list: names separated by commas, each one of all_variants.
+  std::vector<std::string> wanted;
+  if (argc == 6)
+    for (std::string list = argv[5]; !list.empty();) {
+      const std::size_t comma = list.find(',');
+      wanted.push_back(list.substr(0, comma));
+      list = comma == std::string::npos ? "" : list.substr(comma + 1);
+    }
+  for (const std::string& w : wanted)
+    if (std::none_of(all_variants.begin(), all_variants.end(), [&](const Variant& v) { return w == v.name; })) {
+      std::fprintf(stderr, "unknown variant '%s' (allowed: dgemm, plain, accumulate, fused-deepest, fused-all)\n",
+                   w.c_str());
+      return 2;
+    }
+  std::vector<Variant> variants;  // dgemm first: ratios divide by t[0]
+  for (const Variant& v : all_variants)
+    if (wanted.empty() || v.name == std::string("dgemm") ||
+        std::find(wanted.begin(), wanted.end(), v.name) != wanted.end())
+      variants.push_back(v);
   std::vector<FastGemm> kernels;
   for (const Variant& v : variants) kernels.emplace_back(v.cfg);
   auto run = [&](FastGemm& k) { k.multiply(n, n, n, a.data(), n, b.data(), n, c.data(), n); };

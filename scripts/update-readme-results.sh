@@ -100,7 +100,7 @@ PY
   fi
   section "Foundation sweep (p = 2)" "$(newest 'results/foundation-*.csv')" "scripts/bench/foundation.sh"
   # Issue 15: the local kernel against the same rounds' DGEMM, L = 0..4,
-  # 1 and 2 threads, and the paired comparison of its two schedules.
+  # 1 and 2 threads, and the paired comparisons of its schedules (the two newest files).
   f=$(newest 'results/local-kernel-*.csv')
   if [ -n "$f" ]; then
     echo "### Local Strassen–Winograd kernel vs DGEMM, one rank (issue 15)"
@@ -112,15 +112,14 @@ PY
     echo
     python3 scripts/local_kernel_summary.py "$f"
     echo
-    s=$(newest 'results/local-kernel-schedules-*.txt')
-    if [ -n "$s" ]; then
+    for s in $(newest 'results/local-kernel-schedules-*.txt' 2); do
       echo "Schedules, paired in one process (\`build/bench/fast_gemm_schedules\`, \`$s\`): \`plain\` = the two-temporary schedule on every level, \`accumulate\` = the deepest level accumulates through DGEMM's beta, \`fused-deepest\` / \`fused-all\` = besides, the eight operand sums of a level in two fused passes at the deepest / every level (\`fused-all\` is the default since 2026-11-23; older files lack the fused rows); leaf_s / add_s = seconds per multiply in DGEMM leaves / addition passes."
       echo
       echo '```'
       cat "$s"
       echo '```'
       echo
-    fi
+    done
   fi
   section "Default experiment (make run)" "$(newest 'results/default-*.csv')" "make run"
   for q in $(newest 'results/q7-split-predict-*.csv' 2); do

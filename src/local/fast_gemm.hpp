@@ -54,11 +54,12 @@ struct FastGemmConfig {
   //   1 thread:  accumulate 1.301 [1.251, 1.420], deepest 1.297 [1.282, 1.430],
   //              all 1.369 [1.340, 1.487]; addition passes 1.34 -> 0.82 s
   //   2 threads: accumulate 1.331 [1.209, 1.356], all 1.353 [1.309, 1.393]
-  // but not at every size: 12288, L = 4, 1 thread, 3 rounds: deepest 1.480
-  // [1.273, 1.512], accumulate 1.455, all 1.427 [1.384, 1.523] (the top
-  // levels' fused passes over 6144² quadrants were slower than unfused);
-  // a size rule for it is not fitted to so few rounds
-  // (results/local-kernel-schedules-vm-20261123T1424Z.txt).
+  //   1 thread, n = 12288, L = 4 (3 rounds, idle machine): accumulate
+  //              1.475, deepest 1.426, all 1.505 [1.437, 1.522]; addition
+  //              passes 5.18 -> 3.84 s
+  // (results/local-kernel-schedules-vm-20261123T1424Z.txt and -1753Z.txt;
+  // an earlier 12288 run that put "all" last had started on a loaded
+  // machine).
   enum class Fusion { none, deepest, all };
   Fusion fusion = Fusion::all;
 };
