@@ -27,7 +27,7 @@
 #include "core/sysinfo.hpp"
 #include "core/simulation.hpp"
 #include "cli/results_schema.hpp"
-#include "cli/run_rows.hpp"
+#include "cli/result_row.hpp"
 #include "cli/sweep_expansion.hpp"
 #include "cli/validation_report.hpp"
 #include "model/algorithm_models.hpp"
@@ -232,7 +232,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   for (const Config& c : configs) (void)c, planned_runs += static_cast<std::size_t>(reps.automatic ? kAutoFirstPreciseRounds : reps.rounds);
   Progress progress(world.rank() == 0 && !a.quiet, a.progress, planned_runs);
   if (world.rank() == 0) print_header();
-  std::vector<std::map<std::string, std::string>> rows(configs.size());
+  std::vector<ResultRow> rows(configs.size());
   std::vector<Measured> measurements(configs.size());
   std::vector<CandidateResult> results(configs.size());  // typed, for the validation report
   bool warned = false;
@@ -250,8 +250,8 @@ int run_command(const RunArgs& a, const Comm& world) {
       if (ap.ok() && sim::simulated() && c.opt.threads > 1)
         ap.reason = "a simulated rank (SMPI) runs one thread: use more ranks, not --threads";
       if (!ap.ok()) {
-        rows[i]["status"] = "not-applicable";
-        rows[i]["reason"] = ap.reason;
+        rows[i].status = ResultRow::Status::not_applicable;
+        rows[i].reason = ap.reason;
         continue;
       }
       if (c.is_peer() && !peer) peer = runnable.size();
@@ -291,9 +291,9 @@ int run_command(const RunArgs& a, const Comm& world) {
       const std::size_t i = index[j];
       measurements[i] = ms[j];
       if (!ms[j].failure.empty()) {
-        rows[i]["status"] = "failed";
-        rows[i]["reason"] = ms[j].failure;
-        if (!ms[j].times.empty()) rows[i]["reps"] = std::to_string(ms[j].times.size());
+        rows[i].status = ResultRow::Status::failed;
+        rows[i].reason = ms[j].failure;
+        if (!ms[j].times.empty()) rows[i].reps = static_cast<int>(ms[j].times.size());
         ++failures;
         continue;
       }
@@ -303,10 +303,10 @@ int run_command(const RunArgs& a, const Comm& world) {
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
       if (sel.machine) {
         results[i].predicted = predict_as_ran(configs[i], ms[j], *sel.machine);
-        if (results[i].predicted) add_predictions(rows[i], *results[i].predicted, ms[j]);
+        rows[i].predicted = results[i].predicted;
       }
-      results[i].verified = rows[i]["status"] == "ok";
-      if (rows[i]["status"] == "failed") ++failures;
+      results[i].verified = rows[i].status == ResultRow::Status::ok;
+      if (rows[i].status == ResultRow::Status::failed) ++failures;
       if (!warned && world.rank() == 0 && !ms[j].warning.empty()) {
         progress.clear();
         fmt::print(stderr, "{}\n", ms[j].warning);
@@ -317,7 +317,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       progress.clear();
       for (std::size_t i : problems[g]) {
         print_row(rows[i]);
-        csv->append(rows[i]);
+        csv->append(rows[i].cells());
         ++rows_written;
       }
     }

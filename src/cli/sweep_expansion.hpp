@@ -6,7 +6,7 @@
 //
 //   arguments (RunArgs) --expand--> configurations (Config)
 //     --measure_in_rounds (sweep_rounds.hpp)--> measurements (Measured)
-//     --run_rows.hpp--> table rows, CSV rows --validation_report.hpp--> regret report
+//     --result_row.hpp--> typed rows: table, CSV --validation_report.hpp--> regret report
 #pragma once
 
 #include <functional>

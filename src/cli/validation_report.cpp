@@ -8,7 +8,7 @@
 
 #include "cli/results_schema.hpp"
 #include "cli/round_statistics.hpp"
-#include "cli/run_rows.hpp"
+#include "cli/result_row.hpp"
 #include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cli/configuration.hpp"
-#include "cli/run_rows.hpp"
+#include "cli/result_row.hpp"
 #include "cli/sweep_rounds.hpp"
 #include "core/csv_file.hpp"
 #include "model/selection.hpp"

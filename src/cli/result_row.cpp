@@ -1,0 +1,188 @@
+#include "cli/result_row.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/ranking_table.hpp"
+#include "cli/round_statistics.hpp"
+#include "cli/value_lists.hpp"
+#include "core/simulation.hpp"
+#include "core/sysinfo.hpp"
+#include "model/selection.hpp"
+
+namespace mmbench::cli {
+
+std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
+
+// The options as the plan used them (Plan::as_run), so "max" and "auto" are
+// priced at what the algorithm really chose.
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine) {
+  algos::AsRun used = m.as_run.value();  // set by the first round
+  // lb 0 (library default) stays 0: the paper prices it with its own rate.
+  if (c.opt.lb == 0) used.opt.lb = 0;
+  model::Prediction paper, refined;
+  try {
+    model::predict_configuration(*c.algo, c.pb, used.opt, used.ranks, machine.params, paper, refined);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // a model that does not cover this configuration
+  }
+  return Predicted{paper.total(), refined.total()};
+}
+
+bool ResultRow::Timing::noisy() const { return cv > kNoisyCoefficientOfVariation; }
+
+ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t order_seed) {
+  ResultRow row;
+  row.timestamp = utc_timestamp();
+  row.host = host_name();
+  row.simulated = sim::platform();  // empty for real runs
+  row.p = p;
+  row.threads = c.opt.threads;
+  row.algo = std::string(c.algo->name());
+  row.pb = c.pb;
+  row.warmup = a.warmup;
+  row.reps_asked = a.reps;
+  row.order_seed = order_seed;
+  row.local_levels = c.local_label.empty() ? std::to_string(c.opt.local_levels) : c.local_label;
+  row.selected_by = c.selected_by;
+  row.runner_up = c.runner_up;
+  return row;
+}
+
+void add_measurement(ResultRow& row, const Config& c, const Measured& m) {
+  row.described = m.described;
+  // Per processor = per core used: ranks x BLAS threads as the plan ran
+  // (the dgemm peer: its one rank with all the job's cores as threads), so
+  // rows with different thread counts compare fairly.
+  const algos::AsRun& used = m.as_run.value();  // set by the first round
+  row.p = used.ranks;
+  row.threads = used.opt.threads;
+  row.reps = static_cast<int>(m.times.size());
+  ResultRow::Timing t;
+  t.times = summarize(m.times);
+  t.median = median_interval(m.times);
+  t.cv = coefficient_of_variation(m.times);
+  t.peak_mem_mb = m.peak_mem_mb;
+  t.mflops_per_proc = mflops_per_proc(c.pb, t.times.median, used.ranks, used.opt.threads);
+  t.gflops_total = c.pb.flops() / t.times.median / 1e9;
+  row.timing = t;
+  if (m.residual < 0) {
+    row.verification.reset();
+    if (sim::charged()) row.reason = "simulated with charged computation: no result to verify";
+    row.status = ResultRow::Status::ok;
+    return;
+  }
+  row.verification = ResultRow::Verification{m.residual, m.residual_limit};
+  const bool failed = !(m.residual <= m.residual_limit);
+  row.status = failed ? ResultRow::Status::failed : ResultRow::Status::ok;
+  if (failed) row.reason = "residual above limit";
+}
+
+void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m) {
+  row.peer_ratio = paired_speed_ratio(peer.times, m.times);
+}
+
+namespace {
+
+std::string status_name(ResultRow::Status s) {
+  switch (s) {
+    case ResultRow::Status::ok: return "ok";
+    case ResultRow::Status::failed: return "failed";
+    case ResultRow::Status::not_applicable: return "not-applicable";
+  }
+  return "";
+}
+
+std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
+
+}  // namespace
+
+std::map<std::string, std::string> ResultRow::cells() const {
+  std::map<std::string, std::string> c = described;
+  c["timestamp"] = timestamp;
+  c["host"] = host;
+  c["simulated"] = simulated;
+  c["p"] = std::to_string(p);
+  c["threads"] = std::to_string(threads);
+  c["algo"] = algo;
+  c["m"] = std::to_string(pb.m);
+  c["n"] = std::to_string(pb.n);
+  c["k"] = std::to_string(pb.k);
+  c["warmup"] = std::to_string(warmup);
+  c["reps_asked"] = reps_asked;
+  c["order_seed"] = std::to_string(order_seed);
+  c["local_levels"] = local_levels;
+  c["selected_by"] = selected_by;
+  c["runner_up"] = runner_up;
+  c["status"] = status_name(status);
+  c["reason"] = reason;
+  if (reps) c["reps"] = std::to_string(*reps);
+  if (timing) {
+    const Timing& t = *timing;
+    c["t_min"] = fmt_sig(t.times.min);
+    c["t_median"] = fmt_sig(t.times.median);
+    c["t_max"] = fmt_sig(t.times.max);
+    c["t_median_lo"] = fmt_sig(t.median.lo);
+    c["t_median_hi"] = fmt_sig(t.median.hi);
+    c["ci_coverage"] = fixed(t.median.coverage, 3);
+    c["cv"] = fixed(t.cv, 4);
+    c["noisy"] = t.noisy() ? "yes" : "no";
+    c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);
+    c["mflops_per_proc"] = fixed(t.mflops_per_proc, 1);
+    c["gflops_total"] = fixed(t.gflops_total, 3);
+    if (verification) {
+      c["residual"] = fmt::format("{:.3g}", verification->residual);
+      c["residual_limit"] = fmt::format("{:.3g}", verification->limit);
+      c["verified"] = status == Status::failed ? "no" : "yes";
+    } else {
+      c["verified"] = "skipped";
+    }
+  }
+  if (peer_ratio) {
+    c["peer_ratio"] = fixed(peer_ratio->median, 4);
+    c["peer_ratio_lo"] = fixed(peer_ratio->lo, 4);
+    c["peer_ratio_hi"] = fixed(peer_ratio->hi, 4);
+  }
+  if (predicted) {
+    c["pred_paper"] = fmt_sig(predicted->paper);
+    c["pred_refined"] = fmt_sig(predicted->refined);
+    if (timing && timing->times.median > 0) {
+      c["err_paper"] = fixed(predicted->error_paper(timing->times.median), 4);
+      c["err_refined"] = fixed(predicted->error_refined(timing->times.median), 4);
+    }
+  }
+  return c;
+}
+
+void print_header() {
+  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n", "algo",
+             "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer",
+             "residual", "status");
+}
+
+void print_row(const ResultRow& r) {
+  const std::map<std::string, std::string> c = r.cells();  // the same text as the CSV
+  auto g = [&](const char* k) {
+    auto it = c.find(k);
+    return it == c.end() ? std::string() : it->second;
+  };
+  std::string status = g("status");
+  if (r.status != ResultRow::Status::ok) status += " (" + r.reason + ")";
+  if (r.timing && r.timing->noisy()) status += fmt::format(" noisy (cv {:.0f} %)", 100 * r.timing->cv);
+  // "0.98 ±0.02": the median ratio to the peer and its interval's half-width
+  // (the larger side; the CSV has both bounds).
+  std::string vs_peer;
+  if (r.peer_ratio) {
+    const MedianInterval& q = *r.peer_ratio;
+    vs_peer = fmt::format("{:.3f} ±{:.3f}", q.median, std::max(q.median - q.lo, q.hi - q.median));
+  }
+  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n",
+             g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"), g("recursions"),
+             g("local_levels"), g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
+             status);
+  std::fflush(stdout);
+}
+
+}  // namespace mmbench::cli

@@ -1,0 +1,89 @@
+// `mmbench run`, the output stage of its pipeline (sweep_expansion.hpp): a
+// configuration and its measurement become one typed ResultRow; cells()
+// is the one place that formats it into the CSV's columns
+// (results_schema.hpp), and print_row() prints the table line on rank 0
+// from the same typed values (nothing is parsed back from text).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "cli/configuration.hpp"
+#include "cli/machine_source.hpp"
+#include "cli/run_command.hpp"
+#include "cli/sweep_rounds.hpp"
+#include "core/paired_stats.hpp"
+#include "core/timing.hpp"
+
+namespace mmbench::cli {
+
+// Both models' predictions for a configuration as it ran.
+struct Predicted {
+  double paper = 0, refined = 0;
+  double error_paper(double t) const { return (paper - t) / t; }  // relative to a measured time t > 0
+  double error_refined(double t) const { return (refined - t) / t; }
+};
+// nullopt where a model does not cover the configuration.
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine);
+
+// One configuration's line of the results: who it is, then what happened.
+struct ResultRow {
+  enum class Status { ok, failed, not_applicable };
+
+  // ---- identity: every row, measured or not ----
+  std::string timestamp, host;
+  std::string simulated;  // the SMPI platform, "" for real runs
+  int p = 0;              // ranks (as the plan ran once measured: Plan::as_run)
+  int threads = 0;        // BLAS threads per rank (likewise)
+  std::string algo;
+  algos::Problem pb;
+  int warmup = 0;
+  std::string reps_asked;  // as given: a number or "auto"
+  std::uint64_t order_seed = 0;
+  std::string local_levels;  // as asked (a number, or the expansion's label)
+  std::string selected_by, runner_up;
+  // The plan's own columns (Plan::describe(): grid, nb, lb, schema, ...).
+  std::map<std::string, std::string> described;
+
+  // ---- outcome ----
+  Status status = Status::ok;
+  std::string reason;       // why it is not ok (or why verification was skipped)
+  std::optional<int> reps;  // rounds measured (also for a failure after some rounds)
+  struct Timing {
+    Stats times;               // min, median, max over the rounds
+    MedianInterval median;     // the median's order-statistics interval
+    double cv = 0;             // coefficient of variation
+    double peak_mem_mb = 0;
+    double mflops_per_proc = 0;
+    double gflops_total = 0;
+    bool noisy() const;
+  };
+  std::optional<Timing> timing;
+  struct Verification {
+    double residual = 0, limit = 0;
+  };
+  std::optional<Verification> verification;  // nullopt with timing: skipped
+  std::optional<MedianInterval> peer_ratio;   // peer time / this time, per round
+  std::optional<Predicted> predicted;
+
+  // The CSV's cells, keyed by column name (columns absent here stay empty).
+  std::map<std::string, std::string> cells() const;
+};
+
+// The identity part of a row.
+ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t order_seed);
+// Times, rates, noise and verification of a measured configuration.
+void add_measurement(ResultRow& row, const Config& c, const Measured& m);
+// Speed relative to the peer, round by round (peer time / this time).
+void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m);
+
+// 6 significant digits, as every time column.
+std::string fmt_sig(double v);
+
+// The table on stdout.
+void print_header();
+void print_row(const ResultRow& r);
+
+}  // namespace mmbench::cli

@@ -1,0 +1,115 @@
+// The typed result row (cli/result_row.hpp): cells() is the only place that
+// turns it into the CSV's text, so its formats are pinned here, and every
+// cell it writes is a column of results_schema.hpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "cli/result_row.hpp"
+#include "cli/results_schema.hpp"
+
+using mmbench::cli::ResultRow;
+
+namespace {
+
+ResultRow identity() {
+  ResultRow r;
+  r.timestamp = "2026-11-23T18:00:00Z";
+  r.host = "vm";
+  r.p = 2;
+  r.threads = 1;
+  r.algo = "ring";
+  r.pb = {256, 512, 384};
+  r.warmup = 1;
+  r.reps_asked = "3";
+  r.order_seed = 7;
+  r.local_levels = "0";
+  r.selected_by = "user";
+  return r;
+}
+
+ResultRow measured() {
+  ResultRow r = identity();
+  r.described = {{"grid", "1x2"}, {"local_levels_applied", "0"}};
+  r.reps = 3;
+  ResultRow::Timing t;
+  t.times = {0.5, 0.625, 0.75};
+  t.median.median = 0.625;
+  t.median.lo = 0.5;
+  t.median.hi = 0.75;
+  t.median.coverage = 0.75;
+  t.cv = 0.2;
+  t.peak_mem_mb = 12.345;
+  t.mflops_per_proc = 1234.56;
+  t.gflops_total = 2.4691;
+  r.timing = t;
+  r.verification = ResultRow::Verification{1.5e-16, 2.25e-12};
+  return r;
+}
+
+}  // namespace
+
+TEST(ResultRow, EveryCellIsAColumn) {
+  ResultRow r = measured();
+  r.peer_ratio = mmbench::MedianInterval{1.1, 1.0, 1.2, 0.75, 3};
+  r.predicted = mmbench::cli::Predicted{0.5, 0.75};
+  const auto& cols = mmbench::cli::results_columns();
+  for (const auto& [name, value] : r.cells())
+    EXPECT_NE(std::find(cols.begin(), cols.end(), name), cols.end()) << name << " is not a CSV column";
+}
+
+TEST(ResultRow, MeasuredCellsKeepTheirFormats) {
+  ResultRow r = measured();
+  r.peer_ratio = mmbench::MedianInterval{1.1, 1.0, 1.2, 0.75, 3};
+  r.predicted = mmbench::cli::Predicted{0.5, 0.75};
+  const auto c = r.cells();
+  EXPECT_EQ(c.at("m"), "256");
+  EXPECT_EQ(c.at("n"), "512");
+  EXPECT_EQ(c.at("k"), "384");
+  EXPECT_EQ(c.at("grid"), "1x2");  // the plan's own column
+  EXPECT_EQ(c.at("t_median"), "0.625");
+  EXPECT_EQ(c.at("t_median_lo"), "0.5");
+  EXPECT_EQ(c.at("ci_coverage"), "0.750");
+  EXPECT_EQ(c.at("cv"), "0.2000");
+  EXPECT_EQ(c.at("noisy"), "yes");  // cv 0.2 > the noisy threshold
+  EXPECT_EQ(c.at("peak_mem_mb"), "12.3");
+  EXPECT_EQ(c.at("mflops_per_proc"), "1234.6");
+  EXPECT_EQ(c.at("gflops_total"), "2.469");
+  EXPECT_EQ(c.at("residual"), "1.5e-16");
+  EXPECT_EQ(c.at("residual_limit"), "2.25e-12");
+  EXPECT_EQ(c.at("verified"), "yes");
+  EXPECT_EQ(c.at("status"), "ok");
+  EXPECT_EQ(c.at("peer_ratio"), "1.1000");
+  EXPECT_EQ(c.at("peer_ratio_lo"), "1.0000");
+  EXPECT_EQ(c.at("pred_paper"), "0.5");
+  // Errors relative to the measured median 0.625: (0.5 - 0.625) / 0.625 = -0.2.
+  EXPECT_EQ(c.at("err_paper"), "-0.2000");
+  EXPECT_EQ(c.at("err_refined"), "0.2000");
+}
+
+TEST(ResultRow, FailedVerificationSaysNo) {
+  ResultRow r = measured();
+  r.status = ResultRow::Status::failed;
+  r.reason = "residual above limit";
+  const auto c = r.cells();
+  EXPECT_EQ(c.at("verified"), "no");
+  EXPECT_EQ(c.at("status"), "failed");
+  EXPECT_EQ(c.at("reason"), "residual above limit");
+}
+
+TEST(ResultRow, UnverifiedAndUnmeasuredRows) {
+  ResultRow skipped = measured();
+  skipped.verification.reset();
+  EXPECT_EQ(skipped.cells().at("verified"), "skipped");
+  EXPECT_EQ(skipped.cells().count("residual"), 0u);
+
+  ResultRow na = identity();
+  na.status = ResultRow::Status::not_applicable;
+  na.reason = "p = 3 is not a power of 7";
+  na.predicted = mmbench::cli::Predicted{0.5, 0.75};  // a prediction without a time has no error
+  const auto c = na.cells();
+  EXPECT_EQ(c.at("status"), "not-applicable");
+  EXPECT_EQ(c.at("reason"), "p = 3 is not a power of 7");
+  for (const char* col : {"t_median", "verified", "reps", "peer_ratio", "err_paper"})
+    EXPECT_EQ(c.count(col), 0u) << col;
+}
