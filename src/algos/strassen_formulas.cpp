@@ -4,25 +4,6 @@
 
 namespace mmbench::algos::strassen {
 
-//                                         A11 A12 A21 A22     B11 B12 B21 B22
-const std::array<ProductFormula, 7> kProducts = {{
-    {{+1, 0, 0, +1}, {+1, 0, 0, +1}},   // Q1 = (A11 + A22)(B11 + B22)
-    {{0, 0, +1, +1}, {+1, 0, 0, 0}},    // Q2 = (A21 + A22) B11
-    {{+1, 0, 0, 0}, {0, +1, 0, -1}},    // Q3 = A11 (B12 - B22)
-    {{0, 0, 0, +1}, {-1, 0, +1, 0}},    // Q4 = A22 (B21 - B11)
-    {{+1, +1, 0, 0}, {0, 0, 0, +1}},    // Q5 = (A11 + A12) B22
-    {{-1, 0, +1, 0}, {+1, +1, 0, 0}},   // Q6 = (A21 - A11)(B11 + B12)
-    {{0, +1, 0, -1}, {0, 0, +1, +1}},   // Q7 = (A12 - A22)(B21 + B22)
-}};
-
-//                                           Q1  Q2  Q3  Q4  Q5  Q6  Q7
-const std::array<std::array<int, 7>, 4> kC = {{
-    {+1, 0, 0, +1, -1, 0, +1},   // C11 = Q1 + Q4 - Q5 + Q7
-    {0, 0, +1, 0, +1, 0, 0},     // C12 = Q3 + Q5
-    {0, +1, 0, +1, 0, 0, 0},     // C21 = Q2 + Q4 (Tab. 2.3's Q3 + Q5 is the erratum)
-    {+1, -1, +1, 0, 0, +1, 0},   // C22 = Q1 - Q2 + Q3 + Q6
-}};
-
 std::string schema_name(Schema s) { return s == Schema::q7 ? "q7" : "q8"; }
 
 std::string cutoff_name(Cutoff c) {

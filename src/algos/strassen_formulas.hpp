@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "local/strassen_coefficients.hpp"
+
 namespace mmbench::algos::strassen {
 
-// Q_t = (sum_q a[q] A_q) (sum_q b[q] B_q), coefficients -1, 0, +1.
-struct ProductFormula {
-  std::array<int, 4> a, b;
-};
-extern const std::array<ProductFormula, 7> kProducts;
-// C_q = sum_t kC[q][t] Q_t. Erratum 1 of docs/method.md §11 applied: C21 = Q2 + Q4.
-extern const std::array<std::array<int, 7>, 4> kC;
+// The coefficient table itself (kProducts, kC) lives with the local kernel,
+// which uses it too (local/strassen_coefficients.hpp).
+using local::ProductFormula;
+inline constexpr const std::array<ProductFormula, 7>& kProducts = local::kStrassenProducts;
+inline constexpr const std::array<std::array<int, 7>, 4>& kC = local::kStrassenC;
 
 enum class Schema { q7, q8 };
 std::string schema_name(Schema s);  // "q7" / "q8"
