@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "algos/strassen_groups.hpp"
 #include "core/comm.hpp"
@@ -117,6 +118,12 @@ class Algorithm {
   virtual std::string_view requirements() const = 0;  // p, n constraints in words
   virtual std::string_view layout() const = 0;        // data layout in words
   virtual Uses uses() const { return {}; }
+  // Every key its plans' describe() may write, i.e. the results CSV columns
+  // it fills beyond the common ones. A name not yet in the CSV is appended
+  // to the header (cli/results_schema.hpp), so reporting a new value is a
+  // change inside the algorithm's unit; tests/mpi/test_algorithms checks
+  // that describe() writes nothing undeclared.
+  virtual std::vector<std::string> columns() const = 0;
   // Same answer on every rank (it depends only on its arguments).
   virtual Applicability check(const Problem& pb, const Options& opt, int ranks) const = 0;
   // Doubles per rank (max over ranks) that a plan will need for A, B, C and

@@ -79,6 +79,7 @@ class Dgemm : public Algorithm {
   std::string_view requirements() const override { return "any p (uses rank 0 with threads x p BLAS threads)"; }
   std::string_view layout() const override { return "A, B, C whole on rank 0"; }
   Uses uses() const override { return Uses{.local_levels = true}; }
+  std::vector<std::string> columns() const override { return local::LocalMultiply::columns(); }
   Applicability check(const Problem&, const Options&, int) const override { return {}; }
   // A, B, C on rank 0 plus the local kernel's workspace, which the sweep
   // must count: at n = 12288 four prepared configurations (L = 0, 2, 3, 4)

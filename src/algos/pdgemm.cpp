@@ -102,6 +102,7 @@ class Pdgemm : public Algorithm {
   }
   std::string_view layout() const override { return "2D block-cyclic nb x nb on pr x pc (row-major ranks)"; }
   Uses uses() const override { return Uses{.grid = true, .nb = true, .lb = true}; }
+  std::vector<std::string> columns() const override { return {"grid", "nb", "lb", "lb_override"}; }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
     if (!scalapack_unavailable().empty()) return {std::string(scalapack_unavailable())};
     if (auto why = grid_problem(opt, ranks); !why.empty()) return {why};

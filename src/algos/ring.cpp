@@ -120,6 +120,7 @@ class Ring : public Algorithm {
            one_d_local_workspace_doubles(pb, o, ranks);
   }
   Uses uses() const override { return Uses{.local_levels = true}; }
+  std::vector<std::string> columns() const override { return local::LocalMultiply::columns(); }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<RingPlan>(pb, opt, comm);
   }

@@ -14,6 +14,7 @@
 
 #include "algos/parallel_strassen.hpp"
 #include "algos/process_grid.hpp"
+#include "algos/registry.hpp"
 #include "algos/scalapack_availability.hpp"
 #include "algos/strassen_depth.hpp"
 #include "algos/strassen_groups.hpp"
@@ -204,6 +205,15 @@ class StrassenCombination : public Algorithm {
                 .recursions = true,
                 .local_levels = !pd,
                 .q7_split = c_.schema == Schema::q7};
+  }
+  // Strassen's own columns, then its leaf algorithm's (the leaf plan's
+  // describe() is passed up; a dgemm leaf is a LocalMultiply).
+  std::vector<std::string> columns() const override {
+    std::vector<std::string> c = {"schema", "cutoff", "recursions", "q7_split", "q7_split_rule"};
+    const Algorithm* leaf = find_algorithm(strassen::cutoff_name(c_.cutoff));
+    const std::vector<std::string> below = leaf ? leaf->columns() : std::vector<std::string>{};
+    c.insert(c.end(), below.begin(), below.end());
+    return c;
   }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
     if (c_.cutoff == Cutoff::pdgemm && !scalapack_unavailable().empty())

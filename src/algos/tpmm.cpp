@@ -123,6 +123,11 @@ class Tpmm : public Algorithm {
            one_d_local_workspace_doubles(pb, o, ranks);
   }
   Uses uses() const override { return Uses{.local_levels = true}; }
+  std::vector<std::string> columns() const override {
+    std::vector<std::string> c = local::LocalMultiply::columns();
+    c.insert(c.end(), {"exchanges_total", "exchanges_node_local"});
+    return c;
+  }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<TpmmPlan>(pb, opt, comm);
   }

@@ -226,6 +226,7 @@ class TwoPointFiveD : public Algorithm {
   }
   std::string_view layout() const override { return "A, B, C in q x q blocks on layer 0; copies of A, B on every layer"; }
   Uses uses() const override { return Uses{.replicas = true}; }
+  std::vector<std::string> columns() const override { return {"replicas", "grid"}; }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
     const int c = replicas_of(opt, ranks);
     const int q = layer_grid_side(ranks, c);

@@ -1,12 +1,18 @@
 // The columns of a results CSV, in order (docs/csv-columns.md explains each).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "algos/registry.hpp"
+
 namespace mmbench::cli {
 
-inline const std::vector<std::string>& results_columns() {
+// The columns every results CSV has had, in their order; the algorithms'
+// own columns (Algorithm::columns()) are among them, and a column an
+// algorithm declares that is not yet here is appended after them.
+inline const std::vector<std::string>& base_results_columns() {
   static const std::vector<std::string> cols = {
       "timestamp", "host", "simulated", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
       "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant", "local_add_share",
@@ -16,6 +22,19 @@ inline const std::vector<std::string>& results_columns() {
       "peer_ratio_lo", "peer_ratio_hi", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",
       "err_refined", "selected_by", "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb",
       "exchanges_total", "exchanges_node_local", "status", "reason"};
+  return cols;
+}
+
+// The base columns, then every algorithm's declared column not among them,
+// in the order of the algorithm table.
+inline const std::vector<std::string>& results_columns() {
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = base_results_columns();
+    for (const algos::Algorithm* a : algos::all_algorithms())
+      for (const std::string& name : a->columns())
+        if (std::find(c.begin(), c.end(), name) == c.end()) c.push_back(name);
+    return c;
+  }();
   return cols;
 }
 

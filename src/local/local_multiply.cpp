@@ -51,6 +51,11 @@ double LocalMultiply::error_growth() const {
   return fast_gemm_error_growth(fast_.deepest_levels(), fast_.config().variant);
 }
 
+std::vector<std::string> LocalMultiply::columns() {
+  return {"local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
+          "local_passes_by_level"};
+}
+
 std::map<std::string, std::string> LocalMultiply::describe() const {
   std::map<std::string, std::string> d{{"local_levels_applied", std::to_string(fast_.deepest_levels())}};
   if (fast_.config().levels > 0) {

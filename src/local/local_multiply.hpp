@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/layout.hpp"
 #include "local/fast_gemm.hpp"
@@ -47,6 +48,9 @@ class LocalMultiply {
   // the calls so far went: local_add_share, local_add_share_by_level,
   // local_passes_by_level (when a level was done).
   std::map<std::string, std::string> describe() const;
+  // Every key describe() may write (what an algorithm with local levels
+  // declares as its CSV columns, Algorithm::columns()).
+  static std::vector<std::string> columns();
 
  private:
   FastGemm fast_;

@@ -37,6 +37,12 @@ void run_case(const Algorithm& algo, Problem pb, Options opt, const Comm& world,
   generate(B, 12);
   plan->multiply(A, B, C);
   plan->multiply(A, B, C);  // twice: a second call must give the same answer
+  // Every column the plan reports is one the algorithm declared (the CSV
+  // header is built from the declarations before any plan runs).
+  const std::vector<std::string> declared = algo.columns();
+  for (const auto& [key, value] : plan->describe())
+    CHECK(std::find(declared.begin(), declared.end(), key) != declared.end(),
+          "{} {}: describe() writes '{}', not among its declared columns()", algo.name(), label, key);
   double res = normwise_residual(A, B, C, world);
   const double growth = world.max(plan->error_growth());  // leaves may differ per rank
   double limit = kClassicalResidualLimit * growth;

@@ -4,12 +4,14 @@
 // (the `list` output and the CSV's algo column depend on them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "algos/registry.hpp"
+#include "cli/results_schema.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/selection.hpp"
 
@@ -81,4 +83,28 @@ TEST(Registry, NamesInListOrder) {
   EXPECT_EQ(names, expected);
   EXPECT_EQ(closest_algorithm("strassen-q7+pdgem"), "strassen-q7+pdgemm");
   EXPECT_EQ(find_algorithm("strassen"), nullptr);
+}
+
+// Every algorithm declares the CSV columns its plans fill
+// (Algorithm::columns()); the results header is the columns every CSV has
+// had, unchanged and in order, then any declared column not among them.
+// Today's algorithms declare only existing columns, so the header is the
+// base list (existing CSVs stay appendable).
+TEST(Registry, DeclaredColumnsAreResultsColumns) {
+  const auto& base = cli::base_results_columns();
+  const auto& all = cli::results_columns();
+  ASSERT_GE(all.size(), base.size());
+  EXPECT_TRUE(std::equal(base.begin(), base.end(), all.begin())) << "the base columns keep their order";
+  EXPECT_EQ(all.size(), base.size()) << "a registered algorithm declared a new column: " << all.back();
+  for (const Algorithm* a : all_algorithms()) {
+    const std::vector<std::string> cols = a->columns();
+    EXPECT_FALSE(cols.empty()) << a->name();
+    EXPECT_EQ(std::set<std::string>(cols.begin(), cols.end()).size(), cols.size()) << a->name() << ": duplicate";
+    for (const std::string& c : cols)
+      EXPECT_NE(std::find(all.begin(), all.end(), c), all.end()) << a->name() << ": " << c;
+  }
+  // A Strassen combination reports its leaf's columns too.
+  const std::vector<std::string> q7pd = find_algorithm("strassen-q7+pdgemm")->columns();
+  for (const char* c : {"schema", "recursions", "q7_split", "grid", "lb"})
+    EXPECT_NE(std::find(q7pd.begin(), q7pd.end(), c), q7pd.end()) << c;
 }
