@@ -5,7 +5,8 @@
 // ("fused-deepest") or at every level ("fused-all"). Rounds run every configuration once in
 // a rotated order; the ratio to DGEMM is taken per round (same round's
 // DGEMM), reported as median [min, max] over the rounds, with the kernel's
-// account (DGEMM leaves, addition passes per level) per multiply.
+// account (DGEMM leaves, addition passes per level) per multiply; each
+// multiply's own account goes to stderr as it finishes.
 //
 //   cmake --build build --target fast_gemm_schedules
 //   build/bench/fast_gemm_schedules N L ROUNDS THREADS [VARIANT,...]
@@ -98,9 +99,19 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r)
     for (std::size_t i = 0; i < variants.size(); ++i) {
       const std::size_t j = (i + r) % variants.size();
+      // This multiply's own account (the totals below are sums over
+      // rounds): the spread between rounds shows where the noise sits.
+      const mmbench::local::FastGemmAccount before = kernels[j].account();
       const double t0 = now();
       run(kernels[j]);
       t[j].push_back(now() - t0);
+      const mmbench::local::FastGemmAccount& after = kernels[j].account();
+      std::fprintf(stderr, "# round %d %s: %.3f s, leaves %.3f s, additions %.3f s", r + 1, variants[j].name,
+                   t[j].back(), after.leaf_seconds - before.leaf_seconds,
+                   after.total_add_seconds() - before.total_add_seconds());
+      for (int l = 1; l <= kernels[j].deepest_levels(); ++l)
+        std::fprintf(stderr, "%s%.3f", l > 1 ? ";" : ", by level ", after.add_seconds[l] - before.add_seconds[l]);
+      std::fprintf(stderr, "\n");
     }
   std::printf("# n=%ld levels=%d rounds=%d threads=%d; ideal (8/7)^L = %.3f\n", n, levels, rounds, threads,
               std::pow(8.0 / 7.0, levels));
