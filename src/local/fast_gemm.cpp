@@ -510,7 +510,8 @@ class StrassenOperand {
 // and are added where they belong right away (one fused pass each). 13
 // passes. The three result passes are the table's columns for Q1, Q4, Q5
 // with the products already in C folded in (strassen_add_q1 adds Q3 - Q2 to
-// C22 from C12 and C21); FastGemm tests check them against the table.
+// C22 from C12 and C21); the FastGemm tests check them end to end against
+// DGEMM.
 void strassen_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, int levels, double* ws,
                     int depth) {
   const Block x{ws, temp_ld(mh)};                     // mh×kh

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "cli/result_row.hpp"
 #include "cli/results_schema.hpp"
@@ -63,28 +64,20 @@ TEST(ResultRow, MeasuredCellsKeepTheirFormats) {
   r.peer_ratio = mmbench::MedianInterval{1.1, 1.0, 1.2, 0.75, 3};
   r.predicted = mmbench::cli::Predicted{0.5, 0.75};
   const auto c = r.cells();
-  EXPECT_EQ(c.at("m"), "256");
-  EXPECT_EQ(c.at("n"), "512");
-  EXPECT_EQ(c.at("k"), "384");
-  EXPECT_EQ(c.at("grid"), "1x2");  // the plan's own column
-  EXPECT_EQ(c.at("t_median"), "0.625");
-  EXPECT_EQ(c.at("t_median_lo"), "0.5");
-  EXPECT_EQ(c.at("ci_coverage"), "0.750");
-  EXPECT_EQ(c.at("cv"), "0.2000");
-  EXPECT_EQ(c.at("noisy"), "yes");  // cv 0.2 > the noisy threshold
-  EXPECT_EQ(c.at("peak_mem_mb"), "12.3");
-  EXPECT_EQ(c.at("mflops_per_proc"), "1234.6");
-  EXPECT_EQ(c.at("gflops_total"), "2.469");
-  EXPECT_EQ(c.at("residual"), "1.5e-16");
-  EXPECT_EQ(c.at("residual_limit"), "2.25e-12");
-  EXPECT_EQ(c.at("verified"), "yes");
-  EXPECT_EQ(c.at("status"), "ok");
-  EXPECT_EQ(c.at("peer_ratio"), "1.1000");
-  EXPECT_EQ(c.at("peer_ratio_lo"), "1.0000");
-  EXPECT_EQ(c.at("pred_paper"), "0.5");
-  // Errors relative to the measured median 0.625: (0.5 - 0.625) / 0.625 = -0.2.
-  EXPECT_EQ(c.at("err_paper"), "-0.2000");
-  EXPECT_EQ(c.at("err_refined"), "0.2000");
+  // Errors are relative to the measured median 0.625: (0.5 - 0.625) / 0.625 = -0.2.
+  const std::pair<const char*, const char*> expected[] = {
+      {"m", "256"},          {"n", "512"},
+      {"k", "384"},          {"grid", "1x2"},  // the plan's own column
+      {"t_median", "0.625"}, {"t_median_lo", "0.5"},
+      {"ci_coverage", "0.750"}, {"cv", "0.2000"},
+      {"noisy", "yes"},      // cv 0.2 > the noisy threshold
+      {"peak_mem_mb", "12.3"}, {"mflops_per_proc", "1234.6"},
+      {"gflops_total", "2.469"}, {"residual", "1.5e-16"},
+      {"residual_limit", "2.25e-12"}, {"verified", "yes"},
+      {"status", "ok"},      {"peer_ratio", "1.1000"},
+      {"peer_ratio_lo", "1.0000"}, {"pred_paper", "0.5"},
+      {"err_paper", "-0.2000"}, {"err_refined", "0.2000"}};
+  for (const auto& [column, text] : expected) EXPECT_EQ(c.at(column), text) << column;
 }
 
 TEST(ResultRow, FailedVerificationSaysNo) {

@@ -77,19 +77,20 @@ TEST(StrassenCoefficients, FusedPassesMatchTheTable) {
     for (int q = 0; q < 4; ++q) x[q] = in[q][i + j * ld];
     return combine(coef, x);
   };
-  // A side: the operands of Q1, Q2, Q5, Q6, Q7; B side: of Q1, Q3, Q4, Q6, Q7.
+  // Output o of a fused operand pass must be the table's side of product
+  // products[o]: A side for Q1, Q2, Q5, Q6, Q7; B side for Q1, Q3, Q4, Q6, Q7.
+  auto expect_operands = [&](const char* side, const int (&products)[5], bool a_side) {
+    for (int o = 0; o < 5; ++o)
+      for (std::int64_t j = 0; j < cols; ++j)
+        for (std::int64_t i = 0; i < rows; ++i) {
+          const ProductFormula& f = kStrassenProducts[products[o]];
+          EXPECT_DOUBLE_EQ(out[o][i + j * ld], at(a_side ? f.a : f.b, i, j)) << side << " operand " << o;
+        }
+  };
   strassen_a_operands(all, quads[0], quads[1], quads[2], quads[3], blk(0), blk(1), blk(2), blk(3), blk(4));
-  const int a_products[5] = {0, 1, 4, 5, 6};
-  for (int o = 0; o < 5; ++o)
-    for (std::int64_t j = 0; j < cols; ++j)
-      for (std::int64_t i = 0; i < rows; ++i)
-        EXPECT_DOUBLE_EQ(out[o][i + j * ld], at(kStrassenProducts[a_products[o]].a, i, j)) << "A operand " << o;
+  expect_operands("A", {0, 1, 4, 5, 6}, true);
   strassen_b_operands(all, quads[0], quads[1], quads[2], quads[3], blk(0), blk(1), blk(2), blk(3), blk(4));
-  const int b_products[5] = {0, 2, 3, 5, 6};
-  for (int o = 0; o < 5; ++o)
-    for (std::int64_t j = 0; j < cols; ++j)
-      for (std::int64_t i = 0; i < rows; ++i)
-        EXPECT_DOUBLE_EQ(out[o][i + j * ld], at(kStrassenProducts[b_products[o]].b, i, j)) << "B operand " << o;
+  expect_operands("B", {0, 2, 3, 5, 6}, false);
 
   // Result pass: Q1, Q4, Q5 in temporaries, Q7, Q3, Q2, Q6 in C11, C12, C21, C22.
   std::array<std::vector<double>, 7> prod;
