@@ -62,22 +62,21 @@ void add_measurement(ResultRow& row, const Config& c, const Measured& m) {
   row.reps = static_cast<int>(m.times.size());
   ResultRow::Timing t;
   t.times = summarize(m.times);
-  t.median = median_interval(m.times);
+  t.interval = median_interval(m.times);
   t.cv = coefficient_of_variation(m.times);
   t.peak_mem_mb = m.peak_mem_mb;
   t.mflops_per_proc = mflops_per_proc(c.pb, t.times.median, used.ranks, used.opt.threads);
   t.gflops_total = c.pb.flops() / t.times.median / 1e9;
   row.timing = t;
-  if (m.residual < 0) {
-    row.verification.reset();
+  if (m.residual < 0) {  // not verified
     if (sim::charged()) row.reason = "simulated with charged computation: no result to verify";
-    row.status = ResultRow::Status::ok;
     return;
   }
   row.verification = ResultRow::Verification{m.residual, m.residual_limit};
-  const bool failed = !(m.residual <= m.residual_limit);
-  row.status = failed ? ResultRow::Status::failed : ResultRow::Status::ok;
-  if (failed) row.reason = "residual above limit";
+  if (!row.verification->passed()) {
+    row.status = ResultRow::Status::failed;
+    row.reason = "residual above limit";
+  }
 }
 
 void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m) {
@@ -124,9 +123,9 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["t_min"] = fmt_sig(t.times.min);
     c["t_median"] = fmt_sig(t.times.median);
     c["t_max"] = fmt_sig(t.times.max);
-    c["t_median_lo"] = fmt_sig(t.median.lo);
-    c["t_median_hi"] = fmt_sig(t.median.hi);
-    c["ci_coverage"] = fixed(t.median.coverage, 3);
+    c["t_median_lo"] = fmt_sig(t.interval.lo);
+    c["t_median_hi"] = fmt_sig(t.interval.hi);
+    c["ci_coverage"] = fixed(t.interval.coverage, 3);
     c["cv"] = fixed(t.cv, 4);
     c["noisy"] = t.noisy() ? "yes" : "no";
     c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);
@@ -135,7 +134,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
     if (verification) {
       c["residual"] = fmt::format("{:.3g}", verification->residual);
       c["residual_limit"] = fmt::format("{:.3g}", verification->limit);
-      c["verified"] = status == Status::failed ? "no" : "yes";
+      c["verified"] = verification->passed() ? "yes" : "no";
     } else {
       c["verified"] = "skipped";
     }

@@ -53,7 +53,7 @@ struct ResultRow {
   std::optional<int> reps;  // rounds measured (also for a failure after some rounds)
   struct Timing {
     Stats times;               // min, median, max over the rounds
-    MedianInterval median;     // the median's order-statistics interval
+    MedianInterval interval;   // the median's order-statistics interval
     double cv = 0;             // coefficient of variation
     double peak_mem_mb = 0;
     double mflops_per_proc = 0;
@@ -63,6 +63,7 @@ struct ResultRow {
   std::optional<Timing> timing;
   struct Verification {
     double residual = 0, limit = 0;
+    bool passed() const { return residual <= limit; }  // false for a NaN residual
   };
   std::optional<Verification> verification;  // nullopt with timing: skipped
   std::optional<MedianInterval> peer_ratio;   // peer time / this time, per round

@@ -108,9 +108,7 @@ bool accumulate_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& 
 }
 // A Winograd level with fused operand sums (winograd_fused_level).
 bool fused_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
-  using F = FastGemmConfig::Fusion;
-  if (cfg.variant != FastVariant::winograd || cfg.fusion == F::none) return false;
-  return cfg.fusion == F::all || deepest(mh, nh, kh, levels, cfg);
+  return cfg.variant == FastVariant::winograd && fuses_level(cfg.fusion, deepest(mh, nh, kh, levels, cfg));
 }
 
 // Doubles the sequential recursion from this shape down needs. All seven
@@ -482,23 +480,21 @@ class StrassenOperand {
   // The operand; runs its addition pass through add_pass when it has one.
   template <class AddPass>
   ConstBlock get(const std::array<int, 4>& coef, AddPass&& add_pass) const {
-    int first = -1, second = -1;
+    std::array<int, 4> used{};  // the quadrants with a coefficient, in order
+    int terms = 0;
     for (int q = 0; q < 4; ++q)
-      if (coef[q] != 0) (first < 0 ? first : second) = q;
-    if (terms(coef) == 1 && coef[first] == 1) return quad_[first];
-    if (terms(coef) == 2 && coef[first] == 1)
-      add_pass([&] { (coef[second] == 1 ? add : sub)(cols_, quad_[first], quad_[second], tmp_); });
-    else if (terms(coef) == 2 && coef[first] == -1 && coef[second] == 1)
-      add_pass([&] { sub(cols_, quad_[second], quad_[first], tmp_); });
-    else
-      throw std::logic_error("StrassenOperand: the table has an operand that is not X, X + Y or X - Y");
-    return tmp_;
+      if (coef[q] != 0) used[terms++] = q;
+    if (terms == 1 && coef[used[0]] == 1) return quad_[used[0]];
+    if (terms == 2 && (coef[used[0]] == 1 || coef[used[1]] == 1)) {
+      // The +1 term first: X + Y, X - Y, or -X + Y = Y - X.
+      const int x = coef[used[0]] == 1 ? used[0] : used[1], y = x == used[0] ? used[1] : used[0];
+      add_pass([&] { (coef[y] == 1 ? add : sub)(cols_, quad_[x], quad_[y], tmp_); });
+      return tmp_;
+    }
+    throw std::logic_error("StrassenOperand: the table has an operand that is not X, X + Y or X - Y");
   }
 
  private:
-  static int terms(const std::array<int, 4>& coef) {
-    return static_cast<int>(std::count_if(coef.begin(), coef.end(), [](int c) { return c != 0; }));
-  }
   Columns cols_;
   std::array<ConstBlock, 4> quad_;
   Block tmp_;

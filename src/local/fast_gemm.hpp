@@ -64,6 +64,14 @@ struct FastGemmConfig {
   Fusion fusion = Fusion::all;
 };
 
+// Whether a Winograd level runs the fused schedule under `fusion`; `deepest`:
+// its products are DGEMM calls. The kernel and the refined cost model
+// (model/refined_model.cpp) both ask this, so they cannot disagree.
+constexpr bool fuses_level(FastGemmConfig::Fusion fusion, bool deepest) {
+  using F = FastGemmConfig::Fusion;
+  return fusion == F::all || (fusion == F::deepest && deepest);
+}
+
 // Where the time of multiply() calls went, summed over calls (and over the
 // threads of a parallel top level: thread-seconds) until reset_account().
 // Level 1 is the top level. An addition pass is one call of a function of

@@ -82,9 +82,8 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   // DGEMM calls) uses the accumulate schedule, 8 C-quadrant touches instead
   // of 14 (11 when fused); a fused level reads each operand quadrant once,
   // 8 + 8 operand touches instead of 12 + 12.
-  using Fusion = local::FastGemmConfig::Fusion;
   const bool deepest = below.levels <= 0 || std::min({hm, hn, hk}) < std::max<double>(2.0, double(lk.min_dim));
-  const bool fused = lk.fusion == Fusion::all || (lk.fusion == Fusion::deepest && deepest);
+  const bool fused = local::fuses_level(lk.fusion, deepest);
   const double operand_touches = fused ? 8.0 : 12.0;
   const double c_touches = deepest ? 8.0 : fused ? 11.0 : 14.0;
   const double touches = lk.winograd ? operand_touches * (hm * hk + hk * hn) + c_touches * hm * hn

@@ -35,10 +35,10 @@ ResultRow measured() {
   r.reps = 3;
   ResultRow::Timing t;
   t.times = {0.5, 0.625, 0.75};
-  t.median.median = 0.625;
-  t.median.lo = 0.5;
-  t.median.hi = 0.75;
-  t.median.coverage = 0.75;
+  t.interval.median = 0.625;
+  t.interval.lo = 0.5;
+  t.interval.hi = 0.75;
+  t.interval.coverage = 0.75;
   t.cv = 0.2;
   t.peak_mem_mb = 12.345;
   t.mflops_per_proc = 1234.56;
@@ -82,6 +82,7 @@ TEST(ResultRow, MeasuredCellsKeepTheirFormats) {
 
 TEST(ResultRow, FailedVerificationSaysNo) {
   ResultRow r = measured();
+  r.verification = ResultRow::Verification{1e-3, 2.25e-12};  // what add_measurement marks failed
   r.status = ResultRow::Status::failed;
   r.reason = "residual above limit";
   const auto c = r.cells();
