@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
       {"plain", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/false, Fusion::none}},
       {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true, Fusion::none}},
       {"fused-deepest", {levels, FastVariant::winograd, 256, threads, true, Fusion::deepest}},
-      {"fused-all", {levels, FastVariant::winograd, 256, threads, true, Fusion::all}}};
+      {"fused-all", {levels, FastVariant::winograd, 256, threads, true, Fusion::all}},
+      {"fused-all-cached", {levels, FastVariant::winograd, 256, threads, true, Fusion::all, /*streaming_stores=*/false}}};
   // The optional list: names separated by commas, each one of all_variants.
   std::vector<std::string> wanted;
   if (argc == 6)
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
     }
   for (const std::string& w : wanted)
     if (std::none_of(all_variants.begin(), all_variants.end(), [&](const Variant& v) { return w == v.name; })) {
-      std::fprintf(stderr, "unknown variant '%s' (allowed: dgemm, plain, accumulate, fused-deepest, fused-all)\n",
+      std::fprintf(stderr, "unknown variant '%s' (allowed: dgemm, plain, accumulate, fused-deepest, fused-all, fused-all-cached)\n",
                    w.c_str());
       return 2;
     }

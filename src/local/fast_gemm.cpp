@@ -235,6 +235,9 @@ struct Ctx {
   FastGemmAccount& acc;
 };
 
+// How operand passes write their sums (FastGemmConfig::streaming_stores).
+Stores stores(const Ctx& ctx) { return ctx.cfg.streaming_stores ? Stores::streaming : Stores::cached; }
+
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -440,8 +443,8 @@ void winograd_fused_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, 
   double* next = ws + 4 * s_size + 4 * t_size;
   const Columns ak{mh, 0, kh}, bn{kh, 0, nh}, cn{mh, 0, nh};
   auto add_pass = [&](auto f) { pass(ctx, depth, f); };
-  add_pass([&] { winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, s[0], s[1], s[2], s[3]); });
-  add_pass([&] { winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, t[0], t[1], t[2], t[3]); });
+  add_pass([&] { winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, s[0], s[1], s[2], s[3], stores(ctx)); });
+  add_pass([&] { winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, t[0], t[1], t[2], t[3], stores(ctx)); });
   if (accumulate_level(mh, nh, kh, levels, ctx.cfg)) {
     auto product = [&](ConstBlock l, ConstBlock r, Block out, double alpha = 1.0, double beta = 0.0) {
       leaf_dgemm(ctx, mh, nh, kh, l, r, out, alpha, beta);
@@ -612,11 +615,11 @@ void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlo
     // Phase 1: operand sums, split by columns.
     const Columns ak = share(mh, kh, t, threads), bn = share(kh, nh, t, threads);
     if (winograd) {
-      add_pass([&] { winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3]); });
-      add_pass([&] { winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3]); });
+      add_pass([&] { winograd_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3], stores(ctx)); });
+      add_pass([&] { winograd_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3], stores(ctx)); });
     } else {
-      add_pass([&] { strassen_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3], as[4]); });
-      add_pass([&] { strassen_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3], bs[4]); });
+      add_pass([&] { strassen_a_operands(ak, q.a11, q.a12, q.a21, q.a22, as[0], as[1], as[2], as[3], as[4], stores(ctx)); });
+      add_pass([&] { strassen_b_operands(bn, q.b11, q.b12, q.b21, q.b22, bs[0], bs[1], bs[2], bs[3], bs[4], stores(ctx)); });
     }
     sync.arrive_and_wait();
     // Phase 2: this thread's products (or column slices of them).

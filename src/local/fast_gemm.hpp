@@ -62,6 +62,19 @@ struct FastGemmConfig {
   // machine).
   enum class Fusion { none, deepest, all };
   Fusion fusion = Fusion::all;
+  // Operand passes (the fused S/T sums and the parallel top's) write with
+  // non-temporal stores, which skip reading each written line first
+  // (fast_gemm_passes.hpp, Stores): 8 line transfers per element of a fused
+  // pass instead of 12. One fused A pass over 6144^2 quadrants alone: 24-26
+  // GB/s of useful traffic cached, 31-32 GB/s streaming. In the kernel
+  // (bench/fast_gemm_schedules 8192 3 4 1, paired, one thread) the additions
+  // took 0.57-0.62 s per multiply streaming against 0.65-0.68 s cached in
+  // the rounds without a slow level 1, and the ratio to DGEMM was 1.395
+  // against 1.374 (results/local-kernel-streaming-vm-20261123T2059Z.txt).
+  // The sums are then not left in cache, which would matter where the
+  // products read them while still cached; the leaves' time did not move in
+  // that run (15.25 s per multiply streaming, 15.17 and 15.23 s cached).
+  bool streaming_stores = true;
 };
 
 // Whether a Winograd level runs the fused schedule under `fusion`; `deepest`:

@@ -38,6 +38,13 @@ struct Columns {
   std::int64_t j1;
 };
 
+// How an operand pass writes its sums, which it never reads: through the
+// cache, or with non-temporal ("streaming") stores that skip the read of
+// each written line (fast_gemm_passes.cpp; 8 instead of 12 line transfers
+// per element of a fused Winograd operand pass). Streaming needs SSE2 and
+// 16-byte aligned output columns; elsewhere such a pass stores normally.
+enum class Stores { cached, streaming };
+
 // ---- single sums --------------------------------------------------------
 void add(Columns r, ConstBlock a, ConstBlock b, Block c);  // c = a + b
 void sub(Columns r, ConstBlock a, ConstBlock b, Block c);  // c = a - b
@@ -53,10 +60,12 @@ void add_to_first_sub_from_second(Columns r, Block x, Block y, ConstBlock a);
 // ---- Winograd -----------------------------------------------------------
 // S1 = A21 + A22, S2 = S1 - A11, S3 = A11 - A21, S4 = A12 - S2.
 void winograd_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a21,
-                         ConstBlock a22, Block s1, Block s2, Block s3, Block s4);
+                         ConstBlock a22, Block s1, Block s2, Block s3, Block s4,
+                         Stores stores = Stores::cached);
 // T1 = B12 - B11, T2 = B22 - T1, T3 = B22 - B12, T4 = T2 - B21.
 void winograd_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b21,
-                         ConstBlock b22, Block t1, Block t2, Block t3, Block t4);
+                         ConstBlock b22, Block t1, Block t2, Block t3, Block t4,
+                         Stores stores = Stores::cached);
 // All seven additions of the result in one pass (parallel schedule), with
 // P2..P5 already sitting in C11, C12, C21, C22:
 //   U2 = P1 + P6, U3 = U2 + P7,
@@ -83,11 +92,11 @@ void winograd_combine_accumulate(Columns r, ConstBlock c11, ConstBlock z, Block 
 // A11 + A22, A21 + A22, A11 + A12, A21 - A11, A12 - A22 (operands of Q1, Q2, Q5, Q6, Q7).
 void strassen_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a21,
                          ConstBlock a22, Block q1a, Block q2a, Block q5a, Block q6a,
-                         Block q7a);
+                         Block q7a, Stores stores = Stores::cached);
 // B11 + B22, B12 - B22, B21 - B11, B11 + B12, B21 + B22 (operands of Q1, Q3, Q4, Q6, Q7).
 void strassen_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b21,
                          ConstBlock b22, Block q1b, Block q3b, Block q4b, Block q6b,
-                         Block q7b);
+                         Block q7b, Stores stores = Stores::cached);
 // All eight result additions in one pass (parallel schedule), with Q7 in
 // C11, Q3 in C12, Q2 in C21, Q6 in C22:
 //   C11 = Q1 + Q4 - Q5 + Q7, C12 = Q3 + Q5, C21 = Q2 + Q4, C22 = Q1 - Q2 + Q3 + Q6.

@@ -76,15 +76,19 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   if (lk.levels <= 0 || smallest < std::max<double>(2.0, double(lk.min_dim)))
     return refined_dgemm_time(m, n, k, threads, mp);
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
-  const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd, lk.fusion};
+  const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd, lk.fusion, lk.streaming};
   const double products = 7.0 * refined_local_time(hm, hn, hk, 1, below, mp);
   // Winograd as fast_gemm.cpp runs it: the deepest level (its products are
   // DGEMM calls) uses the accumulate schedule, 8 C-quadrant touches instead
   // of 14 (11 when fused); a fused level reads each operand quadrant once,
-  // 8 + 8 operand touches instead of 12 + 12.
+  // 8 + 8 operand touches instead of 12 + 12. With streaming stores a fused
+  // operand pass (4 reads, 4 writes per element) moves 8 cache lines
+  // instead of 12 (no read of the lines it writes); the add bandwidth is
+  // calibrated on c = a + b with ordinary stores, 4 lines per 3 touches, so
+  // 8 lines price as 6 touches.
   const bool deepest = below.levels <= 0 || std::min({hm, hn, hk}) < std::max<double>(2.0, double(lk.min_dim));
   const bool fused = local::fuses_level(lk.fusion, deepest);
-  const double operand_touches = fused ? 8.0 : 12.0;
+  const double operand_touches = fused ? (lk.streaming ? 6.0 : 8.0) : 12.0;
   const double c_touches = deepest ? 8.0 : fused ? 11.0 : 14.0;
   const double touches = lk.winograd ? operand_touches * (hm * hk + hk * hn) + c_touches * hm * hn
                                      : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;

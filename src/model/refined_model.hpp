@@ -75,6 +75,7 @@ struct LocalKernel {
   std::int64_t min_dim = local::FastGemmConfig{}.min_dim;  // the kernel's default cut-off
   bool winograd = true;
   local::FastGemmConfig::Fusion fusion = local::FastGemmConfig{}.fusion;  // the kernel's default schedule
+  bool streaming = local::FastGemmConfig{}.streaming_stores;  // the kernel's default stores
 };
 
 // One local multiply C = A B (m x k times k x n) with the kernel `lk` on
@@ -84,7 +85,9 @@ struct LocalKernel {
 //                       plus the level's additions: Winograd touches
 //                       8 A-quadrant, 8 B-quadrant and 11 C-quadrant
 //                       elements (reads + writes) at a level with fused
-//                       operand sums (the default: every level), else 12,
+//                       operand sums (the default: every level; with
+//                       streaming stores, the default, the operand passes
+//                       are priced as 6 + 6, see refined_model.cpp), else 12,
 //                       12 and 14; at the deepest level (products are DGEMM
 //                       calls) only 8 C-quadrant elements (the accumulate
 //                       schedule: two products are added by DGEMM's beta),
@@ -96,8 +99,8 @@ struct LocalKernel {
 //                       (time / thread_speedup(threads)).
 // Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
 // 4096^3 with one level (the deepest): 7 * 2 * 2048^3 * 1e-10 = 12.03 s of
-// products, (8 + 8 + 8) * 2048^2 * 8 / 1e10 = 0.08 s of additions:
-// 12.11 s against 13.74 s of DGEMM (1.13x).
+// products, (6 + 6 + 8) * 2048^2 * 8 / 1e10 = 0.07 s of additions:
+// 12.10 s against 13.74 s of DGEMM (1.14x).
 double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp);
 
 // Ring on p ranks, C (m x n) = A (m x k) B (k x n), b_m = ceil(m/p),

@@ -376,7 +376,8 @@ TEST(FastGemm, BothSchedulesMatchDgemm) {
 
 TEST(FastGemm, FusedSchedulesMatchDgemm) {
   // Fused operand sums at the deepest level or every level, with and
-  // without DGEMM's beta at the deepest level, on even, odd and non-square
+  // without DGEMM's beta at the deepest level, with cached and streaming
+  // stores in the operand passes, on even, odd and non-square
   // shapes (C starts as NaN in run_case), one and two threads.
   using F = FastGemmConfig::Fusion;
   const Shape shapes[] = {{64, 64, 64}, {67, 45, 93}, {128, 40, 72}, {40, 128, 72}, {33, 33, 33}};
@@ -384,14 +385,16 @@ TEST(FastGemm, FusedSchedulesMatchDgemm) {
     for (int levels : {1, 2, 3})
       for (int threads : {1, 2})
         for (F fusion : {F::deepest, F::all})
-          for (bool accumulate : {false, true}) {
-            const FastGemmConfig cfg{levels, FastVariant::winograd, 2, threads, accumulate, fusion};
-            const Outcome out = run_case(s.m, s.n, s.k, cfg);
-            EXPECT_LT(out.ratio, 1.0) << s.m << "x" << s.n << "x" << s.k << " L=" << levels
-                                      << " threads=" << threads << " fusion=" << int(fusion)
-                                      << " accumulate=" << accumulate;
-            EXPECT_TRUE(out.padding_intact);
-          }
+          for (bool accumulate : {false, true})
+            for (bool streaming : {false, true}) {
+              const FastGemmConfig cfg{levels, FastVariant::winograd, 2, threads, accumulate, fusion,
+                                       streaming};
+              const Outcome out = run_case(s.m, s.n, s.k, cfg);
+              EXPECT_LT(out.ratio, 1.0) << s.m << "x" << s.n << "x" << s.k << " L=" << levels
+                                        << " threads=" << threads << " fusion=" << int(fusion)
+                                        << " accumulate=" << accumulate << " streaming=" << streaming;
+              EXPECT_TRUE(out.padding_intact);
+            }
 }
 
 TEST(FastGemm, PassCountsPerLevel) {
