@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/mpi_check.hpp"
+#include "tuner/lb_check.hpp"
 #include "tuner/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
@@ -136,8 +138,22 @@ void run(int ranks) {
             "candidate lb " + std::to_string(c.lb) + " has a rate and an interval around its median");
     }
     check(has_rule && has_lb && has_ref, "candidates hold the rule's lb, the chosen lb and 32 (ratio 1)");
-    check(p.lb_check.candidates.size() >= 3 && p.lb_check.candidates.size() <= 7,
-          "3 to 7 candidates: " + std::to_string(p.lb_check.candidates.size()));
+    // Exactly the documented ladder around the rule's lb (tuner/lb_check.hpp)
+    // on this check's panel width n / max(pr, pc): grid 1 x ranks, so 128 on
+    // one rank, 64 on two. Its length follows the rule's lb, which this tiny
+    // profile picks by timing noise: width 64, rule 16 -> 8, 16, 32, 64;
+    // rule 64 (the width) -> 32, 64 only.
+    const std::int64_t width = 128 / ranks;
+    std::vector<std::int64_t> checked;
+    std::string listed;
+    for (const LbCheckCandidate& c : p.lb_check.candidates) {
+      checked.push_back(c.lb);
+      listed += ' ';
+      listed += std::to_string(c.lb);
+    }
+    check(checked == lb_ladder(p.rule_lb, width),
+          "the candidates are lb_ladder(rule_lb " + std::to_string(p.rule_lb) + ", width " +
+              std::to_string(width) + "); got" + listed);
     for (const LbCheckCandidate& c : p.lb_check.candidates)
       if (c.lb == p.lb) check(c.ratio_median == best, "lb is the candidate with the highest median speed");
     check(p.lb_check.csv == check_csv_path, "lb_check.csv names the check's CSV");
