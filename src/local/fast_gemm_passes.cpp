@@ -46,11 +46,9 @@ inline void each_row(i64 rows, RowOp op) {
 // for ownership"), so four outputs cost four extra reads: 4 loads + 4 RFO
 // reads + 4 write-backs per element of a fused Winograd A pass, 12 line
 // transfers for 8 useful ones. Non-temporal ("streaming") stores write whole
-// lines straight to memory without reading them: 8 transfers. Measured on
-// this VM (one fused A pass over 6144^2 quadrants of a 12288^2 matrix):
-// 24-26 GB/s of useful traffic cached, 31-32 GB/s streaming. The price: the
-// sums are not left in cache, which only matters when the products read
-// them while they would still be there (FastGemmConfig::streaming_stores).
+// lines straight to memory without reading them: 8 transfers. What that
+// gave on this VM, and its price (the sums are not left in cache), is
+// recorded at FastGemmConfig::streaming_stores.
 //
 // A kernel body is written once as a generic lambda body(io, i) that
 // computes rows starting at i through io.load / io.store; it is
