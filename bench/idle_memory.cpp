@@ -14,16 +14,24 @@
 // sleep, time one read pass over the buffer (one load per cache line), and
 // time a second pass right after it. On a machine without the effect both
 // passes take the same time; where idle memory is reclaimed or demoted below
-// the process, the first pass after a long idle time is slower.
+// the process, the first pass after a long idle time is slower. With
+// THREADS > 1 each pass is split into THREADS contiguous parts read at once,
+// as the kernel's parallel top level splits its passes by columns: whether
+// the penalty of idle memory shrinks with the threads like the pass does.
+// Measured here (results/idle-memory-threads-vm-20261123T2310Z.txt): it
+// does not; split over 2 threads, a 2 GiB pass of 4 KiB pages took
+// 0.10-0.24 s after 1-40 s idle against 0.04-0.065 s warm, with huge pages
+// 0.05-0.06 s after any idle time.
 //
 //   cmake --build build --target idle_memory
-//   build/bench/idle_memory GIB       e.g. build/bench/idle_memory 2
+//   build/bench/idle_memory GIB [THREADS]   e.g. build/bench/idle_memory 2 2
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <new>
 #include <thread>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -31,24 +39,36 @@ namespace {
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-// One load per 64-byte line; the sum is stored so the loop is not removed.
-double read_pass(double* a, std::size_t n) {
-  const double t0 = now();
+// One load per 64-byte line of a[begin, end); the sum is stored so the loop
+// is not removed.
+void read_part(double* a, std::size_t begin, std::size_t end) {
   double s = 0;
-  for (std::size_t i = 0; i < n; i += 8) s += a[i];
-  a[0] = s * 0.0 + 1.0;
+  for (std::size_t i = begin; i < end; i += 8) s += a[i];
+  a[begin] = s * 0.0 + 1.0;
+}
+// The whole buffer, split into `threads` parts read at once (part t is
+// [n·t/T, n·(t+1)/T) rounded down to whole lines).
+double read_pass(double* a, std::size_t n, int threads) {
+  const double t0 = now();
+  {
+    std::vector<std::jthread> helpers;
+    auto part = [&](int t) { return n * t / threads / 8 * 8; };
+    for (int t = 1; t < threads; ++t) helpers.emplace_back(read_part, a, part(t), part(t + 1));
+    read_part(a, 0, part(1));
+  }
   return now() - t0;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
-  const long gib = argc == 2 ? std::atol(argv[1]) : 0;
-  if (gib < 1 || gib > 64) {
-    std::fprintf(stderr, "usage: %s GIB (1..64)\n", argv[0]);
+  const long gib = argc == 2 || argc == 3 ? std::atol(argv[1]) : 0;
+  const int threads = argc == 3 ? std::atoi(argv[2]) : 1;
+  if (gib < 1 || gib > 64 || threads < 1 || threads > 256) {
+    std::fprintf(stderr, "usage: %s GIB (1..64) [THREADS (1..256)]\n", argv[0]);
     return 2;
   }
   const std::size_t bytes = static_cast<std::size_t>(gib) << 30, n = bytes / sizeof(double);
-  std::printf("pages,idle_s,first_pass_s,second_pass_s\n");
+  std::printf("# threads per pass: %d\npages,idle_s,first_pass_s,second_pass_s\n", threads);
   for (bool huge : {false, true}) {
     auto* a = static_cast<double*>(::operator new(bytes, std::align_val_t{2u << 20}));
     const bool advised = huge && madvise(a, bytes, MADV_HUGEPAGE) == 0;  // a is 2 MiB aligned
@@ -58,7 +78,7 @@ int main(int argc, char** argv) {
     std::printf("%s,first-touch,%.3f,\n", kind, now() - t0);
     for (int idle : {1, 2, 5, 10, 20, 40}) {
       std::this_thread::sleep_for(std::chrono::seconds(idle));
-      const double first = read_pass(a, n), second = read_pass(a, n);
+      const double first = read_pass(a, n, threads), second = read_pass(a, n, threads);
       std::printf("%s,%d,%.3f,%.3f\n", kind, idle, first, second);
       std::fflush(stdout);
     }
