@@ -76,7 +76,8 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   if (lk.levels <= 0 || smallest < std::max<double>(2.0, double(lk.min_dim)))
     return refined_dgemm_time(m, n, k, threads, mp);
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
-  const LocalKernel below{lk.levels - 1, lk.min_dim, lk.winograd, lk.fusion, lk.streaming};
+  LocalKernel below = lk;  // the same kernel, one level less
+  --below.levels;
   const double products = 7.0 * refined_local_time(hm, hn, hk, 1, below, mp);
   // Winograd as fast_gemm.cpp runs it: the deepest level (its products are
   // DGEMM calls) uses the accumulate schedule, 8 C-quadrant touches instead
