@@ -123,6 +123,11 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     else
       fmt::print("  network: not measured (one rank)\n");
     fmt::print("  matrix addition: {:.3g} GB/s per rank; t_op = {:.3g} s/flop\n", prof.add_bytes_per_s / 1e9, prof.t_op_s);
+    if (prof.add_threads > 0 && prof.add_bytes_per_s > 0)
+      fmt::print("  matrix addition with {} threads on one rank: {:.3g} GB/s ({:.2f}x one rank's; DGEMM's: {:.2f}x)\n",
+                 prof.add_threads, prof.add_threaded_bytes_per_s / 1e9,
+                 prof.add_threaded_bytes_per_s / prof.add_bytes_per_s,
+                 prof.dgemm_single_mflops > 0 ? prof.dgemm_threaded_mflops / prof.dgemm_single_mflops : 0.0);
     if (!a.no_local)
       fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
                  prof.strassen_l1_n, prof.strassen_l2_n);

@@ -71,30 +71,73 @@ double refined_add_time(double elements, const MachineParams& mp) {
   return elements * mp.t_op;
 }
 
-double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {
-  const double smallest = std::min({m, n, k});
-  if (lk.levels <= 0 || smallest < std::max<double>(2.0, double(lk.min_dim)))
-    return refined_dgemm_time(m, n, k, threads, mp);
+namespace {
+
+// Where one thread's time goes in the sequential recursion: DGEMM leaves
+// and addition passes, kept apart because threads speed them up differently.
+struct LocalCost {
+  double leaves_s = 0, additions_s = 0;
+};
+
+bool level_applies(double m, double n, double k, const LocalKernel& lk) {
+  return lk.levels > 0 && std::min({m, n, k}) >= std::max<double>(2.0, double(lk.min_dim));
+}
+
+// Operand-pass touches of one fused pass that reads 4 quadrants and writes
+// `sums` of them. With streaming stores it moves 4 + sums cache lines per
+// element (no read of the lines it writes); the add bandwidth is calibrated
+// on c = a + b with ordinary stores, 4 lines per 3 touches, so a line prices
+// as 3/4 touch. Example: Winograd's S1..S4, 8 lines -> 6 touches (8 cached).
+double fused_operand_touches(int sums, bool streaming) {
+  return streaming ? 0.75 * (4 + sums) : 4.0 + sums;
+}
+
+LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel& lk, const MachineParams& mp) {
+  if (!level_applies(m, n, k, lk)) return {refined_dgemm_time(m, n, k, 1, mp), 0.0};
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
   LocalKernel below = lk;  // the same kernel, one level less
   --below.levels;
-  const double products = 7.0 * refined_local_time(hm, hn, hk, 1, below, mp);
+  const LocalCost product = sequential_local_cost(hm, hn, hk, below, mp);
   // Winograd as fast_gemm.cpp runs it: the deepest level (its products are
   // DGEMM calls) uses the accumulate schedule, 8 C-quadrant touches instead
   // of 14 (11 when fused); a fused level reads each operand quadrant once,
-  // 8 + 8 operand touches instead of 12 + 12. With streaming stores a fused
-  // operand pass (4 reads, 4 writes per element) moves 8 cache lines
-  // instead of 12 (no read of the lines it writes); the add bandwidth is
-  // calibrated on c = a + b with ordinary stores, 4 lines per 3 touches, so
-  // 8 lines price as 6 touches.
-  const bool deepest = below.levels <= 0 || std::min({hm, hn, hk}) < std::max<double>(2.0, double(lk.min_dim));
+  // 8 + 8 operand touches instead of 12 + 12 (6 + 6 streaming).
+  const bool deepest = !level_applies(hm, hn, hk, below);
   const bool fused = local::fuses_level(lk.fusion, deepest);
-  const double operand_touches = fused ? (lk.streaming ? 6.0 : 8.0) : 12.0;
+  const double operand_touches = fused ? fused_operand_touches(4, lk.streaming) : 12.0;
   const double c_touches = deepest ? 8.0 : fused ? 11.0 : 14.0;
   const double touches = lk.winograd ? operand_touches * (hm * hk + hk * hn) + c_touches * hm * hn
                                      : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
-  const double additions = refined_add_time(touches / 3.0, mp);
-  return (products + additions) / thread_speedup(threads, mp);
+  return {7.0 * product.leaves_s, 7.0 * product.additions_s + refined_add_time(touches / 3.0, mp)};
+}
+
+}  // namespace
+
+double add_speedup(int threads, const MachineParams& mp) {
+  const int t = std::max(1, threads);
+  const int measured_at = mp.add_thread_speedup_threads;
+  if (!(mp.add_thread_speedup > 0) || measured_at < 2) return thread_speedup(t, mp);
+  if (t >= measured_at) return mp.add_thread_speedup;
+  return 1.0 + (mp.add_thread_speedup - 1.0) * (t - 1) / (measured_at - 1);
+}
+
+double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {
+  if (!level_applies(m, n, k, lk)) return refined_dgemm_time(m, n, k, threads, mp);
+  if (threads <= 1) {
+    const LocalCost one = sequential_local_cost(m, n, k, lk, mp);
+    return one.leaves_s + one.additions_s;
+  }
+  // The parallel top level (fast_gemm.cpp, multiply_parallel_top): seven
+  // products below it on one thread each, its own passes fused and split.
+  const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
+  LocalKernel below = lk;
+  --below.levels;
+  const LocalCost product = sequential_local_cost(hm, hn, hk, below, mp);
+  const int sums = lk.winograd ? 4 : 5;  // operand sums per side
+  const double touches = fused_operand_touches(sums, lk.streaming) * (hm * hk + hk * hn) + 11.0 * hm * hn;
+  const double leaves = 7.0 * product.leaves_s;
+  const double additions = 7.0 * product.additions_s + refined_add_time(touches / 3.0, mp);
+  return leaves / thread_speedup(threads, mp) + additions / add_speedup(threads, mp);
 }
 
 namespace {

@@ -54,6 +54,17 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp);
 // Example: E = 0.9 at T = 2: speedup(1) = 1, speedup(2) = 1.8, speedup(4) = 3.6.
 double thread_speedup(int threads, const MachineParams& mp);
 
+// How much faster `threads` threads of one rank run the local kernel's
+// addition passes than one: memory-bound passes share the memory bus, so
+// this is the measured ratio S = mp.add_thread_speedup at
+// T = mp.add_thread_speedup_threads threads, linear from 1 at one thread to
+// S at T, and S beyond T (more threads than the measured cores find no more
+// bandwidth). Not measured (add_thread_speedup 0): thread_speedup(threads),
+// the price before the measurement existed. threads < 1 counts as 1.
+// Example: S = 1.4 at T = 2: add_speedup(1) = 1, add_speedup(2) = 1.4,
+// add_speedup(4) = 1.4.
+double add_speedup(int threads, const MachineParams& mp);
+
 // Eq. 2.10 refined: 2 m n k / (rate(m, n, k) * thread_speedup(threads)).
 double refined_dgemm_time(double m, double n, double k, int threads, const MachineParams& mp);
 
@@ -79,28 +90,37 @@ struct LocalKernel {
 };
 
 // One local multiply C = A B (m x k times k x n) with the kernel `lk` on
-// `threads` BLAS threads, priced the way fast_gemm.cpp runs it:
+// `threads` threads, priced the way fast_gemm.cpp runs it:
 //   no level applies -> refined_dgemm_time(m, n, k, threads)
-//   a level          -> 7 products of (m/2, n/2, k/2) on one thread each,
-//                       plus the level's additions: Winograd touches
-//                       8 A-quadrant, 8 B-quadrant and 11 C-quadrant
-//                       elements (reads + writes) at a level with fused
-//                       operand sums (the default: every level; with
-//                       streaming stores, the default, the operand passes
-//                       are priced as 6 + 6, see refined_model.cpp), else 12,
-//                       12 and 14; at the deepest level (products are DGEMM
-//                       calls) only 8 C-quadrant elements (the accumulate
-//                       schedule: two products are added by DGEMM's beta),
-//                       classic Strassen 15, 15 and 17; 8 bytes per touch
-//                       at the add bandwidth (refined_add_time counts 3
-//                       touches per element);
-//                       with threads > 1 the top level's products and
-//                       additions are split over the threads
-//                       (time / thread_speedup(threads)).
+//   a level          -> 7 products of (m/2, n/2, k/2), plus the level's
+//                       additions: Winograd touches 8 A-quadrant,
+//                       8 B-quadrant and 11 C-quadrant elements (reads +
+//                       writes) at a level with fused operand sums (the
+//                       default: every level; with streaming stores, the
+//                       default, the operand passes are priced as 6 + 6,
+//                       see refined_model.cpp), else 12, 12 and 14; at the
+//                       deepest level (products are DGEMM calls) only 8
+//                       C-quadrant elements (the accumulate schedule: two
+//                       products are added by DGEMM's beta), classic
+//                       Strassen 15, 15 and 17; 8 bytes per touch at the
+//                       add bandwidth (refined_add_time counts 3 touches
+//                       per element).
+//   threads > 1      -> the top level runs its seven products on the
+//                       threads at once, each product's levels below on one
+//                       thread (fast_gemm.cpp, multiply_parallel_top), and
+//                       its passes fused and split by columns: Winograd
+//                       8 + 8 + 11 touches (6 + 6 + 11 streaming), classic
+//                       Strassen 9 + 9 + 11 (6.75 + 6.75 + 11: five sums
+//                       from four quadrants); no accumulate schedule there.
+//                       The time is leaves / thread_speedup(threads) +
+//                       additions / add_speedup(threads): DGEMM leaves scale
+//                       with the threads, memory-bound passes much less.
 // Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
 // 4096^3 with one level (the deepest): 7 * 2 * 2048^3 * 1e-10 = 12.03 s of
 // products, (6 + 6 + 8) * 2048^2 * 8 / 1e10 = 0.07 s of additions:
-// 12.10 s against 13.74 s of DGEMM (1.14x).
+// 12.10 s against 13.74 s of DGEMM (1.14x). With 2 threads and add_speedup
+// 1.4 (thread_speedup 2): 12.03 / 2 + (6 + 6 + 11) * 2048^2 * 8 / 1e10 / 1.4
+// = 6.01 + 0.055 s.
 double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp);
 
 // Ring on p ranks, C (m x n) = A (m x k) B (k x n), b_m = ceil(m/p),

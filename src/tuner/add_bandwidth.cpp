@@ -1,10 +1,14 @@
 #include "tuner/add_bandwidth.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "core/affinity.hpp"
 #include "core/mpi_check.hpp"
+#include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 
 namespace mmbench::tuner {
@@ -16,9 +20,20 @@ namespace {
   for (std::size_t i = 0; i < count; ++i) c[i] = a[i] + b[i];
 }
 
+// c = a + b split into `threads` contiguous parts added at once: part t is
+// [count·t/T, count·(t+1)/T). Example count = 10, T = 3: [0, 3), [3, 6), [6, 10).
+void add_split(const double* a, const double* b, double* c, std::size_t count, int threads) {
+  auto begin = [&](int t) { return count * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads); };
+  std::vector<std::jthread> helpers;  // joined on scope exit
+  helpers.reserve(static_cast<std::size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back([=] { add(a + begin(t), b + begin(t), c + begin(t), begin(t + 1) - begin(t)); });
+  add(a, b, c, begin(1));
+}
+
 }  // namespace
 
-AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Comm comm) {
+AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Comm comm, int threads) {
   if (n < 1 || n > (std::int64_t{1} << 20)) {
     throw std::invalid_argument("add bandwidth: n = " + std::to_string(n) + " is outside [1, 2^20]");
   }
@@ -26,24 +41,62 @@ AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Com
   if (warmup < 0) {
     throw std::invalid_argument("add bandwidth: warmup = " + std::to_string(warmup) + " must be >= 0");
   }
+  const Comm all = Comm::view(comm);
+  const bool root = all.rank() == 0;
+  threads = static_cast<int>(all.max(static_cast<long long>(root ? std::max(threads, 1) : 0)));  // rank 0 decides
+  if (threads >= 2) record_node_cpus(all);  // the cores rank 0 may widen its affinity to
+
   const auto count = static_cast<std::size_t>(n * n);
   // Filled here so that every page is touched before the timing starts.
   std::vector<double> a(count, 1.0), b(count, 2.0), c(count, 0.0);
 
-  for (int w = 0; w < warmup; ++w) add(a.data(), b.data(), c.data(), count);
-  std::vector<double> times(static_cast<std::size_t>(reps));
-  const Comm all = Comm::view(comm);
-  for (int r = 0; r < reps; ++r)
-    times[static_cast<std::size_t>(r)] = time_max_over_ranks(all, [&] { add(a.data(), b.data(), c.data(), count); });
+  auto single = [&] { return time_max_over_ranks(all, [&] { add(a.data(), b.data(), c.data(), count); }); };
+  auto threaded = [&] {
+    all.barrier();
+    double t = 0;
+    if (root) {
+      const ScopedWideAffinity wide(threads);
+      const double t0 = MPI_Wtime();
+      add_split(a.data(), b.data(), c.data(), count, threads);
+      t = MPI_Wtime() - t0;
+    }
+    all.idle_barrier(!root);  // the others sleep while rank 0 adds
+    return all.max(t);
+  };
+
+  for (int w = 0; w < warmup; ++w) {
+    single();
+    if (threads >= 2) threaded();
+  }
+  std::vector<double> t_single, t_threaded;
+  constexpr std::uint64_t kSeed = 0x6164640000000000ULL;  // "add"
+  for (int r = 0; r < reps; ++r) {
+    if (threads < 2) {
+      t_single.push_back(single());
+      continue;
+    }
+    for (std::size_t which : round_order(2, kSeed, r)) {
+      if (which == 0)
+        t_single.push_back(single());
+      else
+        t_threaded.push_back(threaded());
+    }
+  }
   if (c[count / 2] != 3.0) throw std::logic_error("add bandwidth: C = A + B computed a wrong value");
 
+  const double bytes = 24.0 * static_cast<double>(count);
   AddBandwidth result;
   result.n = n;
   result.reps = reps;
-  const Stats st = summarize(times);
+  const Stats st = summarize(t_single);
   result.t_median = st.median;
   result.t_min = st.min;
-  result.bytes_per_s = 24.0 * static_cast<double>(count) / result.t_median;
+  result.bytes_per_s = bytes / result.t_median;
+  if (threads >= 2) {
+    result.threads = threads;
+    result.threaded_t_median = summarize(t_threaded).median;
+    result.threaded_bytes_per_s = bytes / result.threaded_t_median;
+  }
   return result;
 }
 

@@ -6,12 +6,25 @@
 // addition with DGEMM's t_op underestimates it ~50 times, so the refined
 // model prices it as bytes / bandwidth with the bandwidth measured here.
 //
-// Every rank adds its own n x n matrices at the same time (like the
-// additions inside a parallel Strassen level, which share the memory bus),
-// a repetition lasts as long as its slowest rank (max over ranks), and the
-// result is the median over repetitions. The 24 bytes per element are the
-// model's count; caches with write-allocate really move 32 (c is read before
-// it is written), so the figure is the *effective* rate of an addition.
+// Two measurements of the same n x n addition, interleaved in `reps` rounds
+// in the order round_order(2, seed, round) (core/paired_stats.hpp):
+//  - single: every rank adds its own matrices on one thread at the same time
+//    (like the additions inside a parallel Strassen level, which share the
+//    memory bus); a round lasts as long as its slowest rank (max over ranks);
+//  - threaded (threads >= 2 only): rank 0 alone splits the addition into
+//    `threads` contiguous parts added by `threads` threads at once -- as the
+//    local kernel's parallel top level splits its passes by columns --
+//    while the other ranks sleep (Comm::idle_barrier), its affinity widened
+//    to its node's cores for the call (core/affinity.hpp).
+// Results are medians over the rounds. An addition is memory-bound, so
+// threads speed it up less than they speed up DGEMM (this project's VM,
+// 2 cores, `tune --n 4096` on one rank: 29.9 GB/s on one thread, 50.2 GB/s
+// split over two, 1.68x, where DGEMM gained 1.98x);
+// the refined model prices the kernel's additions with this ratio
+// (refined_model.hpp, add_speedup) instead of DGEMM's thread speedup.
+// The 24 bytes per element are the model's count; caches with
+// write-allocate really move 32 (c is read before it is written), so the
+// figures are the *effective* rate of an addition.
 #pragma once
 
 #include <mpi.h>
@@ -26,11 +39,15 @@ struct AddBandwidth {
   double t_median = 0;     // seconds for one n x n addition, max over ranks
   double t_min = 0;
   double bytes_per_s = 0;  // 24 n^2 / t_median, per rank
+  int threads = 0;                   // rank 0's threads in the threaded measurement; 0 = not measured
+  double threaded_t_median = 0;      // seconds, rank 0 alone with `threads` threads
+  double threaded_bytes_per_s = 0;   // 24 n^2 / threaded_t_median
 };
 
 // Collective over comm. Allocates 3 n^2 doubles per rank (n = 2048: 96 MiB).
+// threads = rank 0's value counts; < 2 measures only the single rate.
 // Throws std::invalid_argument for n < 1, reps < 1, warmup < 0; MpiError on
 // an MPI failure.
-AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Comm comm);
+AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Comm comm, int threads = 1);
 
 }  // namespace mmbench::tuner

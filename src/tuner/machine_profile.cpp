@@ -255,6 +255,15 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
       r.positive(p.dgemm_single_mflops, "dgemm_single_mflops");
     }
   }
+  // The threaded addition: both keys or none (older profiles).
+  if (doc.contains("add_threads") || doc.contains("add_threaded_bytes_per_s")) {
+    r.field(doc, "add_threads");  // names the missing one
+    r.field(doc, "add_threaded_bytes_per_s");
+    p.add_threads = r.non_negative(r.small_integer(doc, "add_threads"), "add_threads");
+    p.add_threaded_bytes_per_s =
+        r.non_negative(r.number(doc, "add_threaded_bytes_per_s"), "add_threaded_bytes_per_s");
+    if (p.add_threads > 0) r.positive(p.add_threaded_bytes_per_s, "add_threaded_bytes_per_s");  // measured: usable
+  }
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
 
   const json& prof = r.field(doc, "dgemm_profile");
@@ -332,6 +341,8 @@ json to_json(const MachineProfile& p) {
   doc["dgemm_threaded_n"] = p.dgemm_threaded_n;
   doc["dgemm_threaded_mflops"] = p.dgemm_threaded_mflops;
   doc["dgemm_single_mflops"] = p.dgemm_single_mflops;
+  doc["add_threads"] = p.add_threads;
+  doc["add_threaded_bytes_per_s"] = p.add_threaded_bytes_per_s;
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {
@@ -417,6 +428,10 @@ model::MachineParams to_params(const MachineProfile& profile) {
     m.thread_efficiency_threads = profile.dgemm_threads;
     m.thread_efficiency =
         profile.dgemm_threaded_mflops / (profile.dgemm_threads * profile.dgemm_single_mflops);
+  }
+  if (profile.add_threads >= 2 && profile.add_threaded_bytes_per_s > 0 && profile.add_bytes_per_s > 0) {
+    m.add_thread_speedup_threads = profile.add_threads;
+    m.add_thread_speedup = profile.add_threaded_bytes_per_s / profile.add_bytes_per_s;
   }
   return m;
 }

@@ -26,6 +26,7 @@
 //                    "rendezvous_latency_s": 4e-6, "rendezvous_tau_doubles_per_s": 1.2e9,
 //                    "break_bytes": 4096},
 //     "add_bandwidth_bytes_per_s": 1.5e10,
+//     "add_threads": 2, "add_threaded_bytes_per_s": 2.1e10,
 //     "strassen_crossover": {"local_l1_n": 1536, "local_l2_n": 3072, "largest_n_tried": 3072},
 //     "dgemm_threads": 2, "dgemm_threaded_n": 2048, "dgemm_threaded_mflops": 90000.0,
 //     "dgemm_single_mflops": 47000.0,
@@ -38,9 +39,9 @@
 //   }
 //
 // Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
-// "notes", "rule_lb", "lb_check" and the four "dgemm_thread..." keys may be
-// left out (older profiles; all four thread keys or none). Every other key
-// is required. The full list with meanings: docs/machine-profile.md.
+// "notes", "rule_lb", "lb_check", the four "dgemm_thread..." keys and the two
+// "add_thread..." keys may be left out (older profiles; all keys of a group
+// or none). Every other key is required. The full list with meanings: docs/machine-profile.md.
 #pragma once
 
 #include <cstdint>
@@ -143,6 +144,12 @@ struct MachineProfile {
   TwoRegimeNetwork two_regime;
 
   double add_bytes_per_s = 0;  // C = A + B, 24 bytes per element; 0 = not measured
+  // The same addition on rank 0 alone, split over add_threads threads (the
+  // cores of its node) while the other ranks idle (tuner/add_bandwidth.hpp).
+  // Both 0: not measured (older profiles): the models then let additions
+  // scale with threads like DGEMM.
+  int add_threads = 0;
+  double add_threaded_bytes_per_s = 0;
 
   // Local Strassen-Winograd crossover: smallest n at which 1 (2) levels beat
   // plain DGEMM; 0 = not measured, or no win up to strassen_tried_n.
@@ -195,7 +202,9 @@ void write_profile(const MachineProfile& profile, const std::string& path);
 // tau_model, t_op the profile's; the refined fields come from the
 // two-regime fit, the add bandwidth, the DGEMM profile and the threaded
 // DGEMM (thread_efficiency = threaded / (threads x single), where measured
-// with threads >= 2).
+// with threads >= 2) and the threaded addition (add_thread_speedup =
+// add_threaded_bytes_per_s / add_bytes_per_s, where measured with
+// add_threads >= 2).
 model::MachineParams to_params(const MachineProfile& profile);
 
 // "configs/<host>.json". Throws std::invalid_argument for an empty host or

@@ -256,10 +256,15 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
 
   // 4. Memory bandwidth of an addition.
   const double t_add0 = MPI_Wtime();
-  const AddBandwidth add = measure_add_bandwidth(options.add_n, options.reps, options.warmup, comm);
+  const AddBandwidth add = measure_add_bandwidth(options.add_n, options.reps, options.warmup, comm, cpu_cores());
   const double t_add = MPI_Wtime() - t_add0;
-  say(fmt::format("add bandwidth: n={}, {:.3g} GB/s per rank ({:.1f} s)", static_cast<long long>(add.n),
-             add.bytes_per_s / 1e9, t_add));
+  say(fmt::format("add bandwidth: n={}, {:.3g} GB/s per rank{} ({:.1f} s)", static_cast<long long>(add.n),
+                  add.bytes_per_s / 1e9,
+                  add.threads >= 2 ? fmt::format(", {} threads on rank 0 {:.3g} GB/s ({:.2f}x)", add.threads,
+                                                 add.threaded_bytes_per_s / 1e9,
+                                                 add.threaded_bytes_per_s / add.bytes_per_s)
+                                   : std::string(),
+                  t_add));
 
   // 5. Local Strassen-Winograd crossover (sizes up to the typical local
   // block, at most 3072 so the step stays within seconds).
@@ -336,6 +341,8 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                       net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
                       net.two_regime.break_bytes};
       p.add_bytes_per_s = add.bytes_per_s;
+      p.add_threads = add.threads;
+      p.add_threaded_bytes_per_s = add.threaded_bytes_per_s;
       p.strassen_l1_n = cross.l1_n;
       p.strassen_l2_n = cross.l2_n;
       p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;

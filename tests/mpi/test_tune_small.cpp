@@ -162,6 +162,10 @@ void run(int ranks) {
               p.dgemm_single_mflops > 0,
           "threaded DGEMM fields: threads " + std::to_string(p.dgemm_threads) + ", n " +
               std::to_string(p.dgemm_threaded_n));
+    // The threaded addition: measured with the node's cores where it has two or more.
+    check(p.add_threads == (p.cores >= 2 ? p.cores : 0) && (p.add_threads == 0) == (p.add_threaded_bytes_per_s == 0),
+          "threaded addition fields: threads " + std::to_string(p.add_threads) + ", cores " +
+              std::to_string(p.cores) + ", bytes/s " + std::to_string(p.add_threaded_bytes_per_s));
     check(p.peak_dgemm_mflops > 0, "peak DGEMM rate > 0");
     check(p.t_op_s > 0 && p.t_op_s >= 1.0 / (p.peak_dgemm_mflops * 1e6) * (1 - 1e-12),
           "t_op > 0 and not faster than the peak");

@@ -51,6 +51,8 @@ MachineProfile sample_profile() {
   p.dgemm_threaded_n = 2048;
   p.dgemm_threaded_mflops = 90000;
   p.dgemm_single_mflops = 50000;
+  p.add_threads = 2;
+  p.add_threaded_bytes_per_s = 2.38e10;
   p.notes = "quiet machine; \"quoted\" text\nsecond line";
   p.dgemm_profile = {{4096, 2048, 32, 30000.5}, {4096, 2048, 40, 35000.25}, {4096, 2048, 256, 48000}};
   p.dgemm_profile_csv = "results/dgemm-profile-node17.csv";
@@ -140,6 +142,8 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.dgemm_threaded_n, b.dgemm_threaded_n);
   EXPECT_EQ(a.dgemm_threaded_mflops, b.dgemm_threaded_mflops);
   EXPECT_EQ(a.dgemm_single_mflops, b.dgemm_single_mflops);
+  EXPECT_EQ(a.add_threads, b.add_threads);
+  EXPECT_EQ(a.add_threaded_bytes_per_s, b.add_threaded_bytes_per_s);
   EXPECT_EQ(a.lb_at_max, b.lb_at_max);
   EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
   EXPECT_EQ(a.t_op_s, b.t_op_s);
@@ -210,7 +214,7 @@ TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
   // A profile written before rule_lb, lb_check and the threaded DGEMM existed.
   nlohmann::json doc = sample_json();
   for (const char* key : {"rule_lb", "lb_check", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
-                          "dgemm_single_mflops"})
+                          "dgemm_single_mflops", "add_threads", "add_threaded_bytes_per_s"})
     doc.erase(key);
   const MachineProfile p = read_profile(write_text("old.json", doc.dump()));
   EXPECT_EQ(p.lb, 256);
@@ -221,6 +225,8 @@ TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
   const model::MachineParams m = to_params(p);
   EXPECT_EQ(m.thread_efficiency, 0.0);  // ideal scaling, as before
   EXPECT_EQ(m.thread_efficiency_threads, 0);
+  EXPECT_EQ(p.add_threads, 0);
+  EXPECT_EQ(m.add_thread_speedup, 0.0);  // additions scale like DGEMM, as before
   // Written back, it reads the same and gains rule_lb; no lb_check appears.
   const nlohmann::json again = nlohmann::json::parse(profile_to_json(p));
   EXPECT_EQ(again.at("rule_lb"), 256);
@@ -241,13 +247,22 @@ TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
                {"'lb_check.candidates[1].lb'", "must be > 0"});
   expect_error("coverage", [](auto& d) { d["lb_check"]["coverage"] = 1.5; }, {"'lb_check.coverage'", "[0, 1]"});
   expect_error("rulelb", [](auto& d) { d["rule_lb"] = -4; }, {"'rule_lb'", "must be > 0"});
+  expect_error("halfadd", [](auto& d) { d.erase("add_threads"); }, {"'add_threads'", "missing"});
+  expect_error("zeroadd", [](auto& d) { d["add_threaded_bytes_per_s"] = 0; },
+               {"'add_threaded_bytes_per_s'", "must be > 0"});
+  expect_error("negadd", [](auto& d) { d["add_threads"] = -2; }, {"'add_threads'"});
   // Not measured (threads 0): the rates may be 0.
   nlohmann::json doc = sample_json();
   doc["dgemm_threads"] = 0;
   doc["dgemm_threaded_n"] = 0;
   doc["dgemm_threaded_mflops"] = 0;
   doc["dgemm_single_mflops"] = 0;
-  EXPECT_EQ(read_profile(write_text("nothreads.json", doc.dump())).dgemm_threads, 0);
+  doc["add_threads"] = 0;
+  doc["add_threaded_bytes_per_s"] = 0;
+  const MachineProfile none = read_profile(write_text("nothreads.json", doc.dump()));
+  EXPECT_EQ(none.dgemm_threads, 0);
+  EXPECT_EQ(none.add_threads, 0);
+  EXPECT_EQ(to_params(none).add_thread_speedup, 0.0);
 }
 
 TEST_F(ProfileFile, MissingFile) {
@@ -364,9 +379,14 @@ TEST(ToParams, MapsTheModelParameters) {
   // Threaded DGEMM: 90000 MFLOPS on 2 threads against 50000 on one.
   EXPECT_DOUBLE_EQ(m.thread_efficiency, 0.9);
   EXPECT_EQ(m.thread_efficiency_threads, 2);
+  // Threaded addition: 2.38e10 B/s on 2 threads against 1.7e10 on one: 1.4x.
+  EXPECT_DOUBLE_EQ(m.add_thread_speedup, 1.4);
+  EXPECT_EQ(m.add_thread_speedup_threads, 2);
   // One thread measured (a one-core node): no information, ideal scaling.
   p.dgemm_threads = 1;
+  p.add_threads = 1;
   EXPECT_EQ(to_params(p).thread_efficiency, 0.0);
+  EXPECT_EQ(to_params(p).add_thread_speedup, 0.0);
 }
 
 TEST(DefaultProfilePath, IsConfigsHostJson) {

@@ -250,8 +250,60 @@ TEST(RefinedLocal, OneWinogradLevelByHand) {
   expect_rel(refined_local_time(4096, 4096, 4096, 1, {0, 256, true}, mp), refined_dgemm_time(4096, 4096, 4096, 1, mp));
   // Classic Strassen moves 15 + 15 + 17 quadrants.
   expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, false}, mp), products + (15 + 15 + 17) * h * h * 8 / 1e10);
-  // Two threads share the top level's products and additions.
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true, kUnfused}, mp), (products + additions) / 2);
+  // Two threads: the parallel top level, whose passes are fused and split
+  // whatever the schedule below (6 + 6 + 11 touches with streaming stores,
+  // no accumulate schedule); without a measured add speedup additions scale
+  // like DGEMM (ideal here).
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true, kUnfused}, mp),
+             (products + 23 * h * h * 8 / 1e10) / 2);
+}
+
+TEST(AddSpeedup, MeasuredRatioInterpolatedElseLikeDgemm) {
+  MachineParams mp = synthetic();
+  EXPECT_EQ(add_speedup(0, mp), 1.0);
+  EXPECT_EQ(add_speedup(4, mp), 4.0);  // not measured: thread_speedup (ideal here)
+  mp.thread_efficiency = 0.9;
+  mp.thread_efficiency_threads = 2;
+  EXPECT_DOUBLE_EQ(add_speedup(2, mp), 1.8);  // not measured: DGEMM's
+  // The header's example: S = 1.4 measured at T = 2.
+  mp.add_thread_speedup = 1.4;
+  mp.add_thread_speedup_threads = 2;
+  EXPECT_EQ(add_speedup(1, mp), 1.0);
+  EXPECT_DOUBLE_EQ(add_speedup(2, mp), 1.4);
+  EXPECT_DOUBLE_EQ(add_speedup(4, mp), 1.4);  // no more bandwidth beyond the measured cores
+  // Measured at T = 8: linear in between, 1 + 0.4 * 3 / 7 at t = 4.
+  mp.add_thread_speedup_threads = 8;
+  EXPECT_DOUBLE_EQ(add_speedup(4, mp), 1 + 0.4 * 3.0 / 7.0);
+  // A measurement at one thread says nothing: DGEMM's again.
+  mp.add_thread_speedup_threads = 1;
+  EXPECT_DOUBLE_EQ(add_speedup(2, mp), 1.8);
+}
+
+TEST(RefinedLocal, ThreadsSpeedUpLeavesAndAdditionsApart) {
+  // 4096^3, two levels on 2 threads, t_op 1e-10, 1e10 B/s; DGEMM scales by
+  // 1.8 (efficiency 0.9), additions by 1.2 (measured).
+  MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  mp.thread_efficiency = 0.9;
+  mp.thread_efficiency_threads = 2;
+  mp.add_thread_speedup = 1.2;
+  mp.add_thread_speedup_threads = 2;
+  const double h = 2048, q = 1024;
+  const double leaves = 49 * 2 * q * q * q * 1e-10;
+  // Every level's passes share the memory bus: the 7 sequential levels
+  // below the top (the deepest, 6 + 6 + 8 on 1024^2 quadrants) and the
+  // parallel top (6 + 6 + 11 on 2048^2).
+  const double additions = 7 * 20 * q * q * 8 / 1e10 + 23 * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {2, 256, true}, mp), leaves / 1.8 + additions / 1.2);
+  // Classic Strassen's parallel top: five sums from four quadrants per side,
+  // 9 lines each streamed (6.75 touches), and the 11-touch combination;
+  // below it the sequential level's 15 + 15 + 17.
+  const double strassen_additions = 7 * 47 * q * q * 8 / 1e10 + (6.75 + 6.75 + 11) * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {2, 256, false}, mp), leaves / 1.8 + strassen_additions / 1.2);
+  // Ordinary stores at the parallel top: 9 + 9 + 11.
+  using F = mmbench::local::FastGemmConfig::Fusion;
+  const double cached = 7 * 47 * q * q * 8 / 1e10 + (9 + 9 + 11) * h * h * 8 / 1e10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, {2, 256, false, F::all, /*streaming=*/false}, mp),
+             leaves / 1.8 + cached / 1.2);
 }
 
 TEST(RefinedLocal, FusedOperandSumsByHand) {
