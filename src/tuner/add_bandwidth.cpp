@@ -1,6 +1,6 @@
 #include "tuner/add_bandwidth.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <thread>
