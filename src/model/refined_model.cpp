@@ -52,13 +52,22 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
   return 1.0 / mp.t_op;
 }
 
+namespace {
+
+// A per-thread-count quantity that is 1 at one thread and `measured` at
+// `measured_at` threads: linear in between, `measured` beyond.
+// Example: measured 0.9 at 2: 1 at t = 1, 0.9 at t = 2 and t = 4.
+double linear_to_measured(int t, int measured_at, double measured) {
+  if (t >= measured_at) return measured;
+  return 1.0 + (measured - 1.0) * (t - 1) / (measured_at - 1);
+}
+
+}  // namespace
+
 double thread_speedup(int threads, const MachineParams& mp) {
   const int t = std::max(1, threads);
-  const int measured_at = mp.thread_efficiency_threads;
-  if (!(mp.thread_efficiency > 0) || measured_at < 2) return t;
-  const double e = t >= measured_at ? mp.thread_efficiency
-                                    : 1.0 + (mp.thread_efficiency - 1.0) * (t - 1) / (measured_at - 1);
-  return t * e;
+  if (!(mp.thread_efficiency > 0) || mp.thread_efficiency_threads < 2) return t;
+  return t * linear_to_measured(t, mp.thread_efficiency_threads, mp.thread_efficiency);
 }
 
 double refined_dgemm_time(double m, double n, double k, int threads, const MachineParams& mp) {
@@ -115,10 +124,8 @@ LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel&
 
 double add_speedup(int threads, const MachineParams& mp) {
   const int t = std::max(1, threads);
-  const int measured_at = mp.add_thread_speedup_threads;
-  if (!(mp.add_thread_speedup > 0) || measured_at < 2) return thread_speedup(t, mp);
-  if (t >= measured_at) return mp.add_thread_speedup;
-  return 1.0 + (mp.add_thread_speedup - 1.0) * (t - 1) / (measured_at - 1);
+  if (!(mp.add_thread_speedup > 0) || mp.add_thread_speedup_threads < 2) return thread_speedup(t, mp);
+  return linear_to_measured(t, mp.add_thread_speedup_threads, mp.add_thread_speedup);
 }
 
 double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {

@@ -51,17 +51,11 @@ AddBandwidth measure_add_bandwidth(std::int64_t n, int reps, int warmup, MPI_Com
   std::vector<double> a(count, 1.0), b(count, 2.0), c(count, 0.0);
 
   auto single = [&] { return time_max_over_ranks(all, [&] { add(a.data(), b.data(), c.data(), count); }); };
+  // Rank 0 widens its affinity for the call (the others keep theirs: a
+  // scope of 1 thread never widens); they sleep while it adds.
   auto threaded = [&] {
-    all.barrier();
-    double t = 0;
-    if (root) {
-      const ScopedWideAffinity wide(threads);
-      const double t0 = MPI_Wtime();
-      add_split(a.data(), b.data(), c.data(), count, threads);
-      t = MPI_Wtime() - t0;
-    }
-    all.idle_barrier(!root);  // the others sleep while rank 0 adds
-    return all.max(t);
+    const ScopedWideAffinity wide(root ? threads : 1);
+    return time_max_over_ranks(all, [&] { add_split(a.data(), b.data(), c.data(), count, threads); }, root);
   };
 
   for (int w = 0; w < warmup; ++w) {

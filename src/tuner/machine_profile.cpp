@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <initializer_list>
 #include <limits>
 #include <sstream>
 #include <system_error>
@@ -239,12 +239,17 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
       c.candidates.push_back(cd);
     }
   }
-  // The threaded DGEMM: all four keys or none (older profiles).
-  const char* thread_keys[] = {"dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops", "dgemm_single_mflops"};
-  const int present = static_cast<int>(std::count_if(std::begin(thread_keys), std::end(thread_keys),
-                                                     [&](const char* key) { return doc.contains(key); }));
-  if (present > 0) {
-    for (const char* key : thread_keys) r.field(doc, key);  // names the first missing one
+  // An optional group of keys: all or none (older profiles have none).
+  // True when the group is there; a partial group fails naming the first
+  // missing key.
+  auto group_present = [&](std::initializer_list<const char*> keys) {
+    const bool any = std::any_of(keys.begin(), keys.end(), [&](const char* key) { return doc.contains(key); });
+    if (any)
+      for (const char* key : keys) r.field(doc, key);
+    return any;
+  };
+  // The threaded DGEMM.
+  if (group_present({"dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops", "dgemm_single_mflops"})) {
     p.dgemm_threads = r.non_negative(r.small_integer(doc, "dgemm_threads"), "dgemm_threads");
     p.dgemm_threaded_n = r.non_negative(r.integer(doc, "dgemm_threaded_n"), "dgemm_threaded_n");
     p.dgemm_threaded_mflops = r.non_negative(r.number(doc, "dgemm_threaded_mflops"), "dgemm_threaded_mflops");
@@ -255,10 +260,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
       r.positive(p.dgemm_single_mflops, "dgemm_single_mflops");
     }
   }
-  // The threaded addition: both keys or none (older profiles).
-  if (doc.contains("add_threads") || doc.contains("add_threaded_bytes_per_s")) {
-    r.field(doc, "add_threads");  // names the missing one
-    r.field(doc, "add_threaded_bytes_per_s");
+  // The threaded addition.
+  if (group_present({"add_threads", "add_threaded_bytes_per_s"})) {
     p.add_threads = r.non_negative(r.small_integer(doc, "add_threads"), "add_threads");
     p.add_threaded_bytes_per_s =
         r.non_negative(r.number(doc, "add_threaded_bytes_per_s"), "add_threaded_bytes_per_s");

@@ -46,20 +46,13 @@ ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, in
     return time_max_over_ranks(comm, multiply);
   };
   auto threaded = [&] {
-    comm.barrier();
-    double t = 0;
-    if (root) {
-      // mpirun may have bound rank 0 to one core: spread its threads over
-      // the cores of the node's ranks for this call only.
-      const ScopedWideAffinity wide(threads);
-      set_blas_threads(threads);
-      const double t0 = MPI_Wtime();
-      multiply();
-      t = MPI_Wtime() - t0;
-      set_blas_threads(1);
-    }
-    comm.idle_barrier(!root);  // the others sleep while rank 0 computes
-    t = comm.max(t);
+    // mpirun may have bound rank 0 to one core: spread its threads over
+    // the cores of the node's ranks for this call only (a scope of 1 thread
+    // on the others never widens). The others sleep while rank 0 computes.
+    const ScopedWideAffinity wide(root ? threads : 1);
+    if (root) set_blas_threads(threads);
+    const double t = time_max_over_ranks(comm, multiply, root);
+    if (root) set_blas_threads(1);
     // Let rank 0's BLAS workers stop spinning before anything else is timed.
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     return t;
