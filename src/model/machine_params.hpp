@@ -40,7 +40,7 @@ struct MachineParams {
   double thread_efficiency = 0;
   int thread_efficiency_threads = 0;
   // How much faster add_threads threads (one rank, the others idle) run a
-  // matrix addition than add_bytes_per_s: memory-bound, so far less than
+  // matrix addition than add_bytes_per_s: memory-bound, so less than
   // threads. 0 = not measured: additions scale like DGEMM (thread_speedup),
   // as before the measurement existed (refined_model.hpp, add_speedup).
   double add_thread_speedup = 0;

@@ -114,7 +114,7 @@ struct LocalKernel {
 //                       from four quadrants); no accumulate schedule there.
 //                       The time is leaves / thread_speedup(threads) +
 //                       additions / add_speedup(threads): DGEMM leaves scale
-//                       with the threads, memory-bound passes much less.
+//                       with the threads, memory-bound passes less.
 // Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
 // 4096^3 with one level (the deepest): 7 * 2 * 2048^3 * 1e-10 = 12.03 s of
 // products, (6 + 6 + 8) * 2048^2 * 8 / 1e10 = 0.07 s of additions:
