@@ -10,6 +10,34 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Newest by the UTC stamp in the file name (a fresh clone's mtimes say nothing).
 newest() { git ls-files -- "$1" | sort | tail -n "${2:-1}"; }
+# "OpenBLAS core Haswell (pinned by OPENBLAS_CORETYPE)" from a CSV's sidecar.
+blas_core() {
+  python3 - "$1" <<'PY'
+import json, re, sys
+blas = json.load(open(sys.argv[1] + ".json"))["runs"][0]["blas"]
+m = re.search(r"(\w+) MAX_THREADS", blas)
+core = f"OpenBLAS core {m.group(1)}" if m else blas
+print(core + (" (pinned by OPENBLAS_CORETYPE)" if "OPENBLAS_CORETYPE=" in blas else ""))
+PY
+}
+# The newest of the matching CSVs for each OpenBLAS core named in their
+# sidecar (runs[0].blas, e.g. "... Haswell MAX_THREADS=64 ..." against
+# "... Cooperlake MAX_THREADS=64"), oldest group first.
+newest_per_blas() {
+  git ls-files -- "$1" | sort | python3 -c '
+import json, re, sys
+last = {}
+for f in sys.stdin.read().split():
+    try:
+        blas = json.load(open(f + ".json"))["runs"][0]["blas"]
+    except (OSError, KeyError, IndexError, ValueError):
+        continue  # no sidecar: it cannot say which machine or core ran it
+    m = re.search(r"(\w+) MAX_THREADS", blas)
+    core = m.group(1) if m else blas
+    last.pop(core, None)  # re-insert: dict order = order of each group newest file
+    last[core] = f
+print("\n".join(last.values()))'
+}
 machine() {
   python3 - "$1" <<'PY'
 import json, sys
@@ -100,10 +128,12 @@ PY
   fi
   section "Foundation sweep (p = 2)" "$(newest 'results/foundation-*.csv')" "scripts/bench/foundation.sh"
   # Issue 15: the local kernel against the same rounds' DGEMM, L = 0..4,
-  # 1 and 2 threads, and the paired comparisons of its schedules (the two newest files).
-  f=$(newest 'results/local-kernel-*.csv')
-  if [ -n "$f" ]; then
-    echo "### Local Strassen–Winograd kernel vs DGEMM, one rank (issue 15)"
+  # 1 and 2 threads (the newest file for each OpenBLAS core that ran it: the
+  # VM pins Haswell's kernels by OPENBLAS_CORETYPE, and the gain depends on
+  # how fast DGEMM is), then the paired comparisons of its schedules (the
+  # two newest files).
+  for f in $(newest_per_blas 'results/local-kernel-*.csv'); do
+    echo "### Local Strassen–Winograd kernel vs DGEMM, one rank (issue 15): $(blas_core "$f")"
     echo
     echo "\`scripts/bench/local_kernel.sh\` → \`$f\`  "
     echo "Machine: $(machine "$f")"
@@ -112,6 +142,8 @@ PY
     echo
     python3 scripts/local_kernel_summary.py "$f"
     echo
+  done
+  if [ -n "$(newest 'results/local-kernel-*.csv')" ]; then
     for s in $(newest 'results/local-kernel-schedules-*.txt' 2); do
       echo "Schedules, paired in one process (\`build/bench/fast_gemm_schedules\`, \`$s\`): \`plain\` = the two-temporary schedule on every level, \`accumulate\` = the deepest level accumulates through DGEMM's beta, \`fused-deepest\` / \`fused-all\` = besides, the eight operand sums of a level in two fused passes at the deepest / every level (\`fused-all\` is the default since 2026-11-23; older files lack the fused rows); leaf_s / add_s = seconds per multiply in DGEMM leaves / addition passes."
       echo

@@ -199,6 +199,7 @@ int run_command(const RunArgs& a, const Comm& world) {
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
       write_sidecar(csv_path, a, world, order_seed);
+      if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
     } catch (const std::exception& e) {
       err = e.what();
     }

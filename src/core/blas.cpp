@@ -2,8 +2,11 @@
 
 #include <cblas.h>
 
+#include <cctype>
 #include <climits>
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/simulation.hpp"
 
@@ -22,7 +25,41 @@ int blas_threads() { return sim::rank_threads(); }
 void set_blas_threads(int threads) { openblas_set_num_threads(threads); }
 int blas_threads() { return openblas_get_num_threads(); }
 #endif
-std::string blas_config() { return openblas_get_config(); }
+// openblas_get_config() names the core whose kernels run (a DYNAMIC_ARCH
+// build picks it at load time). OPENBLAS_CORETYPE overrides that choice, and
+// a pinned core can be far slower than the detected one: on the AMD EPYC
+// (Zen 5) VM of our results the environment sets OPENBLAS_CORETYPE=Haswell,
+// and one-thread DGEMM at n = 4096 ran 49-51 GF/s with those AVX2 kernels
+// against 85-87 GF/s with the detected Cooperlake (AVX-512) ones
+// (results/openblas-coretype-vm-20261124T0308Z.csv). So the override is
+// recorded with the core.
+std::string blas_config() {
+  std::string config = openblas_get_config();
+  if (const char* pinned = std::getenv("OPENBLAS_CORETYPE"); pinned != nullptr && *pinned != '\0')
+    config += std::string(" (OPENBLAS_CORETYPE=") + pinned + ")";
+  return config;
+}
+
+std::string blas_core_note() {
+  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
+  if (pinned == nullptr || *pinned == '\0') return "";
+  // OpenBLAS 0.3.21's cores with AVX-512 DGEMM kernels; later versions name
+  // more (an unknown name only makes the note appear where it need not).
+  static constexpr std::string_view avx512_cores[] = {"skylakex", "cooperlake", "sapphirerapids"};
+  std::string core = pinned;
+  for (char& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::string_view c : avx512_cores)
+    if (core == c) return "";
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!__builtin_cpu_supports("avx512f")) return "";
+#else
+  return "";
+#endif
+  return std::string("note: OPENBLAS_CORETYPE=") + pinned +
+         " pins OpenBLAS to kernels without AVX-512 on a CPU that has it; every DGEMM here runs "
+         "them (unset it to let OpenBLAS choose: on our AMD EPYC VM one-thread DGEMM ran 1.7x "
+         "faster)";
+}
 
 ScopedBlasThreads::ScopedBlasThreads(int threads) : previous_(blas_threads()) { set_blas_threads(threads); }
 ScopedBlasThreads::~ScopedBlasThreads() { set_blas_threads(previous_); }

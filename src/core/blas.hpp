@@ -13,7 +13,14 @@ namespace mmbench {
 // process-global: change it for a stretch of code with ScopedBlasThreads.
 void set_blas_threads(int threads);
 int blas_threads();
-std::string blas_config();  // openblas_get_config()
+// openblas_get_config(), which names the running core, plus
+// " (OPENBLAS_CORETYPE=X)" where the environment pins the core.
+std::string blas_config();
+// One line for the user where OPENBLAS_CORETYPE pins OpenBLAS to a core
+// whose kernels leave out AVX-512 on a CPU that has it (the VM of our
+// results: "Haswell" on an AMD EPYC with avx512f); empty otherwise. `run`
+// and `tune` print it once: every DGEMM they time runs those kernels.
+std::string blas_core_note();
 
 // Sets the BLAS thread count for a scope and restores the previous one on
 // leaving it, also by an exception, so a count meant for one computation

@@ -50,6 +50,15 @@
 // touches per level) and the accumulate schedule at the deepest level, whose
 // 7^(L-1) instances carry the largest share of them: the passes fell from
 // 1.34 to 0.82 s (fast_gemm.hpp, FastGemmConfig::fusion).
+// Those figures ran OpenBLAS's Haswell (AVX2) kernels, which the VM's
+// environment pins (OPENBLAS_CORETYPE=Haswell, core/blas.cpp). With the
+// detected AVX-512 kernels DGEMM is ~1.7x faster and the additions are not:
+// at n = 8192, L = 3, one thread, DGEMM 13.4 s, leaves 9.57 s (ideal 8.98)
+// and passes 0.57 s, so the leaves' and the passes' losses are about equal
+// and the kernel keeps 87-88 % of (8/7)^3 in the paired bench
+// (results/local-kernel-schedules-vm-20261124T0258Z.txt; 87-95 % over four
+// runs, against 90-93 % with the AVX2 kernels). The faster DGEMM
+// is, the more the addition traffic costs relative to it.
 // - parallel top level: every operand sum and three of the products get their
 //   own buffer (Winograd 4 S, 4 T, 3 P; Strassen 5 + 5 operand sums, 3 Q),
 //   because the seven products run at once; then one sequential workspace per

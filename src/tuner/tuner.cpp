@@ -1,6 +1,5 @@
 #include "tuner/tuner.hpp"
 
-#include <cblas.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include <system_error>
 #include <thread>
 
+#include "core/blas.hpp"
 #include "core/comm.hpp"
 #include "core/csv_file.hpp"
 #include "core/mpi_check.hpp"
@@ -157,6 +157,10 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
     say(profiler.counters_message());
     note(profiler.counters_message());
   }
+  if (const std::string core = blas_core_note(); !core.empty()) {
+    say(core);
+    note(core);
+  }
   say(fmt::format("dgemm profile m={} n={} k={}..{} ({} {} k, {} passes in shuffled order)",
                   static_cast<long long>(m_local), static_cast<long long>(n_local),
                   static_cast<long long>(ks.front()), static_cast<long long>(ks.back()), ks.size(),
@@ -283,7 +287,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
 
   // 6. Multi-thread DGEMM against one thread per rank.
   const double t_thr0 = MPI_Wtime();
-  const int blas_threads_per_rank = openblas_get_num_threads();
+  const int blas_threads_per_rank = blas_threads();
   const ThreadedDgemm thr =
       measure_threaded_dgemm(threaded_dgemm_size(options.n), cpu_cores(), options.reps, options.warmup, comm);
   const double t_thr = MPI_Wtime() - t_thr0;
@@ -307,7 +311,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.cores = cpu_cores();
       p.date = utc_timestamp();
       p.libraries.mpi = mpi_library_version();
-      p.libraries.blas = trim(openblas_get_config());
+      p.libraries.blas = trim(blas_config());
       p.libraries.scalapack = options.scalapack_version;
       p.problem = {options.n, options.pr, options.pc, options.kmin, kmax, options.x, options.exhaustive};
       p.lb = lb;

@@ -1,10 +1,14 @@
-// ScopedBlasThreads: the BLAS thread count of a scope, restored on leaving
-// it normally or by an exception, and when scopes nest.
+// core/blas: ScopedBlasThreads (the BLAS thread count of a scope, restored
+// on leaving it normally or by an exception, and when scopes nest), and how
+// a core pinned by OPENBLAS_CORETYPE is recorded and reported.
 #include "core/blas.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace mmbench {
 namespace {
@@ -28,6 +32,62 @@ TEST(ScopedBlasThreads, RestoresOnEveryPath) {
       },
       std::runtime_error);
   EXPECT_EQ(blas_threads(), 1);
+}
+
+// Sets OPENBLAS_CORETYPE for a scope (nullptr: unset) and restores the
+// value the test started with. OpenBLAS read it at load time already, so
+// only mmbench's own reading of it changes.
+class CoretypeEnv {
+ public:
+  explicit CoretypeEnv(const char* value) {
+    if (const char* old = std::getenv("OPENBLAS_CORETYPE")) old_ = old;
+    set(value);
+  }
+  ~CoretypeEnv() { set(old_ ? old_->c_str() : nullptr); }
+  CoretypeEnv(const CoretypeEnv&) = delete;
+  CoretypeEnv& operator=(const CoretypeEnv&) = delete;
+
+ private:
+  static void set(const char* value) {
+    if (value) setenv("OPENBLAS_CORETYPE", value, 1);
+    else unsetenv("OPENBLAS_CORETYPE");
+  }
+  std::optional<std::string> old_;
+};
+
+TEST(BlasConfig, RecordsAPinnedCore) {
+  {
+    const CoretypeEnv unset(nullptr);
+    EXPECT_NE(blas_config().find("OpenBLAS"), std::string::npos) << blas_config();
+    EXPECT_EQ(blas_config().find("OPENBLAS_CORETYPE"), std::string::npos) << blas_config();
+  }
+  const CoretypeEnv haswell("Haswell");
+  const std::string c = blas_config();
+  const std::string suffix = " (OPENBLAS_CORETYPE=Haswell)";
+  ASSERT_GT(c.size(), suffix.size()) << c;
+  EXPECT_EQ(c.substr(c.size() - suffix.size()), suffix) << c;
+}
+
+TEST(BlasCoreNote, OnlyWhereAPinLeavesOutTheCpusAvx512) {
+  {
+    const CoretypeEnv unset(nullptr);
+    EXPECT_EQ(blas_core_note(), "");
+  }
+  for (const char* avx512 : {"SkylakeX", "cooperlake", "SAPPHIRERAPIDS"}) {
+    const CoretypeEnv pinned(avx512);
+    EXPECT_EQ(blas_core_note(), "") << avx512;
+  }
+  const CoretypeEnv haswell("Haswell");
+  const std::string note = blas_core_note();
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool cpu_has_avx512 = __builtin_cpu_supports("avx512f");
+#else
+  const bool cpu_has_avx512 = false;
+#endif
+  if (cpu_has_avx512)
+    EXPECT_NE(note.find("OPENBLAS_CORETYPE=Haswell"), std::string::npos) << note;
+  else
+    EXPECT_EQ(note, "");
 }
 
 }  // namespace
