@@ -41,6 +41,7 @@ struct Machine {
   std::int64_t local_tried_n = 0;
   std::int64_t local_l1_n = 0;
   std::string origin;  // "configs/x.json", "command line", or both
+  std::string profile_blas;  // the profile's libraries.blas ("" without a profile)
 };
 
 // The machine of the arguments. Throws UsageError with one line naming the

@@ -200,6 +200,10 @@ int run_command(const RunArgs& a, const Comm& world) {
       }
       write_sidecar(csv_path, a, world, order_seed);
       if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
+      if (machine)
+        if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
+            !mismatch.empty())
+          fmt::print(stderr, "{}\n", mismatch);
     } catch (const std::exception& e) {
       err = e.what();
     }

@@ -61,6 +61,22 @@ std::string blas_core_note() {
          "faster)";
 }
 
+std::string blas_core_name(const std::string& config) {
+  const std::size_t end = config.find(" MAX_THREADS");
+  if (end == std::string::npos || end == 0) return "";
+  const std::size_t space = config.rfind(' ', end - 1);  // before the core's name, if anything is
+  const std::size_t begin = space == std::string::npos ? 0 : space + 1;
+  return config.substr(begin, end - begin);
+}
+
+std::string profile_core_note(const std::string& profile_path, const std::string& profile_blas,
+                              const std::string& running_blas) {
+  const std::string tuned = blas_core_name(profile_blas), running = blas_core_name(running_blas);
+  if (tuned.empty() || running.empty() || tuned == running) return "";
+  return "note: " + profile_path + " was tuned with OpenBLAS core " + tuned + ", this run uses " + running +
+         ": its DGEMM rates do not describe this run (tune again under this core)";
+}
+
 ScopedBlasThreads::ScopedBlasThreads(int threads) : previous_(blas_threads()) { set_blas_threads(threads); }
 ScopedBlasThreads::~ScopedBlasThreads() { set_blas_threads(previous_); }
 

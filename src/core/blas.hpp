@@ -21,6 +21,15 @@ std::string blas_config();
 // results: "Haswell" on an AMD EPYC with avx512f); empty otherwise. `run`
 // and `tune` print it once: every DGEMM they time runs those kernels.
 std::string blas_core_note();
+// The core a blas_config() text names: the word before " MAX_THREADS"
+// ("OpenBLAS 0.3.21 ... Haswell MAX_THREADS=64" -> "Haswell"); "" if none.
+std::string blas_core_name(const std::string& config);
+// One line where a profile tuned under one OpenBLAS core is used by a run
+// under another (its DGEMM rates then do not describe the run: 1.7x apart
+// between Haswell and Cooperlake on our VM); "" when they agree or either
+// text names no core.
+std::string profile_core_note(const std::string& profile_path, const std::string& profile_blas,
+                              const std::string& running_blas);
 
 // Sets the BLAS thread count for a scope and restores the previous one on
 // leaving it, also by an exception, so a count meant for one computation

@@ -90,5 +90,27 @@ TEST(BlasCoreNote, OnlyWhereAPinLeavesOutTheCpusAvx512) {
     EXPECT_EQ(note, "");
 }
 
+TEST(BlasCoreName, TheWordBeforeMaxThreads) {
+  EXPECT_EQ(blas_core_name("OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64"), "Haswell");
+  EXPECT_EQ(blas_core_name("OpenBLAS 0.3.21 DYNAMIC_ARCH Cooperlake MAX_THREADS=64 (OPENBLAS_CORETYPE=Cooperlake)"),
+            "Cooperlake");
+  EXPECT_EQ(blas_core_name("Zen MAX_THREADS=8"), "Zen");
+  EXPECT_EQ(blas_core_name(" MAX_THREADS=8"), "");
+  EXPECT_EQ(blas_core_name(""), "");
+  EXPECT_EQ(blas_core_name("reference BLAS"), "");
+}
+
+TEST(ProfileCoreNote, OnlyWhenTwoNamedCoresDiffer) {
+  const std::string haswell = "OpenBLAS 0.3.21 DYNAMIC_ARCH Haswell MAX_THREADS=64 (OPENBLAS_CORETYPE=Haswell)";
+  const std::string cooperlake = "OpenBLAS 0.3.21 DYNAMIC_ARCH Cooperlake MAX_THREADS=64";
+  EXPECT_EQ(profile_core_note("p.json", haswell, haswell), "");
+  EXPECT_EQ(profile_core_note("p.json", "OpenBLAS 0.3.21 Haswell MAX_THREADS=64", haswell), "");  // older profile, same core
+  EXPECT_EQ(profile_core_note("p.json", "", cooperlake), "");  // a profile that names no BLAS
+  const std::string note = profile_core_note("configs/vm.json", haswell, cooperlake);
+  EXPECT_NE(note.find("configs/vm.json was tuned with OpenBLAS core Haswell, this run uses Cooperlake"),
+            std::string::npos)
+      << note;
+}
+
 }  // namespace
 }  // namespace mmbench
