@@ -56,7 +56,7 @@
 // at n = 8192, L = 3, one thread, DGEMM 13.4 s, leaves 9.57 s (ideal 8.98)
 // and passes 0.57 s, so the leaves' and the passes' losses are about equal
 // and the kernel keeps 87-88 % of (8/7)^3 in the paired bench
-// (results/local-kernel-schedules-vm-20261124T0258Z.txt; 87-95 % over four
+// (results/local-kernel-schedules-vm-20261124T0258Z.txt; 85-95 % over five
 // runs, against 90-93 % with the AVX2 kernels). The faster DGEMM
 // is, the more the addition traffic costs relative to it.
 // - parallel top level: every operand sum and three of the products get their
