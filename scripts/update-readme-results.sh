@@ -10,19 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Newest by the UTC stamp in the file name (a fresh clone's mtimes say nothing).
 newest() { git ls-files -- "$1" | sort | tail -n "${2:-1}"; }
-# "OpenBLAS core Haswell (pinned by OPENBLAS_CORETYPE)" from a CSV's sidecar.
-blas_core() {
-  python3 - "$1" <<'PY'
-import json, re, sys
-blas = json.load(open(sys.argv[1] + ".json"))["runs"][0]["blas"]
-m = re.search(r"(\w+) MAX_THREADS", blas)
-core = f"OpenBLAS core {m.group(1)}" if m else blas
-print(core + (" (pinned by OPENBLAS_CORETYPE)" if "OPENBLAS_CORETYPE=" in blas else ""))
-PY
-}
 # The newest of the matching CSVs for each OpenBLAS core named in their
-# sidecar (runs[0].blas, e.g. "... Haswell MAX_THREADS=64 ..." against
-# "... Cooperlake MAX_THREADS=64"), oldest group first.
+# sidecar (runs[0].blas: the word before " MAX_THREADS", e.g. Haswell or
+# Cooperlake), oldest group first, one line each: the file, a tab, and
+# "OpenBLAS core Haswell (pinned by OPENBLAS_CORETYPE)" for its heading.
+# CSVs without a sidecar are left out: they cannot say what ran them.
 newest_per_blas() {
   git ls-files -- "$1" | sort | python3 -c '
 import json, re, sys
@@ -31,11 +23,12 @@ for f in sys.stdin.read().split():
     try:
         blas = json.load(open(f + ".json"))["runs"][0]["blas"]
     except (OSError, KeyError, IndexError, ValueError):
-        continue  # no sidecar: it cannot say which machine or core ran it
+        continue
     m = re.search(r"(\w+) MAX_THREADS", blas)
     core = m.group(1) if m else blas
+    title = f"OpenBLAS core {core}" + (" (pinned by OPENBLAS_CORETYPE)" if "OPENBLAS_CORETYPE=" in blas else "")
     last.pop(core, None)  # re-insert: dict order = order of each group newest file
-    last[core] = f
+    last[core] = f + "\t" + title
 print("\n".join(last.values()))'
 }
 machine() {
@@ -132,8 +125,9 @@ PY
   # VM pins Haswell's kernels by OPENBLAS_CORETYPE, and the gain depends on
   # how fast DGEMM is), then the paired comparisons of its schedules (the
   # two newest files).
-  for f in $(newest_per_blas 'results/local-kernel-*.csv'); do
-    echo "### Local Strassen–Winograd kernel vs DGEMM, one rank (issue 15): $(blas_core "$f")"
+  while IFS=$'\t' read -r f core; do
+    [ -n "$f" ] || continue
+    echo "### Local Strassen–Winograd kernel vs DGEMM, one rank (issue 15): $core"
     echo
     echo "\`scripts/bench/local_kernel.sh\` → \`$f\`  "
     echo "Machine: $(machine "$f")"
@@ -142,7 +136,7 @@ PY
     echo
     python3 scripts/local_kernel_summary.py "$f"
     echo
-  done
+  done < <(newest_per_blas 'results/local-kernel-*.csv')
   if [ -n "$(newest 'results/local-kernel-*.csv')" ]; then
     for s in $(newest 'results/local-kernel-schedules-*.txt' 2); do
       echo "Schedules, paired in one process (\`build/bench/fast_gemm_schedules\`, \`$s\`): \`plain\` = the two-temporary schedule on every level, \`accumulate\` = the deepest level accumulates through DGEMM's beta, \`fused-deepest\` / \`fused-all\` = besides, the eight operand sums of a level in two fused passes at the deepest / every level (\`fused-all\` is the default since 2026-11-23; older files lack the fused rows); leaf_s / add_s = seconds per multiply in DGEMM leaves / addition passes."

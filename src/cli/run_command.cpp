@@ -199,17 +199,20 @@ int run_command(const RunArgs& a, const Comm& world) {
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
       write_sidecar(csv_path, a, world, order_seed);
-      if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
-      if (machine)
-        if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
-            !mismatch.empty())
-          fmt::print(stderr, "{}\n", mismatch);
     } catch (const std::exception& e) {
       err = e.what();
     }
   }
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("--csv: " + err);
+  // Which OpenBLAS kernels every DGEMM of this run uses, where it matters.
+  if (world.rank() == 0) {
+    if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
+    if (machine)
+      if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
+          !mismatch.empty())
+        fmt::print(stderr, "{}\n", mismatch);
+  }
 
   if (a.explain && world.rank() == 0) {
     fmt::print("machine {}\n", describe(*machine));

@@ -33,16 +33,23 @@ int blas_threads() { return openblas_get_num_threads(); }
 // against 85-87 GF/s with the detected Cooperlake (AVX-512) ones
 // (results/openblas-coretype-vm-20261124T0308Z.csv). So the override is
 // recorded with the core.
+namespace {
+// The core OPENBLAS_CORETYPE pins, or nullptr where it is unset or empty.
+const char* pinned_core() {
+  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
+  return pinned != nullptr && *pinned != '\0' ? pinned : nullptr;
+}
+}  // namespace
+
 std::string blas_config() {
   std::string config = openblas_get_config();
-  if (const char* pinned = std::getenv("OPENBLAS_CORETYPE"); pinned != nullptr && *pinned != '\0')
-    config += std::string(" (OPENBLAS_CORETYPE=") + pinned + ")";
+  if (const char* pinned = pinned_core()) config += std::string(" (OPENBLAS_CORETYPE=") + pinned + ")";
   return config;
 }
 
 std::string blas_core_note() {
-  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
-  if (pinned == nullptr || *pinned == '\0') return "";
+  const char* pinned = pinned_core();
+  if (pinned == nullptr) return "";
   // OpenBLAS 0.3.21's cores with AVX-512 DGEMM kernels; later versions name
   // more (an unknown name only makes the note appear where it need not).
   static constexpr std::string_view avx512_cores[] = {"skylakex", "cooperlake", "sapphirerapids"};
