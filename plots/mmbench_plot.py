@@ -158,7 +158,7 @@ def cores_of(row):
 # grid, nb and threads are included because rows differing in them are
 # different configurations that must not be pooled into one median.
 VARIANT_COLUMNS = (("lb", "lb="), ("recursions", "r="), ("local_levels", "L="),
-                   ("grid", "grid "), ("nb", "nb="), ("threads", "threads="))
+                   ("local_gemm", "gemm="), ("grid", "grid "), ("nb", "nb="), ("threads", "threads="))
 
 
 def sort_token(text):

@@ -4,7 +4,11 @@ n, every L with its effective GFLOP/s (2n^3 / time), the ratio to the same
 rounds' DGEMM (median [95 % interval] from the CSV's paired columns), the
 ideal (8/7)^L of the levels actually done, the ratio as a share of it (the
 goal: >= 90 %), the residual, and the additions' share of the kernel's time
-per level (top level first).
+per level (top level first). With --local-gemm blas,packed the rows of
+both GEMMs appear, and each row also gets the ratio to its own GEMM's L = 0
+row (ratio of the two medians, not paired): for packed rows that is the
+gain of the levels alone, the ratio to DGEMM also holds the packed GEMM's
+own speed against OpenBLAS's.
 
 Usage: python3 scripts/local_kernel_summary.py results/local-kernel-*.csv
 """
@@ -17,9 +21,14 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["status"] == "ok"]
-    print("| threads | n | L (done) | GFLOP/s eff. | vs DGEMM [95 % interval] | ideal (8/7)^L | of ideal | rounds | residual | additions' share by level |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for r in sorted(rows, key=lambda r: (int(r["threads"]), int(r["n"]), int(r["local_levels"] or 0))):
+    def gemm(r):
+        return r.get("local_gemm") or "blas"
+
+    base = {(r["threads"], r["n"], gemm(r)): float(r["t_median"]) for r in rows if int(r["local_levels"] or 0) == 0}
+    print("| threads | n | gemm | L (done) | GFLOP/s eff. | vs DGEMM [95 % interval] | ideal (8/7)^L | of ideal "
+          "| vs own L=0 (medians) | of ideal | rounds | residual | additions' share by level |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in sorted(rows, key=lambda r: (int(r["threads"]), int(r["n"]), int(r["local_levels"] or 0), gemm(r))):
         n = int(r["n"])
         done = int(r["local_levels_applied"] or 0)
         ideal = (8 / 7) ** done
@@ -27,8 +36,11 @@ def main():
         lo, hi = r.get("peer_ratio_lo", ""), r.get("peer_ratio_hi", "")
         interval = f" [{float(lo):.3f}, {float(hi):.3f}]" if lo and hi else ""
         gflops = 2.0 * n ** 3 / float(r["t_median"]) / 1e9
-        print(f"| {r['threads']} | {n} | {r['local_levels']} ({done}) | {gflops:.1f} | {ratio:.3f}{interval} | "
-              f"{ideal:.3f} | {ratio / ideal * 100:.0f} % | {r['reps']} | {r['residual']} | "
+        own = base.get((r["threads"], r["n"], gemm(r)))
+        own_ratio = own / float(r["t_median"]) if own else float("nan")
+        print(f"| {r['threads']} | {n} | {gemm(r)} | {r['local_levels']} ({done}) | {gflops:.1f} | {ratio:.3f}{interval} | "
+              f"{ideal:.3f} | {ratio / ideal * 100:.0f} % | {own_ratio:.3f} | {own_ratio / ideal * 100:.0f} % | "
+              f"{r['reps']} | {r['residual']} | "
               f"{r.get('local_add_share_by_level', '')} |")
     return 0
 

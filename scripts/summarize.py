@@ -30,6 +30,8 @@ def label(r):
         s += f" L={r['local_levels']}"
         if r["local_levels"] == "auto" and r.get("local_levels_applied"):
             s += f"({r['local_levels_applied']})"
+    if r.get("local_gemm") == "packed":
+        s += " gemm=packed"
     if r.get("q7_split_rule") == "model":
         s += f" split={r['q7_split']}"
     if r.get("selected_by", "").startswith("auto"):

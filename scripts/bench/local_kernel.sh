@@ -11,6 +11,8 @@
 #   L_LARGE=0,2,3,4: the levels at n >= 12288 (a DGEMM there takes ~70 s on
 #   one core; L_LARGE=0,1,2,3,4 for all five)
 #   SCHED_N=8192 SCHED_L=3 SCHED_ROUNDS=5 (SCHED_N= skips it)
+#   GEMM=blas,packed: the GEMM under the levels (--local-gemm), both paired
+#   in the same rounds by default
 # About 30 minutes on the 2-core VM, which must be otherwise idle: a
 # neighbour process slows the big DGEMM more than the kernel's small ones
 # (seen: DGEMM 4096 at 43 instead of 52 GFLOP/s next to a simulation).
@@ -24,7 +26,7 @@ for t in ${THREADS:-1 2}; do
     w=${WARMUP:-1} levels=$L
     [ "$n" -ge 12288 ] && w=${WARMUP_LARGE:-0} levels=${L_LARGE:-0,2,3,4}
     mpirun -q -n 1 "$MM" run --algo dgemm --threads "$t" --n "$n" --local-strassen "$levels" \
-      --reps "${REPS:-3}" --warmup "$w" --csv "$csv" --quiet
+      --local-gemm "${GEMM:-blas,packed}" --reps "${REPS:-3}" --warmup "$w" --csv "$csv" --quiet
   done
 done
 python3 scripts/local_kernel_summary.py "$csv" | tee "${csv%.csv}.md"

@@ -48,6 +48,11 @@ struct Options {
   // this; 0 = the kernel's default (256). `--local-strassen auto` sets it to
   // the machine profile's measured crossover.
   std::int64_t local_min_dim = 0;
+  // What multiplies at the bottom of the local levels (local/fast_gemm.hpp
+  // LeafGemm): "blas" (OpenBLAS DGEMM) or "packed" (mmbench's packed GEMM,
+  // the deepest level fused into it). With 0 levels "packed" is still the
+  // local kernel -- the packed GEMM alone -- not plain DGEMM.
+  std::string local_gemm = "blas";
   // Q7 group splits chosen by the cost model (--q7-split model); null = the
   // paper's eq. 2.18.
   std::shared_ptr<const Q7SplitTable> q7_splits;

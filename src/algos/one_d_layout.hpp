@@ -20,10 +20,11 @@ Applicability one_d_message_limit(const Problem& pb, int ranks);
 // Doubles of the two B-block buffers a rank keeps for the exchanges.
 double one_d_buffer_doubles(const Problem& pb, int ranks);
 
-// Doubles of the local kernel's workspace (local Strassen levels) for the
-// largest local multiply: rank 0's rows times the widest B block. 0 without
-// local levels. The sweep keeps several prepared configurations, so the
-// estimate must count what the plan allocates.
+// Doubles of the local kernel's workspace (local Strassen levels, the
+// packed GEMM's buffers) for the largest local multiply: rank 0's rows times
+// the widest B block. 0 for plain DGEMM (no levels, local_gemm blas). The
+// sweep keeps several prepared configurations, so the estimate must count
+// what the plan allocates.
 double one_d_local_workspace_doubles(const Problem& pb, const Options& opt, int ranks);
 
 }  // namespace mmbench::algos

@@ -32,7 +32,8 @@ namespace {
 class RingPlan : public Plan {
  public:
   RingPlan(const Problem& pb, const Options& opt, const Comm& comm)
-      : pb_(pb), comm_(comm), local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim),
+      : pb_(pb), comm_(comm),
+        local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim, opt.local_gemm),
         l_(one_d_layouts(pb, comm.size())) {
     const Index widest = block_size(pb.n, comm.size(), 0);
     if (comm.size() > 1)

@@ -242,13 +242,14 @@ class StrassenCombination : public Algorithm {
                (1.0 + 3.0 * r) +
            leaf_workspace_doubles(pb, opt, ranks, r);
   }
-  // The local kernel's workspace (local Strassen levels) for the largest
+  // The local kernel's workspace (local Strassen levels, the packed GEMM's
+  // buffers; 0 for plain DGEMM, which LocalMultiply answers) for the largest
   // local multiply a leaf does: on the smallest leaf group (Q7: G22 with
   // ceil(p/7) ranks at every level; Q8: p/4^r), a ring/tpmm leaf multiplies
   // its row block by the widest B block, a dgemm leaf the whole leaf product.
   // Example: q8+dgemm, p = 4, n = 4096, r = 1: one 2048^3 local multiply.
   double leaf_workspace_doubles(const Problem& pb, const Options& opt, int ranks, int r) const {
-    if (opt.local_levels == 0 || c_.cutoff == Cutoff::pdgemm) return 0.0;
+    if (c_.cutoff == Cutoff::pdgemm) return 0.0;
     const Index f = Index{1} << r;
     const Index lm = strassen::round_up(pb.m, f) / f, ln = strassen::round_up(pb.n, f) / f,
                 lk = strassen::round_up(pb.k, f) / f;
@@ -258,7 +259,7 @@ class StrassenCombination : public Algorithm {
     const Index rows = c_.cutoff == Cutoff::dgemm ? lm : block_size(lm, leaf, 0);
     const Index cols = c_.cutoff == Cutoff::dgemm ? ln : block_size(ln, leaf, 0);
     return double(local::LocalMultiply::workspace_doubles_needed(rows, cols, lk, opt.local_levels, opt.local_variant,
-                                                                 opt.threads, opt.local_min_dim));
+                                                                 opt.threads, opt.local_min_dim, opt.local_gemm));
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, comm.size()) : opt.recursions;

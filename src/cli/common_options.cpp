@@ -5,6 +5,7 @@
 #include "algos/registry.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
+#include "local/fast_gemm.hpp"
 
 namespace mmbench::cli {
 
@@ -46,6 +47,18 @@ std::vector<int> parse_lb_option(const std::string& text, const Machine* machine
     }
   }
   return lbs;
+}
+
+std::vector<std::string> parse_local_gemm_option(const std::string& text) {
+  std::vector<std::string> out;
+  for (const std::string& w : parse_word_list("--local-gemm", text)) {
+    try {
+      out.emplace_back(local::to_string(local::parse_leaf_gemm(w)));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--local-gemm: ") + e.what());
+    }
+  }
+  return out;
 }
 
 const algos::Algorithm& algorithm_named(const std::string& name) {

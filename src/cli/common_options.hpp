@@ -31,6 +31,11 @@ void check_threads(int threads);
 // the profile (needs --profile, profile_path, with an lb), or numbers.
 std::vector<int> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path);
 
+// --local-gemm: comma-separated GEMMs under the local levels, each "blas"
+// or "packed" (local/fast_gemm.hpp LeafGemm), in the order given.
+//   "blas,packed" -> blas packed;  "foo" -> UsageError naming 'foo' and the allowed ones
+std::vector<std::string> parse_local_gemm_option(const std::string& text);
+
 // --algo: a registered algorithm by name, or a UsageError that names the
 // closest one.
 const algos::Algorithm& algorithm_named(const std::string& name);

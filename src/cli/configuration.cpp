@@ -7,6 +7,8 @@ int Config::cores(int ranks) const {
   return opt.threads * ranks;
 }
 
-bool Config::is_peer() const { return algo->name() == "dgemm" && opt.local_levels == 0 && refuse.empty(); }
+bool Config::is_peer() const {
+  return algo->name() == "dgemm" && opt.local_levels == 0 && opt.local_gemm == "blas" && refuse.empty();
+}
 
 }  // namespace mmbench::cli

@@ -26,8 +26,9 @@ struct Config {
   // peer runs on one rank with threads x ranks threads, so at p = 2 with one
   // thread per rank it uses 2 cores, like ring on 2 ranks.
   int cores(int ranks) const;
-  // The single-node peer of a sweep: plain DGEMM (no local levels) with all
-  // the job's cores.
+  // The single-node peer of a sweep: plain DGEMM (no local levels, BLAS's
+  // GEMM: L = 0 on the packed GEMM is a kernel under test) with all the
+  // job's cores.
   bool is_peer() const;
   bool same_problem(const Config& o) const { return pb.m == o.pb.m && pb.n == o.pb.n && pb.k == o.pb.k; }
 };

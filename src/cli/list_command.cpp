@@ -15,7 +15,7 @@ void list_command() {
     if (u.nb) opts += " --nb";
     if (u.lb) opts += " --lb";
     if (u.recursions) opts += " --recursions";
-    if (u.local_levels) opts += " --local-strassen --local-variant";
+    if (u.local_levels) opts += " --local-strassen --local-variant --local-gemm";
     if (u.q7_split) opts += " --q7-split";
     if (!opts.empty()) fmt::print("  options:{}\n", opts);
     fmt::print("\n");

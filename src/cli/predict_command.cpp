@@ -35,6 +35,9 @@ void add_common(CLI::App* c, PredictArgs& a) {
                 "Local Strassen levels L to rank for dgemm, ring, tpmm and the Strassen leaves (cut-off: the profile's "
                 "crossover, else 256)")
       ->capture_default_str();
+  c->add_option("--local-gemm", a.local_gemm,
+                "GEMM under the local levels: blas (OpenBLAS DGEMM) or packed (mmbench's packed GEMM; one value)")
+      ->capture_default_str();
   c->add_option("--top", a.top, "Candidates printed per (p, n); 0 = all (files always get all)")->capture_default_str();
   c->add_option("--csv", a.csv, "Append every ranked candidate to this CSV (docs/csv-columns.md)");
   c->add_option("--json", a.json, "Write the rankings (and exclusions) as JSON to this file");
@@ -87,6 +90,11 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
   if (machine.local_l1_n > 0) base.local_min_dim = machine.local_l1_n;
+  const std::vector<std::string> gemms = parse_local_gemm_option(a.local_gemm);
+  if (gemms.size() != 1)
+    throw UsageError("--local-gemm: '" + a.local_gemm + "' gives " + std::to_string(gemms.size()) +
+                     " values; predict takes one local GEMM");
+  base.local_gemm = gemms[0];
 
   if (world.rank() != 0) return 0;
 

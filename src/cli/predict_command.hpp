@@ -30,6 +30,7 @@ struct PredictArgs {
   std::string lb = "default,64,128,256,512";
   int threads = 1;
   std::string local_levels = "0,1,2,3";  // local Strassen levels to rank (as run --algo auto)
+  std::string local_gemm = "blas";       // the GEMM under them (one value, as run --algo auto)
   std::string csv, json;
   int top = 10;
   bool explain = false;  // set for `explain`

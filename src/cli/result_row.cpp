@@ -46,6 +46,8 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
   row.reps_asked = a.reps;
   row.order_seed = order_seed;
   row.local_levels = c.local_label.empty() ? std::to_string(c.opt.local_levels) : c.local_label;
+  // Also on rows that never ran (not applicable), whose plan wrote nothing.
+  if (c.algo->uses().local_levels) row.local_gemm = c.opt.local_gemm;
   row.selected_by = c.selected_by;
   row.runner_up = c.runner_up;
   return row;
@@ -113,6 +115,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
   c["reps_asked"] = reps_asked;
   c["order_seed"] = std::to_string(order_seed);
   c["local_levels"] = local_levels;
+  if (!local_gemm.empty()) c["local_gemm"] = local_gemm;
   c["selected_by"] = selected_by;
   c["runner_up"] = runner_up;
   c["status"] = status_name(status);
@@ -155,10 +158,13 @@ std::map<std::string, std::string> ResultRow::cells() const {
   return c;
 }
 
+// The table's line, header and rows alike (L is 8 wide for "auto", "2+packed").
+constexpr char kTableLine[] =
+    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n";
+
 void print_header() {
-  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n", "algo",
-             "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer",
-             "residual", "status");
+  fmt::print(kTableLine, "algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p",
+             "GFLOP/s", "vs peer", "residual", "status");
 }
 
 void print_row(const ResultRow& r) {
@@ -177,9 +183,12 @@ void print_row(const ResultRow& r) {
     const MedianInterval& q = *r.peer_ratio;
     vs_peer = fmt::format("{:.3f} ±{:.3f}", q.median, std::max(q.median - q.lo, q.hi - q.median));
   }
-  fmt::print("{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>4} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n",
-             g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"), g("recursions"),
-             g("local_levels"), g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
+  // L: the local levels, with the GEMM under them where it is not BLAS's
+  // ("2+packed", like the cut-off in strassen-q7+ring), so the two rows differ.
+  std::string levels = g("local_levels");
+  if (g("local_gemm") == "packed") levels += "+packed";
+  fmt::print(kTableLine, g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
+             g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
              status);
   std::fflush(stdout);
 }

@@ -43,6 +43,7 @@ struct ResultRow {
   std::string reps_asked;  // as given: a number or "auto"
   std::uint64_t order_seed = 0;
   std::string local_levels;  // as asked (a number, or the expansion's label)
+  std::string local_gemm;    // as asked; empty for an algorithm without local levels
   std::string selected_by, runner_up;
   // The plan's own columns (Plan::describe(): grid, nb, lb, schema, ...).
   std::map<std::string, std::string> described;

@@ -63,7 +63,7 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--csv", a.csv, "Append rows to this CSV (default results/run-<host>.csv); metadata in <csv>.json");
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   // The swept options (--grid, --nb, --lb, --recursions, --local-strassen,
-  // --replicas, --q7-split): one table, sweep_expansion.hpp.
+  // --local-gemm, --replicas, --q7-split): one table, sweep_expansion.hpp.
   for (const SweptOption& o : swept_options()) {
     CLI::Option* opt = run->add_option(o.flag, a.*o.field, o.help);
     if (o.show_default) opt->capture_default_str();

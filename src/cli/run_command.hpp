@@ -35,6 +35,7 @@ struct RunArgs {
   int threads = 1;
   std::string local_levels;  // --local-strassen; "" = not given (0 for named algorithms, 0..3 for auto)
   std::string local_variant = "winograd";
+  std::string local_gemm = "blas";  // --local-gemm: blas, packed or both
   std::string q7_split = "paper";  // --q7-split: paper, model or both
   std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;

@@ -127,6 +127,7 @@ AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::
   out.base.threads = a.threads;
   out.base.nb = nb;
   out.base.local_variant = a.local_variant;
+  out.base.local_gemm = parse_local_gemm_option(a.local_gemm).front();  // one value: expand() checks
   if (sel.machine && sel.machine->local_l1_n > 0) out.base.local_min_dim = sel.machine->local_l1_n;
   out.levels = {0, 1, 2, 3};
   if (!given.empty()) {
@@ -189,6 +190,12 @@ std::vector<Setter> local_values(const std::string& text, const SweepContext& x)
   std::vector<Setter> out;
   for (const LocalChoice& lc : text.empty() ? std::vector<LocalChoice>{{0, 0, "0"}} : local_choices(text, x.a, x.sel))
     out.push_back(set_local(lc));
+  return out;
+}
+
+std::vector<Setter> local_gemm_values(const std::string& text, const SweepContext&) {
+  std::vector<Setter> out;
+  for (const std::string& g : parse_local_gemm_option(text)) out.push_back([g](Config& c) { c.opt.local_gemm = g; });
   return out;
 }
 
@@ -259,6 +266,13 @@ const std::vector<SweptOption>& swept_options() {
        "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
        "Default 0; --algo auto tries 0,1,2,3",
        &RunArgs::local_levels, &algos::Uses::local_levels, local_values, set_local(LocalChoice{0, 0, "0"}), false},
+      // Inside --local-strassen: each L on BLAS and on the packed GEMM side by side.
+      {"--local-gemm",
+       "GEMM at the bottom of the local levels (the algorithms of --local-strassen): blas (OpenBLAS DGEMM), "
+       "packed (mmbench's packed GEMM, the deepest level fused into its packing; with --local-strassen 0 the "
+       "packed GEMM alone) or both: blas,packed",
+       &RunArgs::local_gemm, &algos::Uses::local_levels, local_gemm_values,
+       [](Config& c) { c.opt.local_gemm = "blas"; }, true},
       {"--replicas",
        "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
        &RunArgs::replicas, &algos::Uses::replicas, replica_values, [](Config& c) { c.opt.replicas = 0; }, true},
@@ -288,6 +302,12 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   std::vector<std::vector<Setter>> values;
   for (const SweptOption& o : swept_options()) values.push_back(o.values(a.*o.field, ctx));
   const std::vector<LocalChoice> given = given_local_choices(a, sel);
+  // The model ranks candidates on one local GEMM (auto_space's base).
+  const std::size_t gemms = parse_local_gemm_option(a.local_gemm).size();
+  if ((wants_auto || a.validate || a.explain) && gemms > 1)
+    throw UsageError(fmt::format("--local-gemm: '{}' gives {} values; --algo auto, --validate and --explain rank "
+                                 "the candidates on one (blas or packed)",
+                                 a.local_gemm, gemms));
 
   std::vector<Config> out;
   const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);

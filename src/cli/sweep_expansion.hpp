@@ -43,7 +43,8 @@ struct LocalChoice {
 
 // What --algo auto, --validate and --explain rank: the base options and the
 // local levels to try (0..3 unless --local-strassen is given), with the
-// profile's crossover as the kernel's cut-off where it was measured.
+// profile's crossover as the kernel's cut-off where it was measured and the
+// one --local-gemm value (expand() refuses a list there).
 struct AutoSpace {
   algos::Options base;
   std::vector<int> levels;

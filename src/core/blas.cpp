@@ -47,16 +47,24 @@ std::string blas_config() {
   return config;
 }
 
+namespace {
+// OpenBLAS 0.3.21's cores with AVX-512 DGEMM kernels; later versions name
+// more (an unknown name counts as without).
+bool avx512_core(std::string core) {
+  static constexpr std::string_view avx512_cores[] = {"skylakex", "cooperlake", "sapphirerapids"};
+  for (char& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::string_view c : avx512_cores)
+    if (core == c) return true;
+  return false;
+}
+}  // namespace
+
+bool blas_uses_avx512() { return avx512_core(blas_core_name(openblas_get_config())); }
+
 std::string blas_core_note() {
   const char* pinned = pinned_core();
   if (pinned == nullptr) return "";
-  // OpenBLAS 0.3.21's cores with AVX-512 DGEMM kernels; later versions name
-  // more (an unknown name only makes the note appear where it need not).
-  static constexpr std::string_view avx512_cores[] = {"skylakex", "cooperlake", "sapphirerapids"};
-  std::string core = pinned;
-  for (char& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  for (std::string_view c : avx512_cores)
-    if (core == c) return "";
+  if (avx512_core(pinned)) return "";
 #if defined(__x86_64__) && defined(__GNUC__)
   if (!__builtin_cpu_supports("avx512f")) return "";
 #else

@@ -21,6 +21,10 @@ std::string blas_config();
 // results: "Haswell" on an AMD EPYC with avx512f); empty otherwise. `run`
 // and `tune` print it once: every DGEMM they time runs those kernels.
 std::string blas_core_note();
+// Whether the running OpenBLAS core has AVX-512 DGEMM kernels (the core
+// openblas_get_config() names is SkylakeX, Cooperlake or SapphireRapids):
+// the packed GEMM uses AVX-512 only then (local/packed_gemm.hpp).
+bool blas_uses_avx512();
 // The core a blas_config() text names: the word before " MAX_THREADS"
 // ("OpenBLAS 0.3.21 ... Haswell MAX_THREADS=64" -> "Haswell"); "" if none.
 std::string blas_core_name(const std::string& config);

@@ -82,6 +82,7 @@
 #include "core/blas.hpp"
 #include "core/simulation.hpp"
 #include "local/fast_gemm_passes.hpp"
+#include "local/packed_gemm.hpp"
 #include "local/strassen_coefficients.hpp"
 
 namespace mmbench::local {
@@ -115,6 +116,10 @@ bool deepest(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
 bool accumulate_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
   return cfg.accumulate && cfg.variant == FastVariant::winograd && deepest(mh, nh, kh, levels, cfg);
 }
+// The deepest level fused into the packed GEMM (packed_strassen_level).
+bool packed_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
+  return cfg.leaf == LeafGemm::packed && deepest(mh, nh, kh, levels, cfg);
+}
 // A Winograd level with fused operand sums (winograd_fused_level).
 bool fused_level(i64 mh, i64 nh, i64 kh, int levels, const FastGemmConfig& cfg) {
   return cfg.variant == FastVariant::winograd && fuses_level(cfg.fusion, deepest(mh, nh, kh, levels, cfg));
@@ -132,7 +137,9 @@ i64 sequential_workspace(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& 
   while (level_applies(m, n, k, levels, cfg)) {
     const i64 mh = m / 2, nh = n / 2, kh = k / 2;
     const i64 ldm = temp_ld(mh), ldk = temp_ld(kh);
-    if (fused_level(mh, nh, kh, levels, cfg)) {
+    if (packed_level(mh, nh, kh, levels, cfg)) {
+      // none: operand sums are formed while packing, products land in C
+    } else if (fused_level(mh, nh, kh, levels, cfg)) {
       total += 4 * aligned(ldm * std::max(kh, nh)) + 4 * aligned(ldk * nh);
     } else if (cfg.variant == FastVariant::winograd) {
       total += aligned(ldm * std::max(kh, nh)) + aligned(ldk * nh);
@@ -205,10 +212,19 @@ ParallelLayout parallel_layout(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
   return l;
 }
 
+// With the packed GEMM, the workspace starts with one packing area per
+// thread (packed_gemm.hpp: its A and B blocks), then the layout above.
+i64 pack_area(const FastGemmConfig& cfg) {
+  return cfg.leaf == LeafGemm::packed ? aligned(static_cast<i64>(packed_workspace_doubles(packed_isa()))) : 0;
+}
+
+i64 threads_pack(const FastGemmConfig& cfg) { return cfg.threads * pack_area(cfg); }
+
 i64 workspace_doubles(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
-  if (!parallel_top(m, n, k, cfg)) return sequential_workspace(m, n, k, cfg.levels, cfg);
+  const i64 packing = threads_pack(cfg);
+  if (!parallel_top(m, n, k, cfg)) return packing + sequential_workspace(m, n, k, cfg.levels, cfg);
   const ParallelLayout l = parallel_layout(m, n, k, cfg);
-  return l.temporaries() + cfg.threads * l.per_thread;
+  return packing + l.temporaries() + cfg.threads * l.per_thread;
 }
 
 // ---- operation count ------------------------------------------------------
@@ -231,8 +247,9 @@ double peel_flops(i64 m, i64 n, i64 k) {
 double sequential_flops(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
   if (!level_applies(m, n, k, levels, cfg)) return 2.0 * m * n * k;
   const i64 mh = m / 2, nh = n / 2, kh = k / 2;
-  return 7 * sequential_flops(mh, nh, kh, levels - 1, cfg) +
-         addition_flops(mh, nh, kh, cfg.variant) + peel_flops(m, n, k);
+  // A packed level computes classic Strassen's sums (while packing).
+  const FastVariant v = packed_level(mh, nh, kh, levels, cfg) ? FastVariant::strassen : cfg.variant;
+  return 7 * sequential_flops(mh, nh, kh, levels - 1, cfg) + addition_flops(mh, nh, kh, v) + peel_flops(m, n, k);
 }
 
 // ---- accounting -------------------------------------------------------------
@@ -242,6 +259,7 @@ double sequential_flops(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& c
 struct Ctx {
   const FastGemmConfig& cfg;
   FastGemmAccount& acc;
+  double* pack = nullptr;  // this thread's packing area (cfg.leaf == packed)
 };
 
 // How operand passes write their sums (FastGemmConfig::streaming_stores).
@@ -265,14 +283,22 @@ void pass(Ctx& ctx, int depth, F&& f) {
 
 int blas_int(i64 v) { return static_cast<int>(v); }  // range checked in multiply()
 
-// C = alpha·A·B + beta·C at the bottom of the recursion.
+// C = alpha·A·B + beta·C at the bottom of the recursion: OpenBLAS's DGEMM,
+// or the packed GEMM (beta 0 or 1 there, all the schedules use).
 void leaf_dgemm(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, double alpha = 1.0,
                 double beta = 0.0) {
   ++ctx.acc.leaf_calls;
   if (sim::charged()) return sim::charge_dgemm(m, n, k);
   const auto t0 = Clock::now();
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k),
-              alpha, a.data, blas_int(a.ld), b.data, blas_int(b.ld), beta, c.data, blas_int(c.ld));
+  if (ctx.cfg.leaf == LeafGemm::packed) {
+    if (beta != 0.0 && beta != 1.0) throw std::logic_error("leaf_dgemm: the packed GEMM takes beta 0 or 1");
+    const PackedTerm at{a.data, a.ld, 1.0}, bt{b.data, b.ld, 1.0};
+    const PackedDestination ct{c.data, c.ld, alpha, beta == 0.0};
+    packed_gemm(m, n, k, &at, 1, &bt, 1, &ct, 1, ctx.pack, packed_isa());
+  } else {
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k),
+                alpha, a.data, blas_int(a.ld), b.data, blas_int(b.ld), beta, c.data, blas_int(c.ld));
+  }
   ctx.acc.leaf_seconds += seconds_since(t0);
 }
 
@@ -551,6 +577,50 @@ void strassen_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh, int le
   add_pass([&] { add_to_first_sub_from_second(cn, q.c12, q.c11, z); });
 }
 
+// The deepest level fused into the packed GEMM (packed_gemm.hpp; Huang et
+// al.'s "ABC" Strassen): each of classic Strassen's seven products is one
+// packed_gemm call that sums its operand quadrants while packing and adds
+// the product into its C quadrants from the micro-kernel's registers, with
+// the coefficients of the table (strassen_coefficients.hpp). No temporary,
+// no memory pass: 12 A and 12 B quadrant terms are read where plain DGEMM
+// calls would read 7 and 7, and 12 C quadrant updates are made where they
+// would make 7 (once per KC-deep block of the product, as any GEMM does).
+// Classic Strassen, not Winograd, because Winograd's products written out
+// in quadrants have up to four terms (S4 = A12 - A21 - A22 + A11) and its
+// savings are shared partial sums, which a fused level does not store.
+// The first product that reaches a C quadrant overwrites it (Q1: C11 and
+// C22, Q2: C21, Q3: C12), so C need not be cleared first.
+// Example, Q2 = (A21 + A22) B11 into C21 (+1) and C22 (-1): terms
+// {A21, +1}, {A22, +1}; {B11, +1}; destinations {C21, +1, overwrite},
+// {C22, -1, add}.
+void packed_strassen_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh) {
+  const std::array<ConstBlock, 4> a{q.a11, q.a12, q.a21, q.a22}, b{q.b11, q.b12, q.b21, q.b22};
+  const std::array<Block, 4> c{q.c11, q.c12, q.c21, q.c22};
+  std::array<bool, 4> written{};
+  for (int t = 0; t < 7; ++t) {
+    const ProductFormula& f = kStrassenProducts[t];
+    std::array<PackedTerm, 4> at{}, bt{};
+    std::array<PackedDestination, 4> ct{};
+    int na = 0, nb = 0, nc = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (f.a[i] != 0) at[na++] = {a[i].data, a[i].ld, double(f.a[i])};
+      if (f.b[i] != 0) bt[nb++] = {b[i].data, b[i].ld, double(f.b[i])};
+      if (kStrassenC[i][t] != 0) {
+        ct[nc++] = {c[i].data, c[i].ld, double(kStrassenC[i][t]), !written[i]};
+        written[i] = true;
+      }
+    }
+    ++ctx.acc.leaf_calls;
+    if (sim::charged()) {
+      sim::charge_dgemm(mh, nh, kh);
+      continue;
+    }
+    const auto t0 = Clock::now();
+    packed_gemm(mh, nh, kh, at.data(), na, bt.data(), nb, ct.data(), nc, ctx.pack, packed_isa());
+    ctx.acc.leaf_seconds += seconds_since(t0);
+  }
+}
+
 void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c,
                          int levels, double* ws, int depth) {
   if (!level_applies(m, n, k, levels, ctx.cfg)) {
@@ -559,7 +629,9 @@ void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock
   }
   const i64 mh = m / 2, nh = n / 2, kh = k / 2;
   const Quadrants q = split(a, b, c, mh, nh, kh);
-  if (ctx.cfg.variant == FastVariant::strassen)
+  if (packed_level(mh, nh, kh, levels, ctx.cfg))
+    packed_strassen_level(ctx, q, mh, nh, kh);
+  else if (ctx.cfg.variant == FastVariant::strassen)
     strassen_level(ctx, q, mh, nh, kh, levels, ws, depth);
   else if (fused_level(mh, nh, kh, levels, ctx.cfg))
     winograd_fused_level(ctx, q, mh, nh, kh, levels, ws, depth);
@@ -571,6 +643,29 @@ void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock
 }
 
 // ---- parallel top level -------------------------------------------------
+
+// Threads that run a packed GEMM of the whole shape (no level applies and
+// cfg.threads > 1): each multiplies a column slice with its own packing
+// area, as OpenBLAS's threads would split DGEMM. Slices start on a multiple
+// of 64 columns (whole B panels; 64 is a multiple of every kernel's NR).
+void packed_gemm_threads(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, double* ws) {
+  const int threads = ctx.cfg.threads;
+  const i64 area = pack_area(ctx.cfg);
+  std::vector<FastGemmAccount> accounts(threads);
+  auto work = [&](int t) {
+    const i64 j0 = n * t / threads / 64 * 64, j1 = t + 1 == threads ? n : n * (t + 1) / threads / 64 * 64;
+    if (j1 <= j0) return;
+    Ctx mine{ctx.cfg, accounts[t], ws + t * area};
+    leaf_dgemm(mine, m, j1 - j0, k, a, {b.data + j0 * b.ld, b.ld}, {c.data + j0 * c.ld, c.ld});
+  };
+  {
+    std::vector<std::jthread> helpers;  // joined on scope exit
+    helpers.reserve(threads - 1);
+    for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
+    work(0);
+  }
+  for (const FastGemmAccount& acc : accounts) ctx.acc += acc;
+}
 
 // Columns [j0, j1) of `cols` that thread t of T handles in a split pass.
 Columns share(i64 rows, i64 cols, int t, int threads) {
@@ -590,7 +685,8 @@ void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlo
 
   // Carve the buffers: A-side sums (mh×kh), B-side sums (kh×nh), product
   // temporaries (mh×nh), then one sequential workspace per thread.
-  double* p = ws;
+  double* const packing = ws;  // one packing area per thread (cfg.leaf == packed), then the buffers
+  double* p = ws + threads_pack(cfg);
   std::array<Block, 5> as{}, bs{};  // Winograd uses the first 4 of each
   std::array<Block, 3> ps{};
   for (int i = 0; i < l.a_sums; ++i, p += l.a_size) as[i] = {p, temp_ld(mh)};
@@ -619,7 +715,7 @@ void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlo
   std::vector<FastGemmAccount> accounts(threads);
   std::barrier sync(threads);
   auto work = [&](int t) {
-    Ctx mine{cfg, accounts[t]};
+    Ctx mine{cfg, accounts[t], packing + t * pack_area(cfg)};
     auto add_pass = [&](auto f) { pass(mine, 1, f); };
     // Phase 1: operand sums, split by columns.
     const Columns ak = share(mh, kh, t, threads), bn = share(kh, nh, t, threads);
@@ -699,6 +795,8 @@ FastGemmConfig validated(FastGemmConfig cfg) {
   if (cfg.variant != FastVariant::winograd && cfg.variant != FastVariant::strassen)
     throw std::invalid_argument("FastGemm: unknown variant value " +
                                 std::to_string(static_cast<int>(cfg.variant)));
+  if (cfg.leaf != LeafGemm::blas && cfg.leaf != LeafGemm::packed)
+    throw std::invalid_argument("FastGemm: unknown leaf value " + std::to_string(static_cast<int>(cfg.leaf)));
   using F = FastGemmConfig::Fusion;
   if (cfg.fusion != F::none && cfg.fusion != F::deepest && cfg.fusion != F::all)
     throw std::invalid_argument("FastGemm: unknown fusion value " +
@@ -742,6 +840,14 @@ FastVariant parse_fast_variant(std::string_view name) {
 std::string_view to_string(FastVariant variant) {
   return variant == FastVariant::winograd ? "winograd" : "strassen";
 }
+
+LeafGemm parse_leaf_gemm(std::string_view name) {
+  if (name == "blas") return LeafGemm::blas;
+  if (name == "packed") return LeafGemm::packed;
+  throw std::invalid_argument("unknown local gemm '" + std::string(name) + "' (allowed: blas, packed)");
+}
+
+std::string_view to_string(LeafGemm leaf) { return leaf == LeafGemm::blas ? "blas" : "packed"; }
 
 void FastGemm::AlignedDelete::operator()(double* p) const {
   ::operator delete[](p, kAlignBytes);
@@ -793,11 +899,14 @@ void FastGemm::multiply(i64 m, i64 n, i64 k, const double* A, i64 lda, const dou
   const ConstBlock a{A, lda}, b{B, ldb};
   const Block c{C, ldc};
   ++account_.calls;
-  Ctx ctx{cfg_, account_};
+  double* const ws = workspace_.get();
+  Ctx ctx{cfg_, account_, ws};
   if (parallel_top(m, n, k, cfg_))
-    multiply_parallel_top(ctx, m, n, k, a, b, c, workspace_.get());
+    multiply_parallel_top(ctx, m, n, k, a, b, c, ws);
+  else if (cfg_.leaf == LeafGemm::packed && cfg_.threads > 1 && !level_applies(m, n, k, cfg_.levels, cfg_))
+    packed_gemm_threads(ctx, m, n, k, a, b, c, ws);
   else
-    multiply_sequential(ctx, m, n, k, a, b, c, cfg_.levels, workspace_.get(), 1);
+    multiply_sequential(ctx, m, n, k, a, b, c, cfg_.levels, ws + threads_pack(cfg_), 1);
 }
 
 int FastGemm::levels_applied(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {

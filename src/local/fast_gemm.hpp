@@ -27,6 +27,18 @@ enum class FastVariant { winograd, strassen };
 FastVariant parse_fast_variant(std::string_view name);
 std::string_view to_string(FastVariant variant);
 
+// What multiplies at the bottom of the recursion (FastGemmConfig::leaf):
+//   blas    OpenBLAS's DGEMM, each level's sums in memory passes (as before)
+//   packed  mmbench's own packed GEMM (packed_gemm.hpp), and the deepest
+//           level fused into it: its operand sums are formed while packing
+//           and its products are added into C's quadrants by the micro-
+//           kernel, so that level makes no memory pass at all. With 0
+//           levels: the packed GEMM alone, the fair baseline of the levels.
+enum class LeafGemm { blas, packed };
+// "blas" | "packed"; anything else throws std::invalid_argument.
+LeafGemm parse_leaf_gemm(std::string_view name);
+std::string_view to_string(LeafGemm leaf);
+
 struct FastGemmConfig {
   int levels = 0;                   // L: Strassen levels (0 = plain DGEMM); 0..30
   FastVariant variant = FastVariant::winograd;
@@ -75,6 +87,7 @@ struct FastGemmConfig {
   // products read them while still cached; the leaves' time did not move in
   // that run (15.25 s per multiply streaming, 15.17 and 15.23 s cached).
   bool streaming_stores = true;
+  LeafGemm leaf = LeafGemm::blas;
 };
 
 // Whether a Winograd level runs the fused schedule under `fusion`; `deepest`:

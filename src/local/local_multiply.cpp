@@ -8,8 +8,10 @@
 namespace mmbench::local {
 
 namespace {
-FastGemmConfig config_for(int levels, const std::string& variant, int threads, std::int64_t min_dim) {
+FastGemmConfig config_for(int levels, const std::string& variant, int threads, std::int64_t min_dim,
+                          const std::string& gemm) {
   FastGemmConfig c;
+  c.leaf = parse_leaf_gemm(gemm);
   if (min_dim > 0) c.min_dim = min_dim;
   c.levels = levels;
   c.variant = parse_fast_variant(variant);
@@ -21,14 +23,15 @@ FastGemmConfig config_for(int levels, const std::string& variant, int threads, s
 }
 }  // namespace
 
-LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim)
-    : fast_(config_for(levels, variant, threads, min_dim)) {}
+LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim,
+                             const std::string& gemm)
+    : fast_(config_for(levels, variant, threads, min_dim, gemm)) {}
 
 Index LocalMultiply::workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
-                                              int threads, std::int64_t min_dim) {
-  if (levels == 0 || m == 0 || n == 0 || k == 0) return 0;
+                                              int threads, std::int64_t min_dim, const std::string& gemm) {
+  if (m == 0 || n == 0 || k == 0) return 0;
   try {
-    const FastGemmConfig c = config_for(levels, variant, threads, min_dim);
+    const FastGemmConfig c = config_for(levels, variant, threads, min_dim, gemm);
     return static_cast<Index>(FastGemm::workspace_bytes_needed(m, n, k, c) / sizeof(double));
   } catch (const std::invalid_argument&) {
     return 0;  // a bad setting is reported by the plan, not by an estimate
@@ -37,7 +40,7 @@ Index LocalMultiply::workspace_doubles_needed(Index m, Index n, Index k, int lev
 
 void LocalMultiply::operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb,
                                double* C, Index ldc) {
-  if (fast_.config().levels == 0) {
+  if (fast_.config().levels == 0 && fast_.config().leaf == LeafGemm::blas) {
     dgemm(m, n, k, A, lda, B, ldb, 0.0, C, ldc);
     return;
   }
@@ -52,12 +55,13 @@ double LocalMultiply::error_growth() const {
 }
 
 std::vector<std::string> LocalMultiply::columns() {
-  return {"local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
+  return {"local_gemm", "local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
           "local_passes_by_level"};
 }
 
 std::map<std::string, std::string> LocalMultiply::describe() const {
-  std::map<std::string, std::string> d{{"local_levels_applied", std::to_string(fast_.deepest_levels())}};
+  std::map<std::string, std::string> d{{"local_levels_applied", std::to_string(fast_.deepest_levels())},
+                                       {"local_gemm", std::string(to_string(fast_.config().leaf))}};
   if (fast_.config().levels > 0) {
     d["local_variant"] = std::string(to_string(fast_.config().variant));
     d["local_cutoff"] = std::to_string(fast_.config().min_dim);

@@ -19,8 +19,11 @@ class LocalMultiply {
   // threads: BLAS threads of this rank (also the task count of the fast
   // kernel's top level). min_dim: a level is done only while every
   // dimension is at least this (0 = FastGemmConfig's default, 256).
-  // Throws std::invalid_argument for a bad variant.
-  LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim = 0);
+  // gemm: what multiplies at the bottom, "blas" (OpenBLAS DGEMM) or "packed"
+  // (mmbench's packed GEMM with the deepest level fused, FastGemmConfig::leaf).
+  // Throws std::invalid_argument for a bad variant or gemm.
+  LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim = 0,
+                const std::string& gemm = "blas");
 
   // C = A * B (C overwritten), column-major.
   void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
@@ -29,7 +32,7 @@ class LocalMultiply {
   // Allocate the kernel's workspace for the largest call this caller will
   // make (plans call it when built: allocation stays out of the timing).
   void prepare(Index m, Index n, Index k) {
-    if (fast_.config().levels > 0) fast_.prepare(m, n, k);
+    if (fast_.config().levels > 0 || fast_.config().leaf == LeafGemm::packed) fast_.prepare(m, n, k);
   }
   // The kernel's settings (levels, variant, cut-off min_dim with its default resolved).
   const FastGemmConfig& config() const { return fast_.config(); }
@@ -39,11 +42,11 @@ class LocalMultiply {
   // threads: the parallel top level gives each product task its own
   // temporaries (n = 12288, 2 to 4 levels: 0.75 GiB on 1 thread, 3.5 GiB on 2).
   static Index workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
-                                        int threads, std::int64_t min_dim = 0);
+                                        int threads, std::int64_t min_dim = 0, const std::string& gemm = "blas");
   // Factor by which the error bound grows: that of the levels the calls so
   // far really did (1 for plain DGEMM or before the first call).
   double error_growth() const;
-  // CSV columns local_levels_applied (the most levels one call did),
+  // CSV columns local_gemm (blas or packed), local_levels_applied (the most levels one call did),
   // local_variant and local_cutoff (when levels > 0), and where the time of
   // the calls so far went: local_add_share, local_add_share_by_level,
   // local_passes_by_level (when a level was done).

@@ -51,6 +51,7 @@ LocalKernel local_of(const Options& opt) {
   lk.levels = std::max(0, opt.local_levels);
   if (opt.local_min_dim > 0) lk.min_dim = opt.local_min_dim;
   lk.winograd = opt.local_variant != "strassen";
+  lk.packed = opt.local_gemm == "packed";
   return lk;
 }
 

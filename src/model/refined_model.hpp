@@ -87,6 +87,12 @@ struct LocalKernel {
   bool winograd = true;
   local::FastGemmConfig::Fusion fusion = local::FastGemmConfig{}.fusion;  // the kernel's default schedule
   bool streaming = local::FastGemmConfig{}.streaming_stores;  // the kernel's default stores
+  // The packed GEMM at the bottom (FastGemmConfig::leaf = packed): the
+  // deepest level makes no pass (its sums ride along the packing, its
+  // products go into C from registers), and its products, like every leaf,
+  // are priced at the profile's DGEMM rate — the tuner does not measure the
+  // packed GEMM (on the Zen 5 VM it ran at 95-105 % of OpenBLAS's rate).
+  bool packed = false;
 };
 
 // One local multiply C = A B (m x k times k x n) with the kernel `lk` on
@@ -104,7 +110,8 @@ struct LocalKernel {
 //                       products are added by DGEMM's beta), classic
 //                       Strassen 15, 15 and 17; 8 bytes per touch at the
 //                       add bandwidth (refined_add_time counts 3 touches
-//                       per element).
+//                       per element). With the packed GEMM the deepest
+//                       level has no additions (LocalKernel::packed).
 //   threads > 1      -> the top level runs its seven products on the
 //                       threads at once, each product's levels below on one
 //                       thread (fast_gemm.cpp, multiply_parallel_top), and

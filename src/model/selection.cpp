@@ -31,6 +31,7 @@ std::string Candidate::label() const {
   if (u.nb) s += " nb=" + std::to_string(opt.nb);
   if (u.lb) s += " lb=" + (opt.lb > 0 ? std::to_string(opt.lb) : std::string("32(default)"));
   if (u.local_levels && opt.local_levels > 0) s += " L=" + std::to_string(opt.local_levels);
+  if (u.local_levels && opt.local_gemm == "packed") s += " gemm=packed";
   if (u.replicas && opt.replicas > 0) s += " c=" + std::to_string(opt.replicas);
   if (opt.q7_splits && !opt.q7_splits->empty()) {
     // The top split: the entry with the most levels to go.

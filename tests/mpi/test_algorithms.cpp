@@ -158,6 +158,24 @@ int main(int argc, char** argv) {
             world.size(), applied);
       CHECK(d.count("local_cutoff") && d.at("local_cutoff") == "8", "{}: local_cutoff missing", algo->name());
     }
+  // --local-gemm packed reaches every algorithm's local multiply (the plan
+  // reports it): the packed GEMM alone (L = 0) and under levels (cut-off 8,
+  // as above) multiplies right on each algorithm's small, uneven blocks.
+  for (const Algorithm* algo : all_algorithms())
+    if (algo->uses().local_levels)
+      for (int L : {0, 2}) {
+        Options opt;
+        opt.local_gemm = "packed";
+        opt.local_levels = L;
+        opt.local_min_dim = 8;
+        const Problem pb{12 * world.size() + 4, 11 * world.size() + 3, 80};
+        if (!algo->check(pb, opt, world.size()).ok()) continue;
+        const std::string label = "packed L=" + std::to_string(L);
+        run_case(*algo, pb, opt, world, label);
+        const auto d = algo->plan(pb, opt, world)->describe();
+        CHECK(d.count("local_gemm") && d.at("local_gemm") == "packed", "{} {} p={}: local_gemm '{}'", algo->name(),
+              label, world.size(), d.count("local_gemm") ? d.at("local_gemm") : "(missing)");
+      }
   // ... and inside the one-rank leaves of full-recursion Strassen (p = 4:
   // leaf problems of 300 reach the kernel's threshold).
   if (world.size() == 4)

@@ -258,6 +258,23 @@ TEST(RefinedLocal, OneWinogradLevelByHand) {
              (products + 23 * h * h * 8 / 1e10) / 2);
 }
 
+// The packed GEMM at the bottom: the deepest level has no additions (its
+// sums are formed while packing), the levels above keep theirs.
+TEST(RefinedLocal, PackedDeepestLevelHasNoAdditions) {
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  LocalKernel packed{1, 256, true};
+  packed.packed = true;
+  const double h = 2048, q = 1024;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, packed, mp), 7 * 2 * h * h * h * 1e-10);
+  // Two levels: the top level's fused passes (6 + 6 + 11 touches) remain.
+  packed.levels = 2;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, packed, mp),
+             49 * 2 * q * q * q * 1e-10 + (6 + 6 + 11) * h * h * 8 / 1e10);
+  // Without levels it is a plain product, priced like DGEMM.
+  packed.levels = 0;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, packed, mp), refined_dgemm_time(4096, 4096, 4096, 1, mp));
+}
+
 TEST(AddSpeedup, MeasuredRatioInterpolatedElseLikeDgemm) {
   MachineParams mp = synthetic();
   EXPECT_EQ(add_speedup(0, mp), 1.0);
