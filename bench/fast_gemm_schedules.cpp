@@ -11,7 +11,7 @@
 // multiply's own account goes to stderr as it finishes.
 //
 //   cmake --build build --target fast_gemm_schedules
-//   build/bench/fast_gemm_schedules N L ROUNDS THREADS [VARIANT,...]
+//   [LD_PAD=P] build/bench/fast_gemm_schedules N L ROUNDS THREADS [VARIANT,...]
 //   e.g. build/bench/fast_gemm_schedules 8192 3 5 1
 //        build/bench/fast_gemm_schedules 12288 4 3 1 dgemm,fused-all
 // DGEMM always runs (every ratio is to the same round's DGEMM); the optional
@@ -57,8 +57,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   openblas_set_num_threads(threads);
-  std::vector<double> a(n * n), b(n * n), c(n * n);
-  for (long i = 0; i < n * n; ++i) {
+  // LD_PAD=P: leading dimension n + P for A, B and C (power-of-two ld puts
+  // every column of a tile in the same L1 cache set).
+  const long ld = n + (std::getenv("LD_PAD") ? std::atol(std::getenv("LD_PAD")) : 0);
+  std::vector<double> a(ld * n), b(ld * n), c(ld * n);
+  for (long i = 0; i < ld * n; ++i) {
     a[i] = (i % 7) * 0.1 - 0.3;
     b[i] = (i % 5) * 0.2 - 0.4;
   }
@@ -98,7 +101,7 @@ int main(int argc, char** argv) {
       variants.push_back(v);
   std::vector<FastGemm> kernels;
   for (const Variant& v : variants) kernels.emplace_back(v.cfg);
-  auto run = [&](FastGemm& k) { k.multiply(n, n, n, a.data(), n, b.data(), n, c.data(), n); };
+  auto run = [&](FastGemm& k) { k.multiply(n, n, n, a.data(), ld, b.data(), ld, c.data(), ld); };
   for (FastGemm& k : kernels) {  // warm-up: workspace, pages, caches
     run(k);
     k.reset_account();
@@ -121,7 +124,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s%.3f", l > 1 ? ";" : ", by level ", after.add_seconds[l] - before.add_seconds[l]);
       std::fprintf(stderr, "\n");
     }
-  std::printf("# n=%ld levels=%d rounds=%d threads=%d; ideal (8/7)^L = %.3f\n", n, levels, rounds, threads,
+  std::printf("# n=%ld ld=%ld levels=%d rounds=%d threads=%d; ideal (8/7)^L = %.3f\n", n, ld, levels, rounds, threads,
               std::pow(8.0 / 7.0, levels));
   std::printf("variant,t_median_s,gflops_eff,ratio_median,ratio_min,ratio_max,leaf_s,add_s,add_s_by_level,passes_by_level\n");
   for (std::size_t i = 0; i < variants.size(); ++i) {
