@@ -59,6 +59,9 @@
 // (results/local-kernel-schedules-vm-20261124T0258Z.txt; 85-95 % over five
 // runs, against 90-93 % with the AVX2 kernels). The faster DGEMM
 // is, the more the addition traffic costs relative to it.
+// - with the packed GEMM (FastGemmConfig::leaf = packed) the buffer starts
+//   with one packing area per thread (packed_gemm.hpp), and the deepest
+//   level needs no temporaries (packed_strassen_level).
 // - parallel top level: every operand sum and three of the products get their
 //   own buffer (Winograd 4 S, 4 T, 3 P; Strassen 5 + 5 operand sums, 3 Q),
 //   because the seven products run at once; then one sequential workspace per
