@@ -61,6 +61,13 @@ std::vector<std::string> parse_local_gemm_option(const std::string& text) {
   return out;
 }
 
+std::string parse_one_local_gemm(const std::string& text, const std::string& takes_one) {
+  const std::vector<std::string> gemms = parse_local_gemm_option(text);
+  if (gemms.size() != 1)
+    throw UsageError("--local-gemm: '" + text + "' gives " + std::to_string(gemms.size()) + " values; " + takes_one);
+  return gemms.front();
+}
+
 const algos::Algorithm& algorithm_named(const std::string& name) {
   const algos::Algorithm* a = algos::find_algorithm(name);
   if (!a)

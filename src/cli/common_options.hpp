@@ -35,6 +35,9 @@ std::vector<int> parse_lb_option(const std::string& text, const Machine* machine
 // or "packed" (local/fast_gemm.hpp LeafGemm), in the order given.
 //   "blas,packed" -> blas packed;  "foo" -> UsageError naming 'foo' and the allowed ones
 std::vector<std::string> parse_local_gemm_option(const std::string& text);
+// --local-gemm where one value is taken (model rankings share one GEMM): it,
+// or a UsageError "--local-gemm: 'blas,packed' gives 2 values; <takes_one>".
+std::string parse_one_local_gemm(const std::string& text, const std::string& takes_one);
 
 // --algo: a registered algorithm by name, or a UsageError that names the
 // closest one.

@@ -90,11 +90,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
   if (machine.local_l1_n > 0) base.local_min_dim = machine.local_l1_n;
-  const std::vector<std::string> gemms = parse_local_gemm_option(a.local_gemm);
-  if (gemms.size() != 1)
-    throw UsageError("--local-gemm: '" + a.local_gemm + "' gives " + std::to_string(gemms.size()) +
-                     " values; predict takes one local GEMM");
-  base.local_gemm = gemms[0];
+  base.local_gemm = parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM");
 
   if (world.rank() != 0) return 0;
 

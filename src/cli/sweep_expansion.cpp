@@ -303,11 +303,8 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (const SweptOption& o : swept_options()) values.push_back(o.values(a.*o.field, ctx));
   const std::vector<LocalChoice> given = given_local_choices(a, sel);
   // The model ranks candidates on one local GEMM (auto_space's base).
-  const std::size_t gemms = parse_local_gemm_option(a.local_gemm).size();
-  if ((wants_auto || a.validate || a.explain) && gemms > 1)
-    throw UsageError(fmt::format("--local-gemm: '{}' gives {} values; --algo auto, --validate and --explain rank "
-                                 "the candidates on one (blas or packed)",
-                                 a.local_gemm, gemms));
+  if (wants_auto || a.validate || a.explain)
+    parse_one_local_gemm(a.local_gemm, "--algo auto, --validate and --explain rank the candidates on one (blas or packed)");
 
   std::vector<Config> out;
   const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);

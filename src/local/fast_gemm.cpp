@@ -286,23 +286,32 @@ void pass(Ctx& ctx, int depth, F&& f) {
 
 int blas_int(i64 v) { return static_cast<int>(v); }  // range checked in multiply()
 
+// Runs one product at the bottom of the recursion and books it as a leaf
+// (like pass() for additions); in a simulation it is charged as a DGEMM of
+// its shape instead.
+template <class F>
+void leaf(Ctx& ctx, i64 m, i64 n, i64 k, F&& multiply) {
+  ++ctx.acc.leaf_calls;
+  if (sim::charged()) return sim::charge_dgemm(m, n, k);
+  const auto t0 = Clock::now();
+  multiply();
+  ctx.acc.leaf_seconds += seconds_since(t0);
+}
+
 // C = alpha·A·B + beta·C at the bottom of the recursion: OpenBLAS's DGEMM,
 // or the packed GEMM (beta 0 or 1 there, all the schedules use).
 void leaf_dgemm(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block c, double alpha = 1.0,
                 double beta = 0.0) {
-  ++ctx.acc.leaf_calls;
-  if (sim::charged()) return sim::charge_dgemm(m, n, k);
-  const auto t0 = Clock::now();
   if (ctx.cfg.leaf == LeafGemm::packed) {
     if (beta != 0.0 && beta != 1.0) throw std::logic_error("leaf_dgemm: the packed GEMM takes beta 0 or 1");
     const PackedTerm at{a.data, a.ld, 1.0}, bt{b.data, b.ld, 1.0};
     const PackedDestination ct{c.data, c.ld, alpha, beta == 0.0};
-    packed_gemm(m, n, k, &at, 1, &bt, 1, &ct, 1, ctx.pack, packed_isa());
-  } else {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k),
-                alpha, a.data, blas_int(a.ld), b.data, blas_int(b.ld), beta, c.data, blas_int(c.ld));
+    return leaf(ctx, m, n, k, [&] { packed_gemm(m, n, k, &at, 1, &bt, 1, &ct, 1, ctx.pack, packed_isa()); });
   }
-  ctx.acc.leaf_seconds += seconds_since(t0);
+  leaf(ctx, m, n, k, [&] {
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k), alpha, a.data,
+                blas_int(a.ld), b.data, blas_int(b.ld), beta, c.data, blas_int(c.ld));
+  });
 }
 
 // The border of an odd-sized level (see the file comment), after the even
@@ -613,14 +622,9 @@ void packed_strassen_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh)
         written[i] = true;
       }
     }
-    ++ctx.acc.leaf_calls;
-    if (sim::charged()) {
-      sim::charge_dgemm(mh, nh, kh);
-      continue;
-    }
-    const auto t0 = Clock::now();
-    packed_gemm(mh, nh, kh, at.data(), na, bt.data(), nb, ct.data(), nc, ctx.pack, packed_isa());
-    ctx.acc.leaf_seconds += seconds_since(t0);
+    leaf(ctx, mh, nh, kh, [&] {
+      packed_gemm(mh, nh, kh, at.data(), na, bt.data(), nb, ct.data(), nc, ctx.pack, packed_isa());
+    });
   }
 }
 
@@ -647,6 +651,16 @@ void multiply_sequential(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock
 
 // ---- parallel top level -------------------------------------------------
 
+// work(t) for t = 0..threads-1, thread 0 on the calling thread, the others
+// on threads of their own; returns when all are done.
+template <class F>
+void on_threads(int threads, F&& work) {
+  std::vector<std::jthread> helpers;  // joined on scope exit
+  helpers.reserve(threads - 1);
+  for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
+  work(0);
+}
+
 // Threads that run a packed GEMM of the whole shape (no level applies and
 // cfg.threads > 1): each multiplies a column slice with its own packing
 // area, as OpenBLAS's threads would split DGEMM. Slices start on a multiple
@@ -661,12 +675,7 @@ void packed_gemm_threads(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock
     Ctx mine{ctx.cfg, accounts[t], ws + t * area};
     leaf_dgemm(mine, m, j1 - j0, k, a, {b.data + j0 * b.ld, b.ld}, {c.data + j0 * c.ld, c.ld});
   };
-  {
-    std::vector<std::jthread> helpers;  // joined on scope exit
-    helpers.reserve(threads - 1);
-    for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
-    work(0);
-  }
+  on_threads(threads, work);
   for (const FastGemmAccount& acc : accounts) ctx.acc += acc;
 }
 
@@ -749,10 +758,7 @@ void multiply_parallel_top(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlo
 
   {
     const ScopedBlasThreads single(1);  // our threads split the work: each calls a one-thread BLAS
-    std::vector<std::jthread> helpers;  // joined on scope exit
-    helpers.reserve(threads - 1);
-    for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
-    work(0);
+    on_threads(threads, work);
   }
   const std::int64_t top_passes = accounts[0].passes[1];
   for (int t = 0; t < threads; ++t) {

@@ -23,11 +23,13 @@
 //
 // Kernels: an AVX-512 one (MR×NR = 16×12, 24 accumulators of 32 registers),
 // an AVX2+FMA one (8×6, 12 of 16) and a portable C++ one, chosen at run time
-// (packed_isa()). On the AMD EPYC (Zen 5) VM of our results the AVX-512
-// kernel multiplied n = 3072 at 99-118 GF/s on one core against 108-111
-// for OpenBLAS 0.3.21's detected Cooperlake DGEMM, and the AVX2 kernel at
-// 61-63 GF/s against 63-64 for OpenBLAS's Haswell kernels (block sizes
-// below chosen from a sweep there; results/packed-gemm-*.txt).
+// (packed_isa()). On the AMD EPYC (Zen 5) VM of our results, paired with
+// OpenBLAS 0.3.21's DGEMM in the same rounds (`run --local-strassen 0
+// --local-gemm blas,packed`, n = 4096-12288, one thread), the AVX-512 kernel
+// ran at 0.956-0.965 of OpenBLAS's detected Cooperlake DGEMM and the AVX2
+// kernel at 0.905-0.966 of its Haswell one
+// (results/local-kernel-vm-20261124T201927Z.md, -204707Z.md). The block
+// sizes come from a prototype sweep at n = 3072 (packed_kernel_*.cpp).
 #pragma once
 
 #include <cstddef>

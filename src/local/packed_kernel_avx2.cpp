@@ -2,9 +2,11 @@
 // with -mavx2 -mfma (CMakeLists.txt) and only called where the CPU has them.
 //
 // MR×NR = 8×6: 12 accumulators, two A vectors and a broadcast in 15 of the
-// 16 registers. MC = 96, KC = 256, NC = 4096: on the Zen 5 VM at n = 3072,
-// 8×6 with MC × KC = 96 × 256 or 96 × 384 ran at 97-99 % of OpenBLAS's
-// Haswell DGEMM (62-63 GF/s); 12×4 at 93-97 %, 8×4 at 89-92 %.
+// 16 registers. MC = 96, KC = 256, NC = 4096: in a one-run-each prototype
+// sweep on the Zen 5 VM at n = 3072 (not kept), 8×6 with MC × KC = 96 × 256
+// or 96 × 384 ran at 97-99 % of OpenBLAS's Haswell DGEMM (62-63 GF/s),
+// 12×4 at 93-97 %, 8×4 at 89-92 %; in the committed paired runs this
+// kernel ran at 0.905-0.966 of it (results/local-kernel-vm-20261124T204707Z.md).
 #include "local/packed_kernels.hpp"
 
 #if defined(__AVX2__) && defined(__FMA__)

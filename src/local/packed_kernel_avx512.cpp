@@ -5,8 +5,10 @@
 // the 32 registers; per k step 2 vector loads, 12 broadcasts, 24 FMAs.
 // MC = 192, KC = 512 (the A block 768 KiB in the 1 MiB L2, a B panel 48 KiB),
 // NC = 4096: the best of MC in {96, 144, 192, 288} × KC in {256, 384, 512}
-// at n = 3072 on the Zen 5 VM (they spread over 99-118 GF/s, noise included);
-// 16×12 beat 24×8 (101), 16×14 and 8×24 (47) there.
+// in a one-run-each prototype sweep at n = 3072 on the Zen 5 VM (99-118
+// GF/s, noise included; not kept), where 16×12 also beat 24×8 (101 GF/s),
+// 16×14 and 8×24 (47). KC = 384 measured no better on the fused level's
+// 768³ products (results/packed-kc-vm-20261124T2131Z.txt).
 #include "local/packed_kernels.hpp"
 
 #if defined(__AVX512F__) && defined(__FMA__)

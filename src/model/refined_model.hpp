@@ -91,7 +91,8 @@ struct LocalKernel {
   // deepest level makes no pass (its sums ride along the packing, its
   // products go into C from registers), and its products, like every leaf,
   // are priced at the profile's DGEMM rate — the tuner does not measure the
-  // packed GEMM (on the Zen 5 VM it ran at 95-105 % of OpenBLAS's rate).
+  // packed GEMM (on the Zen 5 VM it ran at 0.905-0.966 of OpenBLAS's rate
+  // on one thread, 0.85-1.01 on two: results/local-kernel-vm-20261124T2*.md).
   bool packed = false;
 };
 
