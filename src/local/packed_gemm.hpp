@@ -9,7 +9,8 @@
 // coefficient 1 and overwrite is the plain product C = A·B.
 //
 // The loops are the five of Goto's algorithm as BLIS writes them:
-//   for jc in n by NC        (B's block of NC columns)
+//   for jc in n by NC        (B's block of NC columns; NC and KC blocks are
+//                            evened out: k = 1024, KC = 768 -> 512 + 512)
 //     for pc in k by KC      pack Σβ_s B_s[pc:pc+KC, jc:jc+NC] into NR-wide row panels
 //       for ic in m by MC    pack Σα_t A_t[ic:ic+MC, pc:pc+KC] into MR-tall column panels
 //         for jr, ir         micro-kernel: an MR×NR tile of the product in registers,
@@ -28,8 +29,9 @@
 // --local-gemm blas,packed`, n = 4096-12288, one thread), the AVX-512 kernel
 // ran at 0.956-0.965 of OpenBLAS's detected Cooperlake DGEMM and the AVX2
 // kernel at 0.905-0.966 of its Haswell one
-// (results/local-kernel-vm-20261124T201927Z.md, -204707Z.md). The block
-// sizes come from a prototype sweep at n = 3072 (packed_kernel_*.cpp).
+// (results/local-kernel-vm-20261124T201927Z.md, -204707Z.md) with their
+// first block sizes; NC = 1024 and KC = 768 since (packed_kernel_*.cpp
+// says why, README's issue 15 sections give the paired mmbench runs).
 #pragma once
 
 #include <cstddef>

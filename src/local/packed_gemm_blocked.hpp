@@ -32,6 +32,16 @@ using pi64 = std::int64_t;
 
 inline pi64 pmin(pi64 a, pi64 b) { return a < b ? a : b; }
 
+// The block length that splits `len` into the fewest blocks of at most
+// `cap`, all of about one length: k = 1024 with KC = 768 gives 512 + 512,
+// not 768 + 256 (a short k block pays a whole C tile update for a third of
+// the work; a short NC block packs a B block too thin for the ic loop).
+// Example: len = 4096, cap = 768 -> 6 blocks of 683 (the last 681).
+inline pi64 even_step(pi64 len, pi64 cap) {
+  const pi64 blocks = (len + cap - 1) / cap;
+  return blocks > 0 ? (len + blocks - 1) / blocks : cap;
+}
+
 // dst[0:len] = Σ_t coef_t · src_t[row0 : row0+len, col] over the terms:
 // one contiguous run of a column of every term.
 inline void sum_column_run(double* __restrict dst, const PackedTerm* t, int nt, pi64 row0, pi64 col, pi64 len) {
@@ -173,10 +183,11 @@ struct Blocked {
                    const PackedDestination* c, int nc, double* workspace) {
     double* ap = workspace;
     double* bp = workspace + kApDoubles;
-    for (pi64 jc = 0; jc < n; jc += NC) {
-      const pi64 ncols = pmin(NC, n - jc);
-      for (pi64 pc = 0; pc < k; pc += KC) {
-        const pi64 kc = pmin(KC, k - pc);
+    const pi64 nstep = even_step(n, NC), kstep = even_step(k, KC);
+    for (pi64 jc = 0; jc < n; jc += nstep) {
+      const pi64 ncols = pmin(nstep, n - jc);
+      for (pi64 pc = 0; pc < k; pc += kstep) {
+        const pi64 kc = pmin(kstep, k - pc);
         pack_b(kc, ncols, b, nb, pc, jc, bp);
         for (pi64 ic = 0; ic < m; ic += MC) {
           const pi64 mc = pmin(MC, m - ic);

@@ -2,11 +2,13 @@
 // with -mavx2 -mfma (CMakeLists.txt) and only called where the CPU has them.
 //
 // MR×NR = 8×6: 12 accumulators, two A vectors and a broadcast in 15 of the
-// 16 registers. MC = 96, KC = 256, NC = 4096: in a one-run-each prototype
-// sweep on the Zen 5 VM at n = 3072 (not kept), 8×6 with MC × KC = 96 × 256
-// or 96 × 384 ran at 97-99 % of OpenBLAS's Haswell DGEMM (62-63 GF/s),
-// 12×4 at 93-97 %, 8×4 at 89-92 %; in the committed paired runs this
-// kernel ran at 0.905-0.966 of it (results/local-kernel-vm-20261124T204707Z.md).
+// 16 registers. MC = 48, KC = 768, NC = 1024: in a one-run-each prototype
+// sweep at n = 3072 (not kept), 8×6 ran at 97-99 % of OpenBLAS's Haswell
+// DGEMM (62-63 GF/s), 12×4 at 93-97 %, 8×4 at 89-92 %; then, in paired runs
+// against it at n = 4096 (issue 15, outputs not kept), NC = 1024 ran at
+// 0.96-0.98 of OpenBLAS against 0.91-0.97 with NC = 4096, and KC = 768
+// (one k block for the fused level's 768-deep products, as in the AVX-512
+// kernel) ran the fused level within 1-4 % of the other choices.
 #include "local/packed_kernels.hpp"
 
 #if defined(__AVX2__) && defined(__FMA__)
@@ -28,7 +30,7 @@ struct Avx2 {
   static vec fma(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
 };
 }  // namespace
-const Kernel* avx2() { return kernel_of<Blocked<Avx2, 2, 6, 96, 256, 4096>>(); }
+const Kernel* avx2() { return kernel_of<Blocked<Avx2, 2, 6, 48, 768, 1024>>(); }
 }  // namespace mmbench::local::packed_kernels
 
 #else

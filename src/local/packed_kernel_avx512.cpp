@@ -3,12 +3,17 @@
 //
 // MR×NR = 16×12: 24 accumulators, two A vectors and a broadcast in 27 of
 // the 32 registers; per k step 2 vector loads, 12 broadcasts, 24 FMAs.
-// MC = 192, KC = 512 (the A block 768 KiB in the 1 MiB L2, a B panel 48 KiB),
-// NC = 4096: the best of MC in {96, 144, 192, 288} × KC in {256, 384, 512}
-// in a one-run-each prototype sweep at n = 3072 on the Zen 5 VM (99-118
-// GF/s, noise included; not kept), where 16×12 also beat 24×8 (101 GF/s),
-// 16×14 and 8×24 (47). KC = 384 measured no better on the fused level's
-// 768³ products (results/packed-kc-vm-20261124T2131Z.txt).
+// MC = 96, KC = 768, NC = 1024 (the A block 576 KiB in the 1 MiB L2, the
+// B block 6 MiB): NC was 4096 until a paired sweep against OpenBLAS's
+// AVX-512 DGEMM at n = 4096 and 8192 on the Zen 5 VM (issue 15, outputs not
+// kept; the committed mmbench runs are in results/, see README) showed a
+// 16 MiB B block costing ~10 %: 0.98-1.01 of OpenBLAS with NC = 4096,
+// 1.07-1.12 with NC in {768, 1024, 1536, 2048} and MC × KC anywhere in
+// {64..240} × {256..768}. KC = 768 takes the 768-deep products of the fused
+// Strassen level at n = 12288, L = 4 in one k block, so each C quadrant is
+// updated once per product (with MC = 96 or 64 the fused level ran 3-5 %
+// faster than with MC × KC = 192 × 512 in the same runs). An earlier sweep
+// at n = 3072 picked 16×12 over 24×8, 16×14 and 8×24.
 #include "local/packed_kernels.hpp"
 
 #if defined(__AVX512F__) && defined(__FMA__)
@@ -30,7 +35,7 @@ struct Avx512 {
   static vec fma(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
 };
 }  // namespace
-const Kernel* avx512() { return kernel_of<Blocked<Avx512, 2, 12, 192, 512, 4096>>(); }
+const Kernel* avx512() { return kernel_of<Blocked<Avx512, 2, 12, 96, 768, 1024>>(); }
 }  // namespace mmbench::local::packed_kernels
 
 #else

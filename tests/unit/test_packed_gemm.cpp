@@ -2,10 +2,12 @@
 // at the bottom (FastGemmConfig::leaf = packed: the deepest level fused).
 //
 // Every kernel this CPU can run is tested, not only the one packed_isa()
-// picks: the AVX-512 kernel (MR×NR = 16×12, KC = 512), AVX2 (8×6, KC = 256)
-// and the portable one (8×4, KC = 256). Shapes cross every blocking edge of
-// each: partial MR and NR tiles, several KC blocks (k = 600), several MC
-// blocks (m = 300), and 1×1×1. Correctness is the normwise measure of
+// picks: the AVX-512 kernel (MR×NR = 16×12, MC 96, KC 768, NC 1024), AVX2
+// (8×6, 48, 768, 1024) and the portable one (8×4, 128, 256, 2048). Shapes
+// cross every blocking edge of each: partial MR and NR tiles, several KC
+// blocks (k = 1000: two even blocks of 500 with KC = 768), several MC blocks
+// (m = 300), several NC blocks of the vector kernels (n = 1100: 550 + 550),
+// and 1×1×1. Correctness is the normwise measure of
 // test_fast_gemm.cpp against one cblas_dgemm of the explicitly formed sums.
 #include "local/packed_gemm.hpp"
 
@@ -112,7 +114,7 @@ struct Shape {
 };
 
 TEST(PackedGemm, PlainAndSumsOfProductsOnEveryKernel) {
-  const std::vector<Shape> shapes{{1, 1, 1}, {17, 13, 5}, {16, 12, 512}, {33, 29, 600}, {300, 70, 40}, {64, 130, 257}};
+  const std::vector<Shape> shapes{{1, 1, 1}, {17, 13, 5}, {16, 12, 512}, {33, 29, 1000}, {300, 70, 40}, {64, 130, 257}, {20, 1100, 9}};
   for (PackedIsa isa : runnable_isas())
     for (const Shape& s : shapes)
       for (int terms : {1, 2, 4})
