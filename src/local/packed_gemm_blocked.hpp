@@ -106,19 +106,34 @@ struct Blocked {
   }
 
   // B block -> NR-wide panels. A column of B is contiguous over p, so each
-  // column's run is summed first and then spread with stride NR.
+  // column's run is summed first and then spread with stride NR. The panel
+  // is filled kBRows rows at a time, all NR columns of those rows before
+  // the next rows: a whole panel (kc × NR, 72 KiB with KC = 768, NR = 12)
+  // is larger than L1, and spreading one whole column after another made
+  // every column bring the panel's lines back from L2 (packing B ran at
+  // ~11 GB/s of reads; see packed_kernel_avx512.cpp for the measurement).
+  static constexpr pi64 kBRows = 64;
   static void pack_b(pi64 kc, pi64 nc, const PackedTerm* t, int nt, pi64 pc, pi64 jc, double* __restrict bp) {
-    alignas(64) double col[KC];
+    alignas(64) double col[kBRows];
     for (pi64 jr = 0; jr < nc; jr += NR) {
       const pi64 nr = pmin(NR, nc - jr);
       double* __restrict panel = bp + jr * kc;
-      for (pi64 j = 0; j < NR; ++j) {
-        if (j < nr) {
-          if (jr + j + 1 < nc) prefetch_column_run(t, nt, pc, jc + jr + j + 1, pmin(kc, kMaxPrefetchLines * 8));
-          sum_column_run(col, t, nt, pc, jc + jr + j, kc);
-          for (pi64 p = 0; p < kc; ++p) panel[p * NR + j] = col[p];
-        } else {
-          for (pi64 p = 0; p < kc; ++p) panel[p * NR + j] = 0.0;
+      for (pi64 p0 = 0; p0 < kc; p0 += kBRows) {
+        const pi64 len = pmin(kBRows, kc - p0);
+        double* __restrict rows = panel + p0 * NR;
+        for (pi64 j = 0; j < NR; ++j) {
+          if (j < nr) {
+            // The same rows of this column one block down, or the top of the
+            // column one panel to the right when this was the last block.
+            if (p0 + kBRows < kc)
+              prefetch_column_run(t, nt, pc + p0 + kBRows, jc + jr + j, pmin(kBRows, kc - p0 - kBRows));
+            else if (jr + NR + j < nc)
+              prefetch_column_run(t, nt, pc, jc + jr + NR + j, pmin(kBRows, kc));
+            sum_column_run(col, t, nt, pc + p0, jc + jr + j, len);
+            for (pi64 p = 0; p < len; ++p) rows[p * NR + j] = col[p];
+          } else {
+            for (pi64 p = 0; p < len; ++p) rows[p * NR + j] = 0.0;
+          }
         }
       }
     }
