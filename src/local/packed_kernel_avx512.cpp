@@ -9,10 +9,11 @@
 // kept; the committed mmbench runs are in results/, see README) showed a
 // 16 MiB B block costing ~10 %: 0.98-1.01 of OpenBLAS with NC = 4096,
 // 1.04-1.12 (medians; most 1.07-1.11) with NC in {768, 1024, 1536, 2048}
-// and MC × KC anywhere in {64..240} × {256..768}. KC = 768 takes the 768-deep products of the fused
-// Strassen level at n = 12288, L = 4 in one k block, so each C quadrant is
-// updated once per product (with MC = 96 or 64 the fused level ran 3-5 %
-// faster than with MC × KC = 192 × 512 in the same runs). An earlier sweep
+// and MC × KC anywhere in {64..240} × {256..768}. KC = 768 takes the
+// 768-deep products of the fused Strassen level at n = 12288, L = 4 in one
+// k block, so each C quadrant is updated once per product (with MC = 96
+// or 64 the fused level ran 3-5 % faster than with MC × KC = 192 × 512 in
+// the same runs). An earlier sweep
 // at n = 3072 picked 16×12 over 24×8, 16×14 and 8×24.
 // Packing B of a 768³ product with two terms per side (a fused product at
 // n = 12288, L = 4) took 0.67-0.68 ms of the product's 7.96-8.10 ms when
