@@ -8,6 +8,7 @@
 
 #include <cstdio>
 
+#include "cli/doctor_command.hpp"
 #include "cli/list_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/run_command.hpp"
@@ -47,6 +48,8 @@ int main(int argc, char** argv) {
   CLI::App* predict = cli::add_predict_command(app, predict_args);
   CLI::App* explain = cli::add_explain_command(app, explain_args);
   explain_args.explain = true;
+  cli::DoctorArgs doctor_args;
+  CLI::App* doctor = cli::add_doctor_command(app, doctor_args);
 
   try {
     app.parse(argc, argv);
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
     if (*tune) return cli::tune_command(tune_args, world);
     if (*predict) return cli::predict_command(predict_args, world);
     if (*explain) return cli::predict_command(explain_args, world);
+    if (*doctor) return cli::doctor_command(doctor_args, world);
   } catch (const cli::UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
     return cli::kExitUsage;

@@ -85,6 +85,10 @@ void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m) {
   row.peer_ratio = paired_speed_ratio(peer.times, m.times);
 }
 
+void add_peak_fraction(ResultRow& row, const tuner::PeakRecord& peak) {
+  if (row.timing) row.peak_fraction = tuner::peak_fraction(row.timing->mflops_per_proc, peak, row.p * row.threads);
+}
+
 namespace {
 
 std::string status_name(ResultRow::Status s) {
@@ -134,6 +138,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);
     c["mflops_per_proc"] = fixed(t.mflops_per_proc, 1);
     c["gflops_total"] = fixed(t.gflops_total, 3);
+    if (peak_fraction) c["peak_fraction"] = fixed(*peak_fraction, 4);
     if (verification) {
       c["residual"] = fmt::format("{:.3g}", verification->residual);
       c["residual_limit"] = fmt::format("{:.3g}", verification->limit);
@@ -160,11 +165,11 @@ std::map<std::string, std::string> ResultRow::cells() const {
 
 // The table's line, header and rows alike (L is 8 wide for "auto", "2+packed").
 constexpr char kTableLine[] =
-    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n";
+    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>5} {:>14} {:>9}  {}\n";
 
 void print_header() {
   fmt::print(kTableLine, "algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p",
-             "GFLOP/s", "vs peer", "residual", "status");
+             "GFLOP/s", "peak", "vs peer", "residual", "status");
 }
 
 void print_row(const ResultRow& r) {
@@ -188,8 +193,8 @@ void print_row(const ResultRow& r) {
   std::string levels = g("local_levels");
   if (g("local_gemm") == "packed") levels += "+packed";
   fmt::print(kTableLine, g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
-             g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
-             status);
+             g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"),
+             r.peak_fraction ? fmt::format("{:.2f}", *r.peak_fraction) : "", vs_peer, g("residual"), status);
   std::fflush(stdout);
 }
 

@@ -15,6 +15,7 @@
 #include "algos/registry.hpp"
 #include "cli/common_options.hpp"
 #include "cli/configuration.hpp"
+#include "cli/machine_facts.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
 #include "cli/sweep_rounds.hpp"
@@ -32,6 +33,7 @@
 #include "cli/validation_report.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/selection.hpp"
+#include "tuner/blas_check.hpp"
 
 namespace mmbench::cli {
 
@@ -119,7 +121,8 @@ std::uint64_t choose_order_seed(const RunArgs& a, const Comm& world) {
   return static_cast<std::uint64_t>(world.max(seed));
 }
 
-void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed) {
+void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
+                   const nlohmann::json& machine) {
   const std::string path = csv_path + ".json";
   nlohmann::json doc;
   {
@@ -150,6 +153,7 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"budget_s", a.budget},
       {"interval", "median with a distribution-free order-statistics 95 % interval (binomial); "
                    "ratios formed per round"},
+      {"machine", machine},  // cli/machine_facts.hpp
   };
   if (sim::simulated())
     run["simulated"] = {{"platform", sim::platform()},
@@ -198,16 +202,22 @@ int run_command(const RunArgs& a, const Comm& world) {
         std::ofstream txt(stem + "-validate.txt", std::ios::app);
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
-      write_sidecar(csv_path, a, world, order_seed);
+      write_sidecar(csv_path, a, world, order_seed,
+                    machine_json(gather_machine_facts(machine ? machine->peak : std::nullopt,
+                                                      "profile " + a.machine.profile)));
     } catch (const std::exception& e) {
       err = e.what();
     }
   }
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("--csv: " + err);
-  // Which OpenBLAS kernels every DGEMM of this run uses, where it matters.
+  // Which OpenBLAS kernels every DGEMM of this run uses, where it matters:
+  // the profile's measured verdict on them if it has one, else the pin.
   if (world.rank() == 0) {
-    if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
+    const std::string slow =
+        machine && machine->peak ? tuner::recorded_blas_warning(*machine->peak, blas_core_name(blas_config())) : "";
+    if (!slow.empty()) fmt::print(stderr, "{}\n", slow);
+    else if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
     if (machine)
       if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
           !mismatch.empty())
@@ -307,6 +317,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       }
       results[i].measured = &measurements[i];
       add_measurement(rows[i], configs[i], ms[j]);
+      if (machine && machine->peak) add_peak_fraction(rows[i], *machine->peak);
       if (peer_ok && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
       if (sel.machine) {

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "algos/process_grid.hpp"
+#include "cli/machine_facts.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "core/sysinfo.hpp"
@@ -131,6 +132,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     if (!a.no_local)
       fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
                  prof.strassen_l1_n, prof.strassen_l2_n);
+    if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
   }
   return 0;
 }

@@ -267,6 +267,7 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
         r.non_negative(r.number(doc, "add_threaded_bytes_per_s"), "add_threaded_bytes_per_s");
     if (p.add_threads > 0) r.positive(p.add_threaded_bytes_per_s, "add_threaded_bytes_per_s");  // measured: usable
   }
+  p.cpu_peak = read_peak_record(doc, origin);
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
 
   const json& prof = r.field(doc, "dgemm_profile");
@@ -346,6 +347,7 @@ json to_json(const MachineProfile& p) {
   doc["dgemm_single_mflops"] = p.dgemm_single_mflops;
   doc["add_threads"] = p.add_threads;
   doc["add_threaded_bytes_per_s"] = p.add_threaded_bytes_per_s;
+  write_peak_record(p.cpu_peak, doc);
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {

@@ -45,11 +45,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "model/machine_params.hpp"
+#include "tuner/peak_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -170,6 +172,10 @@ struct MachineProfile {
   std::int64_t dgemm_threaded_n = 0;
   double dgemm_threaded_mflops = 0;
   double dgemm_single_mflops = 0;
+
+  // The CPU, its measured peak and the BLAS's DGEMM against it
+  // (tuner/peak_record.hpp); empty in profiles written before it existed.
+  std::optional<PeakRecord> cpu_peak;
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
