@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Summarize scripts/bench/local_kernel.sh's CSV (issue 15): per threads and
+"""Summarize scripts/bench/local_kernel.sh's CSV: per threads and
 n, every L with its effective GFLOP/s (2n^3 / time), the ratio to the same
-rounds' DGEMM (median [95 % interval] from the CSV's paired columns), the
+rounds' DGEMM (median [interval] from the CSV's paired columns; the
+interval's real coverage is in the rounds column: 3 rounds cover 75 %), the
 ideal (8/7)^L of the levels actually done, the ratio as a share of it (the
 goal: >= 90 %), the residual, and the additions' share of the kernel's time
 per level (top level first). With --local-gemm blas,packed the rows of
@@ -10,10 +11,19 @@ row (ratio of the two medians, not paired): for packed rows that is the
 gain of the levels alone, the ratio to DGEMM also holds the packed GEMM's
 own speed against OpenBLAS's.
 
-Usage: python3 scripts/local_kernel_summary.py results/local-kernel-*.csv
+Usage: python3 scripts/local_kernel_summary.py results/local-strassen-vs-dgemm-*.csv
 """
 import csv
 import sys
+
+
+def coverage(r):
+    c = r.get("ci_coverage", "")
+    return f" ({100 * float(c):.4g} %)" if c else ""
+
+
+def noisy(r):
+    return f"cv {100 * float(r['cv']):.0f} %" if r.get("noisy") == "yes" and r.get("cv") else ""
 
 
 def main():
@@ -25,9 +35,9 @@ def main():
         return r.get("local_gemm") or "blas"
 
     base = {(r["threads"], r["n"], gemm(r)): float(r["t_median"]) for r in rows if int(r["local_levels"] or 0) == 0}
-    print("| threads | n | gemm | L (done) | GFLOP/s eff. | vs DGEMM [95 % interval] | ideal (8/7)^L | of ideal "
-          "| vs own L=0 (medians) | of ideal | rounds | residual | additions' share by level |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| threads | n | gemm | L (done) | GFLOP/s eff. | vs DGEMM [interval] | ideal (8/7)^L | of ideal "
+          "| vs own L=0 (medians) | of ideal | rounds (coverage) | noisy | residual | additions' share by level |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted(rows, key=lambda r: (int(r["threads"]), int(r["n"]), int(r["local_levels"] or 0), gemm(r))):
         n = int(r["n"])
         done = int(r["local_levels_applied"] or 0)
@@ -40,7 +50,7 @@ def main():
         own_ratio = own / float(r["t_median"]) if own else float("nan")
         print(f"| {r['threads']} | {n} | {gemm(r)} | {r['local_levels']} ({done}) | {gflops:.1f} | {ratio:.3f}{interval} | "
               f"{ideal:.3f} | {ratio / ideal * 100:.0f} % | {own_ratio:.3f} | {own_ratio / ideal * 100:.0f} % | "
-              f"{r['reps']} | {r['residual']} | "
+              f"{r['reps']}{coverage(r)} | {noisy(r)} | {r['residual']} | "
               f"{r.get('local_add_share_by_level', '')} |")
     return 0
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: what libmmbench-lb.so gives a ScaLAPACK program that is not
+# What libmmbench-lb.so gives a ScaLAPACK program that is not
 # mmbench. PDGEMM of tests/preload/pdgemm_app (plain C, ScaLAPACK + MPI) at
 # p = P, n = N, nb = NB, without and with the library, interleaved
 # (without, with, without, with, ... ROUNDS times each) so that the drift of
@@ -7,7 +7,7 @@
 #   N=4096 P=2 NB=64 REPS=3 ROUNDS=5 (defaults)
 #   LB=256 serves that lb (MMBENCH_LB); otherwise PROFILE (default
 #   configs/<host>.json, from `mmbench tune`) gives it (MMBENCH_PROFILE).
-# Writes results/preload-lb-<host>-<stamp>.csv (one row per run; the app
+# Writes results/preload-lb-pdgemm-app-<host>-<stamp>.csv (one row per run; the app
 # checked C every time) and its sidecar .csv.json with the machine, prints
 # the median GFLOP/s of each variant and their ratio.
 source "$(dirname "$0")/common.sh"
@@ -21,7 +21,7 @@ elif [ -f "$PROFILE" ]; then lbvar=(MMBENCH_PROFILE="$PROFILE"); from="MMBENCH_P
 else echo "preload_lb.sh: give LB=<lb> or PROFILE=<profile> (no $PROFILE; run mmbench tune first)" >&2; exit 2; fi
 [ "$P" -le "$(nproc)" ] || { echo "preload_lb.sh: p = $P > $(nproc) cores (timings of oversubscribed runs mean nothing)" >&2; exit 2; }
 lib=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB")
-csv=results/preload-lb-$host-$stamp.csv
+csv=results/preload-lb-pdgemm-app-$host-$stamp.csv
 echo "round,variant,p,n,nb,reps,lb,override_calls,t_min_s,t_median_s,gflops,checked,wrong" >"$csv"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 app_args=(--n "$N" --nb "$NB" --reps "$REPS")

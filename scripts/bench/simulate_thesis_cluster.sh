@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Issue 13: SIMULATED runs (SimGrid SMPI, --compute charged) on the thesis'
-# Opteron cluster and scaled copies of it, next to the paper and refined
-# model predictions (configs/thesis-opteron.json). Every time in the CSVs
-# is simulated time, never a measurement.
+# SIMULATED runs (SimGrid SMPI, --compute charged) on the thesis' Opteron
+# cluster and scaled copies of it, next to the paper and refined model
+# predictions (configs/thesis-opteron.json). Every time in the CSVs is
+# simulated time, never a measurement. The reference runs and what they
+# say: results/simulated-thesis-cluster.md, docs/results.md ("Simulated
+# clusters").
 #
-#   PARTS="a b c d w" STAMP=20261123T0500Z LIMIT=900 scripts/bench/simulate_issue13.sh
+#   PARTS="a b c d w" STAMP=20261123T0500Z LIMIT=900 scripts/bench/simulate_thesis_cluster.sh
+#
+# Output goes to $OUT (default results/simulated-thesis-cluster/, beside the
+# reference runs, under this run's STAMP); tables of it:
+#   python3 scripts/simulated_tables.py --results "$OUT" --stamp "$STAMP"
 #
 #   a  p = 56: ring, strassen-q7+ring r = 1, 2 (tpmm, strassen-q8+tpmm rows
 #      say not-applicable), n = 4096, 8192, 16384 (AN= picks the n)
@@ -22,17 +28,18 @@
 # here by platform_from_profile.py with p/2 nodes (same links, same 146 MB/s
 # per process under all-to-all: the switch grows with the machine).
 # Each simulation runs under `timeout $LIMIT`; its wall/user/sys time and the
-# load go to results/simulated-issue13-walltimes-vm-$STAMP.txt.
+# load go to $OUT/simulated-walltimes-<host>-$STAMP.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 PARTS=${PARTS:-a b c d w}
 STAMP=${STAMP:-$(date -u +%Y%m%dT%H%MZ)}
 LIMIT=${LIMIT:-900}
 PROFILE=configs/thesis-opteron.json
+OUT=${OUT:-results/simulated-thesis-cluster}
 host=$(hostname)
-walls=results/simulated-issue13-walltimes-$host-$STAMP.txt
-log=results/simulated-issue13-output-$host-$STAMP.log  # mmbench's and SMPI's output
-mkdir -p results
+walls=$OUT/simulated-walltimes-$host-$STAMP.txt
+log=$OUT/simulated-output-$host-$STAMP.log  # mmbench's and SMPI's output
+mkdir -p "$OUT"
 [ -x build-smpi/mmbench ] || { echo "build build-smpi first" >&2; exit 3; }
 
 # platform_for P: the thesis platform, or a scaled copy with P/2 nodes.
@@ -51,17 +58,17 @@ sim() {
   local what=$1 p=$2; shift 2
   local plat; plat=$(platform_for "$p")
   local stem; stem=$(basename "$plat" .xml)
-  local csv=results/simulated-$stem-$what-$host-$STAMP.csv
+  local csv=$OUT/simulated-$stem-$what-$host-$STAMP.csv
   local t0 load; t0=$(date +%s); load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "# $(date -u +%H:%M:%S) $what p=$p $* (load $load)" | tee -a "$walls"
   local rc=0
-  /usr/bin/time -f "%e %U %S" -o "/tmp/sim13-$what-p$p.time" timeout "$LIMIT" \
+  /usr/bin/time -f "%e %U %S" -o "/tmp/simulate-thesis-$what-p$p.time" timeout "$LIMIT" \
     scripts/simulate.sh --platform "$plat" --np "$p" --compute charged -- \
-      run "$@" --reps 1 --warmup 0 --quiet --csv "$csv" > "/tmp/sim13-$what-p$p.out" 2>&1 || rc=$?
-  read -r wall user sys < <(tail -1 "/tmp/sim13-$what-p$p.time")
-  local simt; simt=$(grep -E "Simulated time|simulation took" "/tmp/sim13-$what-p$p.out" | tr '\n' ' ')
+      run "$@" --reps 1 --warmup 0 --quiet --csv "$csv" > "/tmp/simulate-thesis-$what-p$p.out" 2>&1 || rc=$?
+  read -r wall user sys < <(tail -1 "/tmp/simulate-thesis-$what-p$p.time")
+  local simt; simt=$(grep -E "Simulated time|simulation took" "/tmp/simulate-thesis-$what-p$p.out" | tr '\n' ' ')
   echo "$what p=$p rc=$rc wall_s=$wall user_s=$user sys_s=$sys nice=${MMBENCH_SIM_NICE:-19} load_before=\"$load\" load_after=\"$(cut -d' ' -f1-3 /proc/loadavg)\" platform=$stem args=\"$*\" smpi: $simt" | tee -a "$walls"
-  { echo "### $what p=$p $*"; cat "/tmp/sim13-$what-p$p.out"; } >> "$log"
+  { echo "### $what p=$p $*"; cat "/tmp/simulate-thesis-$what-p$p.out"; } >> "$log"
 }
 
 for part in $PARTS; do
@@ -72,7 +79,7 @@ for part in $PARTS; do
       done
       [ -x build/mmbench ] && build/mmbench predict --profile $PROFILE --p 56 --n 4096,8192,16384 \
         --algo ring,strassen-q7+ring,pdgemm,strassen-q7+pdgemm --local-strassen 0 --top 0 \
-        --csv results/predict-thesis-opteron-p56-$host-$STAMP.csv > results/predict-thesis-opteron-p56-$host-$STAMP.txt
+        --csv "$OUT/predict-thesis-opteron-p56-$host-$STAMP.csv" > "$OUT/predict-thesis-opteron-p56-$host-$STAMP.txt"
       ;;
     b)
       for p in 32 64; do sim ring-tpmm $p --algo ring,tpmm --n 16384 --profile $PROFILE; done ;;
@@ -85,7 +92,7 @@ for part in $PARTS; do
         sim auto $p --algo ${DALGOS:-auto,ring,tpmm,strassen-q7+ring,strassen-q8+tpmm,strassen-q8+dgemm,2.5d} \
           --n ${DN:-8192} --profile $PROFILE --explain
         [ -x build/mmbench ] && build/mmbench predict --profile $PROFILE --p $p --n ${DN:-8192} --top 5 \
-          >> results/predict-thesis-opteron-auto-$host-$STAMP.txt
+          >> "$OUT/predict-thesis-opteron-auto-$host-$STAMP.txt"
       done ;;
     w)
       # --profile only fills the model columns (the simulated time is the same):
