@@ -39,7 +39,7 @@ def main():
                 by_n[int(r["n"])].append(float(r["t_median"]))
         runs.append(by_n)
     in2, alone = runs
-    print("n      pairs  GFLOP/s in -n 2  GFLOP/s alone  alone/in-job ratio [95% interval] (coverage)")
+    print("n      pairs  GFLOP/s in -n 2  GFLOP/s alone  alone/in-job ratio [interval] (its coverage)")
     for n in sorted(in2):
         pairs = list(zip(in2[n], alone.get(n, [])))
         if not pairs:
