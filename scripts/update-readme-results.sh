@@ -4,7 +4,8 @@
 #   scripts/update-readme-results.sh
 # Uses the newest results/foundation-*.csv, results/local-kernel-*.csv,
 # results/default-*.csv and the two newest results/q7-split-predict-*.csv committed (git ls-files: `make run`'s own
-# uncommitted results are ignored by git and not shown), their sidecar JSON for the machine, and
+# results are in results/local/, ignored by git, and not shown; to publish one, copy it into results/ and
+# git add it), their sidecar JSON for the machine, and
 # docs/figures/ for the main figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,7 +99,7 @@ tmp=$(mktemp)
   if [ -n "$f" ]; then
     echo "### libmmbench-lb.so in a plain ScaLAPACK program (issue 14)"
     echo
-    echo "\`scripts/bench/preload_lb.sh\` → \`$f\` (tests/preload/pdgemm_app, without and with the library, alternated)  "
+    echo "\`scripts/bench/preload_lb.sh\` → \`$f\` (tests/preload/pdgemm_app, without and with the library, in rounds)  "
     echo "Machine: $(machine "$f")"
     echo
     python3 - "$f" <<'PY'
@@ -112,10 +113,14 @@ w = [float(r["gflops"]) for r in rows if r["variant"] == "with"]
 wo = [float(r["gflops"]) for r in rows if r["variant"] == "without"]
 r0 = rows[0]
 lb_with = next(r["lb"] for r in rows if r["variant"] == "with")
+# Files with a position column alternate the order per round; older ones
+# always ran "without" first.
+order = ("order alternated per round (odd rounds without first)" if "position" in r0
+         else "\"without\" always ran first (file from before the order alternated)")
 print(f"p = {r0['p']}, n = {r0['n']}, nb = {r0['nb']}: without (lb 32) median {statistics.median(wo):.1f} GFLOP/s, "
       f"with (lb {lb_with}) {statistics.median(w):.1f} GFLOP/s; speed-up per round (same round's pair) "
       f"median {statistics.median(ratios):.3f}, min {min(ratios):.3f}, max {max(ratios):.3f} over {len(ratios)} rounds; "
-      f"every result checked by the program.")
+      f"{order}; every result checked by the program.")
 PY
     echo
   fi
@@ -132,7 +137,7 @@ PY
     echo "\`scripts/bench/local_kernel.sh\` → \`$f\`  "
     echo "Machine: $(machine "$f")"
     echo
-    echo "Ratio: median over interleaved rounds of t(DGEMM) / t(L) in the same round, with its 95 % interval; effective GFLOP/s count 2n³; \"of ideal\" = ratio / (8/7)^L (goal ≥ 90 %)."
+    echo "Ratio: median over interleaved rounds of t(DGEMM) / t(L) in the same round, with its order-statistics interval and the coverage that interval has at the row's rounds (3 rounds: [min, max], 75 %); ~ = noisy row (cv above 5 %); effective GFLOP/s count 2n³; \"of ideal\" = ratio / (8/7)^L (goal ≥ 90 %)."
     echo
     python3 scripts/local_kernel_summary.py "$f"
     echo
@@ -160,7 +165,9 @@ PY
   if [ -f docs/figures/mflops-vs-n.png ]; then echo "![MFLOPS per core against n](docs/figures/mflops-vs-n.png)"; echo; fi
   echo "MFLOPS per core use the classical 2mnk count. \"vs DGEMM peer\" is t(peer) / t(row) for one"
   echo "rank running OpenBLAS DGEMM with all the job's cores, formed per round of the same run (median"
-  echo "and 95 % interval; CSVs from before 2026-11-23 have no interval and an inflated peer, see"
+  echo "and order-statistics interval, with the coverage it has at that row's rounds: 3 rounds give [min, max],"
+  echo "75 %; 6 or more at least 95 %); rows flagged noisy (cv above 5 %) say so in the noisy column. CSVs"
+  echo "from before 2026-11-23 have no interval and an inflated peer, see"
   echo "\"What changed\"). Ranks beyond the core count are oversubscribed and never used for these figures."
   echo "This VM is noisy (single runs differed by up to 1.9x): read the intervals, not single rows."
 } >"$tmp"
