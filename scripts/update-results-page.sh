@@ -83,6 +83,8 @@ gen_dgemm_core() {
   echo
   python3 - "$f" <<'PY'
 import csv, json, re, sys
+sys.path.insert(0, "scripts")
+from summarize import coverage_label
 path = sys.argv[1]
 core = {}
 for r in json.load(open(path + ".json"))["runs"]:
@@ -99,7 +101,7 @@ for r in csv.DictReader(open(path, newline="")):
         dgemm[i] = [str(i), core.get(r["timestamp"], "not recorded"), r["threads"], r["n"], f"{float(r['gflops_total']):.1f}"]
     else:
         row = dgemm[i]
-        cov = f" ({100 * float(r['ci_coverage']):.4g} %)" if r.get("ci_coverage") else ""
+        cov = f" ({coverage_label(float(r['ci_coverage']))})" if r.get("ci_coverage") else ""
         print("| " + " | ".join(row + [f"{float(r['peer_ratio']):.3f} [{float(r['peer_ratio_lo']):.3f}, "
                                         f"{float(r['peer_ratio_hi']):.3f}]", r["reps"] + cov]) + " |")
 PY
@@ -130,10 +132,14 @@ wo = [float(r["gflops"]) for r in rows if r["variant"] == "without"]
 r0 = rows[0]
 lb_with = next(r["lb"] for r in rows if r["variant"] == "with")
 wrong = sum(int(r["wrong"]) for r in rows)
-print("| p | n | nb | without (lb 32), GFLOP/s | with (lb " + lb_with + "), GFLOP/s | speed-up per round: median [min, max] | rounds | wrong entries |")
-print("|---|---|---|---|---|---|---|---|")
+# Files with a position column alternate the order per round; older ones
+# always ran "without" first.
+order = "alternated per round" if "position" in r0 else "without, then with (every round)"
+print("| p | n | nb | without (lb 32), GFLOP/s | with (lb " + lb_with + "), GFLOP/s | speed-up per round: median [min, max] "
+      "| rounds | order in a round | wrong entries |")
+print("|---|---|---|---|---|---|---|---|---|")
 print(f"| {r0['p']} | {r0['n']} | {r0['nb']} | {statistics.median(wo):.1f} | {statistics.median(w):.1f} | "
-      f"{statistics.median(ratios):.3f} [{min(ratios):.3f}, {max(ratios):.3f}] | {len(ratios)} | {wrong} |")
+      f"{statistics.median(ratios):.3f} [{min(ratios):.3f}, {max(ratios):.3f}] | {len(ratios)} | {order} | {wrong} |")
 PY
 }
 

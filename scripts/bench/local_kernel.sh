@@ -2,7 +2,7 @@
 # The local Strassen–Winograd kernel against DGEMM,
 # one rank, 1 and 2 threads, L = 0..4 interleaved in one run per (n,
 # threads) (rounds in a shuffled order, ratio to the same round's DGEMM,
-# median with its interval: the paired statistics of `run`), plus the
+# median with its interval, 75 % coverage at REPS=3: the paired statistics of `run`), plus the
 # kernel's account (local_add_share*, local_passes_by_level) in the CSV.
 # Then a paired comparison of the kernel's schedules (plain, accumulate,
 # fused-deepest, fused-all = the default) at SCHED_N with SCHED_L levels
