@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarize scripts/bench/local_kernel.sh's CSV (issue 15): per threads and
+"""Summarize scripts/bench/local_kernel.sh's CSV: per threads and
 n, every L with its effective GFLOP/s (2n^3 / time), the ratio to the same
 rounds' DGEMM (median [interval] from the CSV's paired columns, with the
 coverage the interval has at the row's rounds: 75 % at 3, >= 95 % from 6), the
@@ -12,7 +12,7 @@ gain of the levels alone, the ratio to DGEMM also holds the packed GEMM's
 own speed against OpenBLAS's. A row flagged noisy (CSV column noisy: cv
 above 5 %) is marked "~" before its ratio.
 
-Usage: python3 scripts/local_kernel_summary.py results/local-kernel-*.csv
+Usage: python3 scripts/local_kernel_summary.py results/local-strassen-vs-dgemm-*.csv
 """
 import csv
 import os

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 11 (a): the dgemm peer inside a 2-rank job vs the same DGEMM alone.
+"""The dgemm peer inside a 2-rank job vs the same DGEMM alone.
 
 Usage: peer_alone.py IN_MPIRUN2.csv ALONE.csv
 

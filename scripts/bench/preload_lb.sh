@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: what libmmbench-lb.so gives a ScaLAPACK program that is not
+# What libmmbench-lb.so gives a ScaLAPACK program that is not
 # mmbench. PDGEMM of tests/preload/pdgemm_app (plain C, ScaLAPACK + MPI) at
 # p = P, n = N, nb = NB, without and with the library, interleaved in
 # rounds so that the drift of a shared machine hits both alike; the order
@@ -9,7 +9,7 @@
 #   N=4096 P=2 NB=64 REPS=3 ROUNDS=5 (defaults); OUT=results (the folder)
 #   LB=256 serves that lb (MMBENCH_LB); otherwise PROFILE (default
 #   configs/<host>.json, from `mmbench tune`) gives it (MMBENCH_PROFILE).
-# Writes OUT/preload-lb-<host>-<stamp>.csv (one row per run, in the order
+# Writes OUT/preload-lb-pdgemm-app-<host>-<stamp>.csv (one row per run, in the order
 # run; `position` = 1 for the round's first run, 2 for its second; the app
 # checked C every time) and its sidecar .csv.json with the machine and the
 # order rule, prints the median GFLOP/s of each variant and their ratio.
@@ -26,7 +26,7 @@ else echo "preload_lb.sh: give LB=<lb> or PROFILE=<profile> (no $PROFILE; run mm
 lib=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB")
 OUT=${OUT:-results}
 mkdir -p "$OUT"
-csv=$OUT/preload-lb-$host-$stamp.csv
+csv=$OUT/preload-lb-pdgemm-app-$host-$stamp.csv
 echo "round,variant,position,p,n,nb,reps,lb,override_calls,t_min_s,t_median_s,gflops,checked,wrong" >"$csv"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 app_args=(--n "$N" --nb "$NB" --reps "$REPS")
