@@ -27,6 +27,28 @@ std::string command_line(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
   return s;
 }
+
+// The word in the subcommand's place when it names no registered
+// subcommand ("" otherwise). CLI11 would answer "A subcommand is required"
+// for `mmbench doctor`, which hides the typo; the top level has no option
+// that takes a value, so the first word not starting with '-' is that place.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    for (const CLI::App* sub : app.get_subcommands({}))
+      if (sub->check_name(word)) return "";
+    return word;
+  }
+  return "";
+}
+
+// "list, run, tune, ...": the registered subcommands, in their order.
+std::string command_names(const CLI::App& app) {
+  std::string s;
+  for (const CLI::App* sub : app.get_subcommands({})) s += (s.empty() ? "" : ", ") + sub->get_name();
+  return s;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -52,6 +74,10 @@ int main(int argc, char** argv) {
   cli::CompareArgs compare_args;
   CLI::App* compare = cli::add_compare_command(app, compare_args);
 
+  if (const std::string word = unknown_command(app, argc, argv); !word.empty()) {
+    if (root) fmt::print(stderr, "mmbench: unknown command '{}' (commands: {})\n", word, command_names(app));
+    return cli::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -164,11 +164,11 @@ std::map<std::string, std::string> ResultRow::cells() const {
 
 // The table's line, header and rows alike (L is 8 wide for "auto", "2+packed").
 constexpr char kTableLine[] =
-    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n";
+    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>19} {:>9}  {}\n";
 
 const std::vector<std::string>& table_titles() {
   static const std::vector<std::string> titles = {"algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb",
-                                                  "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer",
+                                                  "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer [coverage]",
                                                   "residual", "status"};
   return titles;
 }
@@ -182,12 +182,15 @@ std::vector<std::string> table_cells(const ResultRow& r) {
   std::string status = g("status");
   if (r.status != ResultRow::Status::ok) status += " (" + r.reason + ")";
   if (r.timing && r.timing->noisy()) status += fmt::format(" noisy (cv {:.0f} %)", 100 * r.timing->cv);
-  // "0.98 ±0.02": the median ratio to the peer and its interval's half-width
-  // (the larger side; the CSV has both bounds).
+  // "0.980 ±0.020 75%": the median ratio to the peer, its interval's
+  // half-width (the larger side; the CSV has both bounds) and what that
+  // interval covers with this row's rounds (3 rounds: [min, max], 75 %).
   std::string vs_peer;
   if (r.peer_ratio) {
     const MedianInterval& q = *r.peer_ratio;
-    vs_peer = fmt::format("{:.3f} ±{:.3f}", q.median, std::max(q.median - q.lo, q.hi - q.median));
+    std::string cover = coverage_label(q.coverage);
+    cover.erase(cover.find(' '), 1);  // "75%": the column is narrow
+    vs_peer = fmt::format("{:.3f} ±{:.3f} {}", q.median, std::max(q.median - q.lo, q.hi - q.median), cover);
   }
   // L: the local levels, with the GEMM under them where it is not BLAS's
   // ("2+packed", like the cut-off in strassen-q7+ring), so the two rows differ.

@@ -15,6 +15,7 @@
 #include "algos/registry.hpp"
 #include "cli/common_options.hpp"
 #include "cli/configuration.hpp"
+#include "cli/local_results.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
 #include "cli/sweep_rounds.hpp"
@@ -51,18 +52,20 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--k", a.k, "Inner dimension (default: = n)");
   run->add_option("--reps", a.reps,
                   "Timed rounds: every configuration of a problem size runs once per round, in a shuffled order "
-                  "(>= 1), or 'auto': rounds until every ratio's 95 % interval is within --precision or --budget "
-                  "is spent")
+                  "(>= 1), or 'auto': rounds until every ratio's interval reaches 95 % coverage and is within "
+                  "--precision, or --budget is spent. An interval's coverage depends on the rounds: 3 give "
+                  "[min, max] with 75 %, 6 or more >= 95 % (CSV column ci_coverage)")
       ->capture_default_str();
   run->add_option("--precision", a.precision,
-                  "--reps auto: target half-width of every ratio's 95 % interval, relative (0.02 = 2 %)")
+                  "--reps auto: target half-width of every ratio's interval, relative (0.02 = 2 %); the interval "
+                  "is the order-statistics one, whose coverage depends on the rounds (>= 95 % from 6 on)")
       ->capture_default_str();
   run->add_option("--budget", a.budget, "--reps auto: seconds of measurement for the whole sweep")
       ->capture_default_str();
   run->add_option("--order-seed", a.order_seed,
                   "Seed of the per-round shuffle (default: drawn at start; the sidecar records it)");
   run->add_option("--warmup", a.warmup, "Untimed warm-up runs (>= 0)")->capture_default_str();
-  run->add_option("--csv", a.csv, "Append rows to this CSV (default results/run-<host>.csv); metadata in <csv>.json");
+  run->add_option("--csv", a.csv, "Append rows to this CSV (default results/local/run-<host>.csv, ignored by git); metadata in <csv>.json");
   run->add_option("--json", a.json, "Also write the rows, typed, with the run's metadata to this JSON file "
                                     "(schema mmbench-results/2, docs/json-schema.md)");
   run->add_option("--markdown", a.markdown, "Also write the table as Markdown to this file");
@@ -154,9 +157,12 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"reps", a.reps},
       {"precision", a.precision},
       {"budget_s", a.budget},
-      {"interval", "median with a distribution-free order-statistics 95 % interval (binomial); "
-                   "ratios formed per round"},
+      {"interval", "median with a distribution-free order-statistics interval (binomial): the narrowest pair of "
+                   "order statistics with at least 95 % coverage, or [min, max] below 6 rounds, whose coverage is "
+                   "lower (3 rounds: 75 %); each row's coverage is its ci_coverage column; ratios formed per round"},
   };
+  // What the intervals of a fixed --reps cover (auto: each row's ci_coverage).
+  if (const RepsRule r = parse_reps(a); !r.automatic) run["interval_coverage"] = interval_coverage(r.rounds);
   if (sim::simulated())
     run["simulated"] = {{"platform", sim::platform()},
                         {"platform_sha256", sim::platform_sha256()},
@@ -191,7 +197,7 @@ int run_command(const RunArgs& a, const Comm& world) {
 
   // Rank 0 owns the files; it checks them before anything runs and tells
   // the others, so a bad path fails at once on every rank.
-  std::string csv_path = a.csv.empty() ? "results/run-" + host_name() + ".csv" : a.csv;
+  std::string csv_path = a.csv.empty() ? local_results_path("run-" + host_name() + ".csv") : a.csv;
   std::unique_ptr<CsvFile> csv, validate_csv;
   std::unique_ptr<RunExports> exports;  // --json, --markdown
   const MachineFacts facts = machine_facts(world.size());
@@ -199,6 +205,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   std::string err;
   if (world.rank() == 0) {
     try {
+      if (a.csv.empty()) make_local_results_dir();
       csv = std::make_unique<CsvFile>(csv_path, results_columns());
       if (a.validate) {
         // Every file the run will write is checked now, not after the sweep.

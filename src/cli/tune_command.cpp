@@ -7,6 +7,7 @@
 
 #include "algos/process_grid.hpp"
 #include "cli/run_header.hpp"
+#include "cli/local_results.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "core/sysinfo.hpp"
@@ -31,7 +32,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_option("--reps", a.reps, "Repetitions of the add-bandwidth, local-Strassen and threaded-DGEMM steps")->capture_default_str();
   t->add_option("--warmup", a.warmup, "Warm-up calls before the profile and each later step")->capture_default_str();
   t->add_option("--profile", a.profile, "Machine profile to write (default configs/<host>.json)");
-  t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/dgemm-profile-<host>-n<N>.csv); the PDGEMM "
+  t->add_option("--csv", a.csv, "Raw DGEMM profile CSV (default results/local/dgemm-profile-<host>-n<N>.csv); the PDGEMM "
                                 "check goes beside it, *-lb-check.csv");
   t->add_flag("--quiet", a.quiet, "No progress on stderr");
   t->add_flag("--progress", a.progress, "Progress on stderr even when it is not a terminal");
@@ -66,7 +67,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.local_crossover = !a.no_local;
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
-      a.csv.empty() ? fmt::format("results/dgemm-profile-{}-n{}.csv", host_name(), a.n) : a.csv;
+      a.csv.empty() ? local_results_path(fmt::format("dgemm-profile-{}-n{}.csv", host_name(), a.n)) : a.csv;
   if (o.lb_check) o.lb_check_csv_path = lb_check_csv_path(o.profile_csv_path);
   try {
     tuner::validate(o, world.size());
@@ -75,7 +76,14 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   }
   // Both output files must be writable before minutes of measuring.
   std::string err;
-  if (world.rank() == 0)
+  if (world.rank() == 0 && a.csv.empty()) {
+    try {
+      make_local_results_dir();
+    } catch (const std::exception& e) {
+      err = e.what();
+    }
+  }
+  if (world.rank() == 0 && err.empty())
     for (const std::string& p : {o.profile_path, o.profile_csv_path, o.lb_check_csv_path}) {
       if (p.empty()) continue;
       std::string dir = p.find('/') == std::string::npos ? "." : p.substr(0, p.rfind('/'));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A sweep survives its failures (issue 14):
+# A sweep survives its failures:
 #  - a configuration forced to fail (MMBENCH_FAULT_INJECT) becomes a `failed`
 #    row with the reason, and the configurations after it still run;
 #  - SIGTERM mid-sweep: exit 143, one line saying how many rows were written,

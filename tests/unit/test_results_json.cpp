@@ -75,7 +75,9 @@ TEST(ResultsJson, TypedRowAndBack) {
   EXPECT_EQ(nlohmann::json::parse(j.dump())["residual"], nullptr);
   // Back to text: the same cells (empty where null).
   const std::map<std::string, std::string> back = row_cells(nlohmann::json::parse(j.dump()));
-  for (const auto& [k, v] : cells)
-    if (k != "residual") EXPECT_EQ(back.at(k), v) << k;
+  for (const auto& [k, v] : cells) {
+    if (k == "residual") continue;
+    EXPECT_EQ(back.at(k), v) << k;
+  }
   EXPECT_EQ(back.at("lb"), "");
 }
