@@ -8,6 +8,7 @@
 
 #include <cstdio>
 
+#include "cli/compare_command.hpp"
 #include "cli/list_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/run_command.hpp"
@@ -65,10 +66,13 @@ int main(int argc, char** argv) {
   run_args.command_line = command_line(argc, argv);
   cli::TuneArgs tune_args;
   CLI::App* tune = cli::add_tune_command(app, tune_args);
+  tune_args.command_line = command_line(argc, argv);
   cli::PredictArgs predict_args, explain_args;
   CLI::App* predict = cli::add_predict_command(app, predict_args);
   CLI::App* explain = cli::add_explain_command(app, explain_args);
   explain_args.explain = true;
+  cli::CompareArgs compare_args;
+  CLI::App* compare = cli::add_compare_command(app, compare_args);
 
   if (const std::string word = unknown_command(app, argc, argv); !word.empty()) {
     if (root) fmt::print(stderr, "mmbench: unknown command '{}' (commands: {})\n", word, command_names(app));
@@ -99,6 +103,7 @@ int main(int argc, char** argv) {
     if (*tune) return cli::tune_command(tune_args, world);
     if (*predict) return cli::predict_command(predict_args, world);
     if (*explain) return cli::predict_command(explain_args, world);
+    if (*compare) return cli::compare_command(compare_args, world);
   } catch (const cli::UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
     return cli::kExitUsage;

@@ -29,6 +29,8 @@
 #include "core/simulation.hpp"
 #include "cli/results_schema.hpp"
 #include "cli/result_row.hpp"
+#include "cli/run_exports.hpp"
+#include "cli/run_header.hpp"
 #include "cli/sweep_expansion.hpp"
 #include "cli/validation_report.hpp"
 #include "model/algorithm_models.hpp"
@@ -64,6 +66,9 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
                   "Seed of the per-round shuffle (default: drawn at start; the sidecar records it)");
   run->add_option("--warmup", a.warmup, "Untimed warm-up runs (>= 0)")->capture_default_str();
   run->add_option("--csv", a.csv, "Append rows to this CSV (default results/local/run-<host>.csv, ignored by git); metadata in <csv>.json");
+  run->add_option("--json", a.json, "Also write the rows, typed, with the run's metadata to this JSON file "
+                                    "(schema mmbench-results/2, docs/json-schema.md)");
+  run->add_option("--markdown", a.markdown, "Also write the table as Markdown to this file");
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   // The swept options (--grid, --nb, --lb, --recursions, --local-strassen,
   // --local-gemm, --replicas, --q7-split): one table, sweep_expansion.hpp.
@@ -122,7 +127,8 @@ std::uint64_t choose_order_seed(const RunArgs& a, const Comm& world) {
   return static_cast<std::uint64_t>(world.max(seed));
 }
 
-void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed) {
+void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
+                   const std::string& started) {
   const std::string path = csv_path + ".json";
   nlohmann::json doc;
   {
@@ -135,7 +141,7 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
   doc["csv"] = csv_path;
   doc["schema"] = "mmbench-results/1";
   nlohmann::json run = {
-      {"started", utc_timestamp()},
+      {"started", started},
       {"command", a.command_line},
       {"mmbench", mmbench_version()},
       {"host", host_name()},
@@ -193,6 +199,9 @@ int run_command(const RunArgs& a, const Comm& world) {
   // the others, so a bad path fails at once on every rank.
   std::string csv_path = a.csv.empty() ? local_results_path("run-" + host_name() + ".csv") : a.csv;
   std::unique_ptr<CsvFile> csv, validate_csv;
+  std::unique_ptr<RunExports> exports;  // --json, --markdown
+  const MachineFacts facts = machine_facts(world.size());
+  const std::string started = utc_timestamp();  // the sidecar and the JSON name the run alike
   std::string err;
   if (world.rank() == 0) {
     try {
@@ -205,15 +214,21 @@ int run_command(const RunArgs& a, const Comm& world) {
         std::ofstream txt(stem + "-validate.txt", std::ios::app);
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
-      write_sidecar(csv_path, a, world, order_seed);
+      write_sidecar(csv_path, a, world, order_seed, started);
     } catch (const std::exception& e) {
-      err = e.what();
+      err = std::string("--csv: ") + e.what();
     }
+    if (err.empty() && (!a.json.empty() || !a.markdown.empty())) try {
+        exports = std::make_unique<RunExports>(a.json, a.markdown, run_metadata(a, facts, order_seed, started), facts);
+      } catch (const std::exception& e) {
+        err = e.what();  // names the option and the path
+      }
   }
   err = world.bcast_string(err, 0);
-  if (!err.empty()) throw UsageError("--csv: " + err);
+  if (!err.empty()) throw UsageError(err);
   // Which OpenBLAS kernels every DGEMM of this run uses, where it matters.
   if (world.rank() == 0) {
+    print_run_header(a.command_line, facts);
     if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
     if (machine)
       if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
@@ -298,6 +313,7 @@ int run_command(const RunArgs& a, const Comm& world) {
                    res.signal == SIGINT ? "SIGINT" : res.signal == SIGTERM ? "SIGTERM" : fmt::format("signal {}", res.signal),
                    configs[problems[g].front()].pb.m, configs[problems[g].front()].pb.n,
                    configs[problems[g].front()].pb.k, rows_written, csv_path);
+      if (exports) exports->finish(res.signal);
       return 128 + res.signal;
     }
     const std::vector<Measured>& ms = res.measured;
@@ -333,12 +349,15 @@ int run_command(const RunArgs& a, const Comm& world) {
       for (std::size_t i : problems[g]) {
         print_row(rows[i]);
         csv->append(rows[i].cells());
+        if (exports) exports->add(rows[i]);
         ++rows_written;
       }
+      if (exports) exports->write();
     }
   }
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
+  if (exports) exports->finish(0);
   if (a.validate && world.rank() == 0)
     write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());
   return failures ? 1 : 0;

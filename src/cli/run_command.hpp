@@ -28,6 +28,7 @@ struct RunArgs {
   std::string order_seed;     // per-round shuffle; "" = drawn at start
   int warmup = 1;
   std::string csv;
+  std::string json, markdown;  // --json, --markdown exports (run_exports.hpp); "" = none
   std::string nb = "64";
   std::string lb = "default";
   std::string grid = "auto";

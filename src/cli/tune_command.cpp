@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "algos/process_grid.hpp"
+#include "cli/run_header.hpp"
 #include "cli/local_results.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
@@ -93,6 +94,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     }
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("tune: " + err);
+  if (world.rank() == 0) print_run_header(a.command_line, machine_facts(world.size()));
 
   // Progress like run's: on a terminal, or when asked; never on stdout.
   const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);

@@ -29,6 +29,7 @@ struct TuneArgs {
   bool quiet = false;
   bool no_local = false;
   bool progress = false;
+  std::string command_line;  // printed at the top (run_header.hpp)
 };
 
 CLI::App* add_tune_command(CLI::App& app, TuneArgs& args);
