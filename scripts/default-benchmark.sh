@@ -31,7 +31,7 @@ tune_args=(--n 4096)
 case "$MODE" in
   --quick) sizes=512,1024; reps=3 ;;
   --full) sizes=1024:8192:1024; reps=5 ;;
-  --smoke) sizes=64; reps=1; tune_args=(--n 128 --kmin 8 --kmax 64 --reps 1 --warmup 0 --no-local --quiet) ;;
+  --smoke) sizes=64; reps=1; tune_args=(--n 128 --kmin 8 --kmax 64 --reps 1 --warmup 0 --no-local --no-blas-probe --quiet) ;;
   *) sizes=1024,2048,4096; reps=3 ;;
 esac
 # Open MPI refuses root unless told; this script runs the benchmark for the

@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <string>
 
 #include "cli/compare_command.hpp"
+#include "cli/blas_kernel_switch.hpp"
 #include "cli/list_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/run_command.hpp"
@@ -18,6 +20,7 @@
 #include "core/mpi_check.hpp"
 #include "core/mpi_env.hpp"
 #include "core/sysinfo.hpp"
+#include "tuner/blas_kernel_probe.hpp"
 
 using namespace mmbench;
 
@@ -52,6 +55,12 @@ std::string command_names(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The hidden child of tune's BLAS kernel probe: a fresh process with one
+  // OPENBLAS_CORETYPE, no MPI (tuner/blas_kernel_probe.hpp).
+  if (argc >= 2 && std::string(argv[1]) == "blas-probe") return tuner::blas_probe_child(argc, argv);
+  // run --profile: the profile's fastest verified OpenBLAS core, by
+  // re-executing before MPI_Init where it differs (cli/blas_kernel_switch.hpp).
+  cli::switch_blas_kernel(argc, argv);
   MpiEnvironment env(&argc, &argv);
   Comm world = Comm::world();
   const bool root = world.rank() == 0;

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "algos/registry.hpp"
+#include "cli/blas_kernel_switch.hpp"
 #include "cli/common_options.hpp"
 #include "cli/configuration.hpp"
 #include "cli/local_results.hpp"
@@ -80,6 +81,8 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
       ->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");
+  run->add_flag("--keep-blas-kernel", a.keep_blas_kernel,
+                "Keep the OpenBLAS core OpenBLAS detects even where --profile names a faster verified one");
   add_machine_options(run, a.machine);
   run->add_option("--model", a.model, "Model that ranks candidates for --algo auto / --validate: refined or paper")
       ->capture_default_str();
@@ -151,6 +154,7 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"mpi", mpi_library_version()},
       {"blas", blas_config()},
       {"scalapack", scalapack_version()},
+      {"blas_kernel_switched", switched_blas_kernel()},
       {"omp_openblas_threads_env", getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : ""},
       // Replays the same per-round order: run ... --order-seed <this>.
       {"order_seed", order_seed},
@@ -230,6 +234,9 @@ int run_command(const RunArgs& a, const Comm& world) {
   if (world.rank() == 0) {
     print_run_header(a.command_line, facts);
     if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
+    if (const std::string sw = switched_blas_kernel(); !sw.empty())
+      fmt::print(stderr, "note: OpenBLAS runs core {}, the fastest verified one of the profile's probe "
+                         "(--keep-blas-kernel keeps the detected core)\n", sw);
     if (machine)
       if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
           !mismatch.empty())

@@ -41,6 +41,7 @@ struct RunArgs {
   std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;
   bool no_verify = false;
+  bool keep_blas_kernel = false;  // read by switch_blas_kernel() from argv, before MPI_Init
   MachineArgs machine;          // --profile, --lambda, --tau, --flops: fills pred_* columns
   std::string model = "refined";  // which model --algo auto / --validate rank by
   bool explain = false;           // print the ranked candidates before running

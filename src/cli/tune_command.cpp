@@ -37,6 +37,8 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_flag("--quiet", a.quiet, "No progress on stderr");
   t->add_flag("--progress", a.progress, "Progress on stderr even when it is not a terminal");
   t->add_flag("--no-local", a.no_local, "Skip measuring the local Strassen-Winograd crossover");
+  t->add_flag("--no-blas-probe", a.no_blas_probe,
+              "Skip trying OpenBLAS's other cores (OPENBLAS_CORETYPE) in child processes");
   return t;
 }
 
@@ -46,6 +48,28 @@ std::string lb_check_csv_path(const std::string& profile_csv) {
     return profile_csv.substr(0, profile_csv.size() - ext.size()) + "-lb-check.csv";
   return profile_csv + "-lb-check.csv";
 }
+
+namespace {
+// The BLAS kernel probe's lines: each core tried, and what to set.
+void print_blas_kernels(const tuner::BlasKernelRecord& r) {
+  if (!r.probed) return;
+  const tuner::KernelChoice& c = r.choice;
+  fmt::print("  OpenBLAS cores (DGEMM n = {}, one thread, each in a child process; running: {}{}):\n", r.n, c.running,
+             c.pinned ? ", pinned by OPENBLAS_CORETYPE" : "");
+  for (const tuner::KernelProbe& k : r.probes) {
+    const std::string name = k.asked.empty() ? "detected (" + k.ran + ")" : k.asked;
+    if (k.verified)
+      fmt::print("    {:<24} {:8.1f} GFLOP/s  verified\n", name, k.mflops / 1e3);
+    else
+      fmt::print("    {:<24} {:>8}          rejected: {}\n", name, "-", k.reason);
+  }
+  if (!c.advice.empty())
+    fmt::print("  warning: {}\n", c.advice);
+  else if (!c.fastest.empty())
+    fmt::print("  the running core {} is the fastest verified one (within {:.0f} %)\n", c.running,
+               100 * (tuner::kWorthSwitching - 1));
+}
+}  // namespace
 
 int tune_command(const TuneArgs& a, const Comm& world) {
   tuner::TuneOptions o;
@@ -65,6 +89,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.warmup = a.warmup;
   o.scalapack_version = scalapack_version();
   o.local_crossover = !a.no_local;
+  o.blas_probe = !a.no_blas_probe;
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? local_results_path(fmt::format("dgemm-profile-{}-n{}.csv", host_name(), a.n)) : a.csv;
@@ -141,6 +166,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     if (!a.no_local)
       fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
                  prof.strassen_l1_n, prof.strassen_l2_n);
+    print_blas_kernels(prof.blas_kernels);
   }
   return 0;
 }

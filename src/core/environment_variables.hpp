@@ -40,6 +40,12 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
     {"MMBENCH_PACKED_ISA", EnvironmentReader::mmbench,
      "avx512 where OpenBLAS runs an AVX-512 core, else avx2 where the CPU has it, else portable",
      "forces the packed GEMM's micro-kernel: avx512, avx2 or portable (--local-gemm packed)"},
+    {"MMBENCH_BLAS_PROBE_FAULT", EnvironmentReader::mmbench, "no fault",
+     "test hook of tune's BLAS kernel probe: abort, hang, wrong or garbage makes the probe's child "
+     "misbehave, so the parent's rejection can be tested"},
+    {"MMBENCH_BLAS_KERNEL_SWITCHED", EnvironmentReader::mmbench, "no switch",
+     "set by run itself when it re-executes with its profile's fastest OpenBLAS core (the core, "
+     "the one it replaced, the profile); recorded in the sidecar, guards against a second switch"},
     {"MMBENCH_FAULT_INJECT", EnvironmentReader::mmbench, "no fault",
      "test hook: algo@phase[@rank|@all] makes a phase (plan, alloc, multiply) fail"},
     {"MMBENCH_SIM_PLATFORM", EnvironmentReader::mmbench, "smpi",

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "model/machine_params.hpp"
+#include "tuner/blas_kernel_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -170,6 +171,9 @@ struct MachineProfile {
   std::int64_t dgemm_threaded_n = 0;
   double dgemm_threaded_mflops = 0;
   double dgemm_single_mflops = 0;
+
+  // tune's BLAS kernel probe (tuner/blas_kernel_record.hpp); probed = false: none.
+  BlasKernelRecord blas_kernels;
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
