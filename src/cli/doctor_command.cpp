@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/machine_facts.hpp"
+#include "cli/machine_report.hpp"
 #include "cli/usage_error.hpp"
+#include "tuner/blas_kernel_probe.hpp"
 #include "tuner/machine_check.hpp"
 
 namespace mmbench::cli {
@@ -16,20 +17,38 @@ namespace {
 
 constexpr std::int64_t kMinDgemmN = 64, kMaxDgemmN = 8192;
 
-// ---- HOOK (lead): the faster verified kernels doctor measured ----------
-// Here doctor will list, one line each, the faster kernels a quick form of
-// tune's kernel check found and verified (each OpenBLAS core type the CPU
-// supports, probed in a child process, checked against a reference
-// product, timed), with the exact setting that selects each, e.g.
-//   "faster kernel: Cooperlake 86.1 GFLOP/s (1.71x Haswell), verified; select: OPENBLAS_CORETYPE=Cooperlake"
-// and add a warning to `warnings` where one is faster than the running
-// kernel. Until that probe is wired in, doctor says it did not probe.
-std::vector<std::string> faster_kernel_lines(const MachineFacts& facts, std::vector<std::string>& warnings) {
-  (void)facts;
-  (void)warnings;
-  return {"faster kernels: not probed (this build of doctor does not try other BLAS kernels)"};
+// OPENBLAS_CORETYPE as the environment sets it ("" = unset or empty).
+std::string pin_of(const MachineReport& facts) {
+  for (const auto& [name, value] : facts.pins)
+    if (name == "OPENBLAS_CORETYPE") return value;
+  return "";
 }
-// ---- end of HOOK --------------------------------------------------------
+
+// The quick form of tune's BLAS kernel probe (tuner/blas_kernel_probe.hpp):
+// every OpenBLAS core this CPU can run, each in a child process, verified
+// before it is timed at a small size (n = 768, so the whole probe takes a
+// few seconds). One line per core; where a verified core beats the running
+// one by kWorthSwitching, its setting becomes a warning. --no-blas-probe
+// skips it.
+std::vector<std::string> faster_kernel_lines(const MachineReport& facts, std::vector<std::string>& warnings,
+                                             bool probe) {
+  if (!probe) return {"blas kernels: not probed (--no-blas-probe)"};
+  tuner::ProbeOptions o;
+  o.n = 768;
+  o.timeout_s = 20;
+  const std::vector<tuner::KernelProbe> probes = tuner::probe_blas_kernels(o);
+  const tuner::KernelChoice c = tuner::choose_kernel(probes, facts.blas_core, !pin_of(facts).empty());
+  std::vector<std::string> out;
+  for (const tuner::KernelProbe& k : probes) {
+    const std::string name = k.asked.empty() ? "detected (" + k.ran + ")" : k.asked;
+    out.push_back(k.verified ? fmt::format("blas kernel {}: {:.1f} GFLOP/s (n = {}, one thread), verified", name,
+                                           k.mflops / 1e3, o.n)
+                             : fmt::format("blas kernel {}: rejected, {}", name, k.reason));
+  }
+  if (!c.advice.empty()) warnings.push_back("warning: " + c.advice);
+  return out;
+}
+
 
 }  // namespace
 
@@ -40,6 +59,7 @@ CLI::App* add_doctor_command(CLI::App& app, DoctorArgs& a) {
   d->add_option("--dgemm-n", a.dgemm_n,
                 "DGEMM size of the BLAS check (one thread; smaller sizes understate the BLAS's best rate)")
       ->capture_default_str();
+  d->add_flag("--no-blas-probe", a.no_blas_probe, "Skip trying OpenBLAS's other cores in child processes");
   return d;
 }
 
@@ -52,10 +72,10 @@ int doctor_command(const DoctorArgs& a, const Comm& world) {
   const tuner::PeakRecord record = tuner::check_machine(o, world.get());
   if (world.rank() != 0) return 0;
 
-  const MachineFacts facts = gather_machine_facts(record, "measured by doctor");
-  std::vector<std::string> warnings = machine_warnings(facts);
-  for (const std::string& line : machine_lines(facts)) fmt::print("{}\n", line);
-  for (const std::string& line : faster_kernel_lines(facts, warnings)) fmt::print("{}\n", line);
+  const MachineReport facts = gather_machine_report(record, "measured by doctor");
+  std::vector<std::string> warnings = machine_report_warnings(facts);
+  for (const std::string& line : machine_report_lines(facts)) fmt::print("{}\n", line);
+  for (const std::string& line : faster_kernel_lines(facts, warnings, !a.no_blas_probe)) fmt::print("{}\n", line);
   if (warnings.empty()) fmt::print("warnings: none\n");
   for (const std::string& w : warnings) fmt::print("{}\n", w);
   std::fflush(stdout);

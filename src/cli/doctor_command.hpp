@@ -17,6 +17,7 @@ namespace mmbench::cli {
 
 struct DoctorArgs {
   std::int64_t dgemm_n = 2048;  // tuner::kBlasCheckN
+  bool no_blas_probe = false;
 };
 
 CLI::App* add_doctor_command(CLI::App& app, DoctorArgs& args);
