@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/doctor_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/blas_kernel_switch.hpp"
 #include "cli/list_command.hpp"
@@ -80,6 +81,8 @@ int main(int argc, char** argv) {
   CLI::App* predict = cli::add_predict_command(app, predict_args);
   CLI::App* explain = cli::add_explain_command(app, explain_args);
   explain_args.explain = true;
+  cli::DoctorArgs doctor_args;
+  CLI::App* doctor = cli::add_doctor_command(app, doctor_args);
   cli::CompareArgs compare_args;
   CLI::App* compare = cli::add_compare_command(app, compare_args);
 
@@ -112,6 +115,7 @@ int main(int argc, char** argv) {
     if (*tune) return cli::tune_command(tune_args, world);
     if (*predict) return cli::predict_command(predict_args, world);
     if (*explain) return cli::predict_command(explain_args, world);
+    if (*doctor) return cli::doctor_command(doctor_args, world);
     if (*compare) return cli::compare_command(compare_args, world);
   } catch (const cli::UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());

@@ -86,6 +86,10 @@ void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m) {
   row.peer_ratio = paired_speed_ratio(peer.times, m.times);
 }
 
+void add_peak_fraction(ResultRow& row, const tuner::PeakRecord& peak) {
+  if (row.timing) row.peak_fraction = tuner::peak_fraction(row.timing->mflops_per_proc, peak, row.p * row.threads);
+}
+
 namespace {
 
 std::string status_name(ResultRow::Status s) {
@@ -135,6 +139,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);
     c["mflops_per_proc"] = fixed(t.mflops_per_proc, 1);
     c["gflops_total"] = fixed(t.gflops_total, 3);
+    if (peak_fraction) c["peak_fraction"] = fixed(*peak_fraction, 4);
     std::string rounds;
     for (std::size_t r = 0; r < t.rounds.size(); ++r) rounds += (r ? ";" : "") + fmt_sig(t.rounds[r]);
     c["t_rounds"] = rounds;
@@ -164,12 +169,12 @@ std::map<std::string, std::string> ResultRow::cells() const {
 
 // The table's line, header and rows alike (L is 8 wide for "auto", "2+packed").
 constexpr char kTableLine[] =
-    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>19} {:>9}  {}\n";
+    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>5} {:>19} {:>9}  {}\n";
 
 const std::vector<std::string>& table_titles() {
   static const std::vector<std::string> titles = {"algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb",
-                                                  "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer [coverage]",
-                                                  "residual", "status"};
+                                                  "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "peak",
+                                                  "vs peer [coverage]", "residual", "status"};
   return titles;
 }
 
@@ -197,14 +202,14 @@ std::vector<std::string> table_cells(const ResultRow& r) {
   std::string levels = g("local_levels");
   if (g("local_gemm") == "packed") levels += "+packed";
   return {g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
-          g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
-          status};
+          g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"),
+          r.peak_fraction ? fmt::format("{:.2f}", *r.peak_fraction) : "", vs_peer, g("residual"), status};
 }
 
 namespace {
 void print_table_line(const std::vector<std::string>& v) {
   fmt::print(kTableLine, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
-             v[14], v[15], v[16]);
+             v[14], v[15], v[16], v[17]);
 }
 }  // namespace
 

@@ -71,6 +71,8 @@ struct ResultRow {
   std::optional<Verification> verification;  // nullopt with timing: skipped
   std::optional<MedianInterval> peer_ratio;   // peer time / this time, per round
   std::optional<Predicted> predicted;
+  // The achieved rate over the peak of the cores used (add_peak_fraction).
+  std::optional<double> peak_fraction;
 
   // The CSV's cells, keyed by column name (columns absent here stay empty).
   std::map<std::string, std::string> cells() const;
@@ -82,6 +84,9 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
 void add_measurement(ResultRow& row, const Config& c, const Measured& m);
 // Speed relative to the peer, round by round (peer time / this time).
 void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m);
+// peak_fraction of a measured row: its MFLOPS per core over the recorded
+// peak per core of p x threads cores (tuner::peak_fraction).
+void add_peak_fraction(ResultRow& row, const tuner::PeakRecord& peak);
 
 // 6 significant digits, as every time column.
 std::string fmt_sig(double v);

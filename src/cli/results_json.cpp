@@ -55,6 +55,7 @@ ColumnKind column_kind(const std::string& column) {
       {"local_add_share_by_level", ColumnKind::number_list},
       {"local_passes_by_level", ColumnKind::number_list},
       {"t_rounds", ColumnKind::number_list},
+      {"peak_fraction", ColumnKind::number},
   };
   auto it = kinds.find(column);
   return it == kinds.end() ? ColumnKind::text : it->second;

@@ -23,7 +23,7 @@ inline const std::vector<std::string>& base_results_columns() {
       "t_median", "t_max", "t_median_lo", "t_median_hi", "ci_coverage", "cv", "noisy", "peer_ratio",
       "peer_ratio_lo", "peer_ratio_hi", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",
       "err_refined", "selected_by", "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb",
-      "exchanges_total", "exchanges_node_local", "status", "reason", "t_rounds"};
+      "exchanges_total", "exchanges_node_local", "status", "reason", "t_rounds", "peak_fraction"};
   return cols;
 }
 

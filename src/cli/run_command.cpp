@@ -16,6 +16,7 @@
 #include "cli/blas_kernel_switch.hpp"
 #include "cli/common_options.hpp"
 #include "cli/configuration.hpp"
+#include "cli/machine_report.hpp"
 #include "cli/local_results.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
@@ -36,6 +37,7 @@
 #include "cli/validation_report.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/selection.hpp"
+#include "tuner/blas_check.hpp"
 
 namespace mmbench::cli {
 
@@ -131,7 +133,7 @@ std::uint64_t choose_order_seed(const RunArgs& a, const Comm& world) {
 }
 
 void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
-                   const std::string& started) {
+                   const std::string& started, const nlohmann::json& machine) {
   const std::string path = csv_path + ".json";
   nlohmann::json doc;
   {
@@ -164,6 +166,7 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"interval", "median with a distribution-free order-statistics interval (binomial): the narrowest pair of "
                    "order statistics with at least 95 % coverage, or [min, max] below 6 rounds, whose coverage is "
                    "lower (3 rounds: 75 %); each row's coverage is its ci_coverage column; ratios formed per round"},
+      {"machine", machine},  // cli/machine_report.hpp
   };
   // What the intervals of a fixed --reps cover (auto: each row's ci_coverage).
   if (const RepsRule r = parse_reps(a); !r.automatic) run["interval_coverage"] = interval_coverage(r.rounds);
@@ -218,7 +221,9 @@ int run_command(const RunArgs& a, const Comm& world) {
         std::ofstream txt(stem + "-validate.txt", std::ios::app);
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
-      write_sidecar(csv_path, a, world, order_seed, started);
+      write_sidecar(csv_path, a, world, order_seed, started,
+                    machine_report_json(gather_machine_report(machine ? machine->peak : std::nullopt,
+                                                      "profile " + a.machine.profile)));
     } catch (const std::exception& e) {
       err = std::string("--csv: ") + e.what();
     }
@@ -230,10 +235,14 @@ int run_command(const RunArgs& a, const Comm& world) {
   }
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError(err);
-  // Which OpenBLAS kernels every DGEMM of this run uses, where it matters.
+  // Which OpenBLAS kernels every DGEMM of this run uses, where it matters:
+  // the profile's measured verdict on them if it has one, else the pin.
   if (world.rank() == 0) {
     print_run_header(a.command_line, facts);
-    if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
+    const std::string slow =
+        machine && machine->peak ? tuner::recorded_blas_warning(*machine->peak, blas_core_name(blas_config())) : "";
+    if (!slow.empty()) fmt::print(stderr, "{}\n", slow);
+    else if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
     if (const std::string sw = switched_blas_kernel(); !sw.empty())
       fmt::print(stderr, "note: OpenBLAS runs core {}, the fastest verified one of the profile's probe "
                          "(--keep-blas-kernel keeps the detected core)\n", sw);
@@ -337,6 +346,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       }
       results[i].measured = &measurements[i];
       add_measurement(rows[i], configs[i], ms[j]);
+      if (machine && machine->peak) add_peak_fraction(rows[i], *machine->peak);
       if (peer_ok && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
       if (sel.machine) {

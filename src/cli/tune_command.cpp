@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "algos/process_grid.hpp"
+#include "cli/machine_report.hpp"
 #include "cli/run_header.hpp"
 #include "cli/local_results.hpp"
 #include "cli/usage_error.hpp"
@@ -166,6 +167,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     if (!a.no_local)
       fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
                  prof.strassen_l1_n, prof.strassen_l2_n);
+    if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
     print_blas_kernels(prof.blas_kernels);
   }
   return 0;

@@ -45,11 +45,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "model/machine_params.hpp"
+#include "tuner/peak_record.hpp"
 #include "tuner/blas_kernel_record.hpp"
 
 namespace mmbench::tuner {
@@ -172,6 +174,9 @@ struct MachineProfile {
   double dgemm_threaded_mflops = 0;
   double dgemm_single_mflops = 0;
 
+  // The CPU, its measured peak and the BLAS's DGEMM against it
+  // (tuner/peak_record.hpp); empty in profiles written before it existed.
+  std::optional<PeakRecord> cpu_peak;
   // tune's BLAS kernel probe (tuner/blas_kernel_record.hpp); probed = false: none.
   BlasKernelRecord blas_kernels;
 

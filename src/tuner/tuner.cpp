@@ -28,6 +28,7 @@
 #include "tuner/lb_check.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/local_crossover.hpp"
+#include "tuner/machine_check.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/network_calibration.hpp"
 #include "tuner/threaded_dgemm.hpp"
@@ -150,6 +151,11 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
     if (!notes.empty()) notes += "; ";
     notes += text;
   };
+
+  // 0. The CPU's peak and the BLAS's one-thread DGEMM against it, on rank 0
+  // alone (tuner/machine_check.hpp; DGEMM at the threaded step's size).
+  const PeakRecord cpu_peak = check_machine({{}, threaded_dgemm_size(options.n)}, comm);
+  say(describe_peak_record(cpu_peak));
 
   // 1. DGEMM profile and the rule's lb.
   const double t_start = MPI_Wtime();
@@ -377,6 +383,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       p.strassen_l1_n = cross.l1_n;
       p.strassen_l2_n = cross.l2_n;
       p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;
+      p.cpu_peak = cpu_peak;
       p.notes = notes;
       for (const RobustPoint& pt : rule.points) p.dgemm_profile.push_back({m_local, n_local, pt.k, pt.median});
       // The crossover step's square DGEMMs are profile points too: the

@@ -1,6 +1,8 @@
 // `mmbench tune`: measure the machine and write its profile (docs/method.md §8).
 //
 // Steps, all collective over the communicator:
+//   0. the CPU's peak and the BLAS's one-thread DGEMM against it, on rank 0
+//      alone (tuner/machine_check.hpp): the profile's "cpu_peak";
 //   1. DGEMM profile of the typical problem's local shape
 //      (m = n/pr, n = n/pc, k in [kmin, kmax]): a geometric grid of k (every
 //      even k with exhaustive), `passes` interleaved passes, and the rule's

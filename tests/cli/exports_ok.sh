@@ -13,7 +13,7 @@ mpirun=$1; mm=$2; dir=$3/exports
 src=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$dir"
-rm -f "$dir"/run.*
+rm -f "$dir"/run.* "$dir"/run2.*
 "$mpirun" -q -n 2 "$mm" run --algo dgemm,ring,pdgemm --n 256 --reps 3 --quiet --csv "$dir/run.csv" \
   --json "$dir/run.json" --markdown "$dir/run.md" >"$dir/run.out" 2>&1 || { cat "$dir/run.out"; fail "run exit $?"; }
 head -4 "$dir/run.out" | grep -q '^# mmbench .* command: .*run --algo dgemm,ring,pdgemm' || fail "no command line on top"
