@@ -323,6 +323,20 @@ def mflops_points(good, labels):
     return {k: statistics.median(v) for k, v in groups.items()}, noisy
 
 
+def peak_per_core(rows):
+    """The median of mflops_per_proc / peak_fraction over rows that have
+    both (the profile's per-core peak, in MFLOPS), or None."""
+    vals = []
+    for r in rows:
+        mf, pf = num(field(r, "mflops_per_proc")), num(field(r, "peak_fraction"))
+        if mf and pf and pf > 0:
+            vals.append(mf / pf)
+    if not vals:
+        return None
+    vals.sort()
+    return vals[len(vals) // 2]
+
+
 def plot_mflops_vs_n(ctx, rows):
     """MFLOPS per core against n, one line per label, one panel per p (Abb. 2.15).
     Points from rows flagged noisy are drawn hollow."""
@@ -359,13 +373,24 @@ def plot_mflops_vs_n(ctx, rows):
             if hollow:
                 ax.plot([n for n, _ in hollow], [y for _, y in hollow], linestyle="none", marker=marker,
                         markersize=7, markerfacecolor="white", markeredgecolor=colour, markeredgewidth=1.5)
+        # The measured FMA peak per core of this panel's rows (a profile's
+        # cpu_peak): mflops_per_proc / peak_fraction, the same for every row
+        # that used as many cores.
+        peak = peak_per_core([r for r in good if num(field(r, "p")) == p])
+        top = ymax
+        if peak:
+            (h,) = ax.plot([min(ns), max(ns)], [peak, peak], color="#333333", linestyle=":", linewidth=2)
+            handles.setdefault("measured FMA peak per core", h)
+            top = max(top, peak)
         set_x_axis(ax, ns)
-        ax.set_ylim(0, ymax * 1.1)
+        ax.set_ylim(0, top * 1.1)
         integer_y(ax)
         ax.set_xlabel(n_label(good))
         ax.set_ylabel("MFLOPS per core")
         ax.grid(True, **GRID)
     used = [lab for lab in order if lab in handles]
+    if "measured FMA peak per core" in handles:
+        used.append("measured FMA peak per core")
     entries = [handles[lab] for lab in used]
     if noisy:
         from matplotlib.lines import Line2D

@@ -119,7 +119,10 @@ def main():
         residuals = defaultdict(list)
         paired = defaultdict(list)  # label -> (median, lo, hi, coverage) of each row's paired peer ratio
         noisy = defaultdict(list)  # label -> cv of each row flagged noisy
+        peaks = defaultdict(list)  # label -> peak_fraction of each row that has one (a profile's peak)
         for r in rs:
+            if r.get("peak_fraction"):
+                peaks[label(r)].append(float(r["peak_fraction"]))
             if (cv := row_cv_if_noisy(r)) is not None:
                 noisy[label(r)].append(cv)
             by_label[label(r)].append(float(r["gflops_total"]))
@@ -142,28 +145,33 @@ def main():
             # Several runs of a label: noisy if any was, with the largest cv.
             cvs = noisy[lab]
             nz = None if not cvs else (max(cvs) if not all(math.isnan(c) for c in cvs) else float("nan"))
+            pk = statistics.median(peaks[lab]) if peaks[lab] else None
             out.append((job, n if m == n == k else f"{m}x{n}x{k}", lab, ranks, med[lab] * 1e3 / job,
-                        ratio, lab == best, res, nz))
+                        ratio, lab == best, res, nz, pk))
     if args.markdown:
-        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer [interval] (coverage) | noisy | residual |")
-        print("|---|---|---|---|---|---|---|---|")
-        for job, n, lab, ranks, mf, ratio, best, res, nz in out:
+        print("| cores | n | algorithm | ranks | MFLOPS/core | of peak | vs DGEMM peer [interval] (coverage) | noisy "
+              "| residual |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for job, n, lab, ranks, mf, ratio, best, res, nz, pk in out:
             b = "**" if best else ""
             rt = fmt_ratio(ratio)
             rs = f"{res:.2g}" if res is not None else ""
-            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} | {fmt_noisy(nz)} | {rs} |")
+            pf = f"{pk:.2f}" if pk is not None else ""
+            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {pf} | {rt} | {fmt_noisy(nz)} | {rs} |")
     else:
-        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} "
+        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'peak':>5} "
               f"{'vs DGEMM [int.] (coverage)':>29} {'residual':>9}  noisy")
-        for job, n, lab, ranks, mf, ratio, best, res, nz in out:
+        for job, n, lab, ranks, mf, ratio, best, res, nz, pk in out:
             rt = fmt_ratio(ratio)
             rs = f"{res:.2g}" if res is not None else ""
-            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>29} {rs:>9}  "
-                  f"{fmt_noisy(nz)}".rstrip())
+            pf = f"{pk:.2f}" if pk is not None else ""
+            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {pf:>5} {rt:>29} "
+                  f"{rs:>9}  {fmt_noisy(nz)}".rstrip())
         print("(* = fastest measured for that size; ratios: t(DGEMM peer) / t(row), median over the interleaved")
         print(" rounds of the same run with its order-statistics interval and the coverage it has at that row's")
         print(" rounds (3: [min, max], 75 %); no interval = older CSV, ratio of medians; noisy = cv above 5 %,")
-        print(" read its figures with care; residual = the largest normwise residual of the label's rows)")
+        print(" read its figures with care; residual = the largest normwise residual of the label's rows;")
+        print(" peak = the rate over the measured FMA peak of the cores used, from the profile; Strassen may exceed 1)")
     return 0
 
 
