@@ -46,10 +46,15 @@ int to_int_or(const std::string& text, int fallback) {
 }
 }  // namespace
 
+// The strings below are appended piece by piece: GCC 12 warns falsely
+// (-Wrestrict) on `(cond ? "" : " ") + std::string(x)` chains.
 std::string to_string(const CpuFlags& flags) {
   std::string out;
-  for (const FlagName& f : kFlagNames)
-    if (flags.*(f.field)) out += (out.empty() ? "" : " ") + std::string(f.name);
+  for (const FlagName& f : kFlagNames) {
+    if (!(flags.*(f.field))) continue;
+    if (!out.empty()) out += ' ';
+    out += f.name;
+  }
   return out;
 }
 
@@ -108,10 +113,18 @@ CpuInfo detect_cpu() {
 std::string describe_cpu(const CpuInfo& cpu) {
   std::string out = cpu.model;
   std::string detail = cpu.vendor;
-  if (cpu.family >= 0) detail += (detail.empty() ? "" : " ") + std::string("family ") + std::to_string(cpu.family);
-  if (cpu.model_number >= 0)
-    detail += (detail.empty() ? "" : " ") + std::string("model ") + std::to_string(cpu.model_number);
-  if (!detail.empty()) out += " (" + detail + ")";
+  auto add = [&detail](const char* what, int value) {
+    if (!detail.empty()) detail += ' ';
+    detail += what;
+    detail += std::to_string(value);
+  };
+  if (cpu.family >= 0) add("family ", cpu.family);
+  if (cpu.model_number >= 0) add("model ", cpu.model_number);
+  if (!detail.empty()) {
+    out += " (";
+    out += detail;
+    out += ')';
+  }
   return out;
 }
 
