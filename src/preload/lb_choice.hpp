@@ -5,9 +5,11 @@
 
 #include <string>
 
+#include "core/lb_in_force.hpp"
+
 namespace mmbench::preload {
 
-inline constexpr int kScalapackDefaultLb = 32;  // ScaLAPACK 2.x PILAENV
+using mmbench::kScalapackDefaultLb;
 
 struct LbChoice {
   int lb = kScalapackDefaultLb;

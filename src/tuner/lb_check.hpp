@@ -43,12 +43,13 @@
 #include <string>
 #include <vector>
 
+#include "core/lb_in_force.hpp"
 #include "tuner/machine_profile.hpp"
 
 namespace mmbench::tuner {
 
 // ScaLAPACK's built-in PILAENV value: the reference of the check.
-inline constexpr std::int64_t kLibraryDefaultLb = 32;
+inline constexpr std::int64_t kLibraryDefaultLb = kScalapackDefaultLb;
 
 // The candidates above, sorted, without duplicates, the reference included
 // (even if it is above width). rule_lb is clamped to [2, width]; other values
