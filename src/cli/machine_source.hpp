@@ -15,6 +15,7 @@
 #include <string>
 
 #include "model/machine_params.hpp"
+#include "tuner/peak_record.hpp"
 
 namespace mmbench::cli {
 
@@ -42,6 +43,7 @@ struct Machine {
   std::int64_t local_l1_n = 0;
   std::string origin;  // "configs/x.json", "command line", or both
   std::string profile_blas;  // the profile's libraries.blas ("" without a profile)
+  std::optional<tuner::PeakRecord> peak;  // the profile's cpu_peak (none: older profile, or no profile)
 };
 
 // The machine of the arguments. Throws UsageError with one line naming the

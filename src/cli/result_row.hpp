@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/configuration.hpp"
 #include "cli/machine_source.hpp"
@@ -54,6 +55,7 @@ struct ResultRow {
   std::optional<int> reps;  // rounds measured (also for a failure after some rounds)
   struct Timing {
     Stats times;               // min, median, max over the rounds
+    std::vector<double> rounds;  // every round's time, in round order (CSV t_rounds)
     MedianInterval interval;   // the median's order-statistics interval
     double cv = 0;             // coefficient of variation
     double peak_mem_mb = 0;
@@ -69,6 +71,8 @@ struct ResultRow {
   std::optional<Verification> verification;  // nullopt with timing: skipped
   std::optional<MedianInterval> peer_ratio;   // peer time / this time, per round
   std::optional<Predicted> predicted;
+  // The achieved rate over the peak of the cores used (add_peak_fraction).
+  std::optional<double> peak_fraction;
 
   // The CSV's cells, keyed by column name (columns absent here stay empty).
   std::map<std::string, std::string> cells() const;
@@ -80,11 +84,17 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
 void add_measurement(ResultRow& row, const Config& c, const Measured& m);
 // Speed relative to the peer, round by round (peer time / this time).
 void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m);
+// peak_fraction of a measured row: its MFLOPS per core over the recorded
+// peak per core of p x threads cores (tuner::peak_fraction).
+void add_peak_fraction(ResultRow& row, const tuner::PeakRecord& peak);
 
 // 6 significant digits, as every time column.
 std::string fmt_sig(double v);
 
-// The table on stdout.
+// The table on stdout: its column titles, and a row's cells in that order
+// (the Markdown export, run_exports.hpp, prints the same table).
+const std::vector<std::string>& table_titles();
+std::vector<std::string> table_cells(const ResultRow& r);
 void print_header();
 void print_row(const ResultRow& r);
 

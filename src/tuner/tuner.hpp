@@ -1,6 +1,8 @@
 // `mmbench tune`: measure the machine and write its profile (docs/method.md §8).
 //
 // Steps, all collective over the communicator:
+//   0. the CPU's peak and the BLAS's one-thread DGEMM against it, on rank 0
+//      alone (tuner/machine_check.hpp): the profile's "cpu_peak";
 //   1. DGEMM profile of the typical problem's local shape
 //      (m = n/pr, n = n/pc, k in [kmin, kmax]): a geometric grid of k (every
 //      even k with exhaustive), `passes` interleaved passes, and the rule's
@@ -54,6 +56,8 @@ struct TuneOptions {
   std::int64_t add_n = 2048;     // matrix order of the add-bandwidth measurement
   int network_reps = 5;          // timed batches per ping-pong / all-to-all size
   bool local_crossover = true;   // measure where local Strassen-Winograd pays
+  bool blas_probe = true;        // try OpenBLAS's cores in child processes (rank 0)
+  std::string executable = "/proc/self/exe";  // the probe's child program
 };
 
 // kmax after applying the default rule: options.kmax if > 0, else n/pc

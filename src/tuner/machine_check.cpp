@@ -1,0 +1,99 @@
+#include "tuner/machine_check.hpp"
+
+#include <cblas.h>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "core/blas.hpp"
+#include "core/comm.hpp"
+#include "core/timing.hpp"
+#include "local/peak_loop.hpp"
+
+namespace mmbench::tuner {
+
+std::string openblas_pin() {
+  const char* pin = std::getenv("OPENBLAS_CORETYPE");
+  return pin != nullptr ? pin : "";
+}
+
+PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, const std::string& blas_core,
+                            const std::string& blas_pin, std::int64_t dgemm_n, double dgemm_gflops) {
+  PeakRecord r;
+  r.cpu_model = cpu.model;
+  r.vendor = cpu.vendor;
+  r.family = cpu.family;
+  r.model = cpu.model_number;
+  r.flags = to_string(cpu.flags);
+  r.cores = peak.threads;
+  for (const IsaPeak& p : peak.isas)
+    r.isas.push_back({std::string(isa_name(p.isa)), local::peak_flops_per_iteration(p.isa), p.one_core_gflops,
+                      p.all_cores_gflops_per_core});
+  r.one_core_gflops = peak.one_core_gflops();
+  r.all_cores_gflops_per_core = peak.all_cores_gflops_per_core();
+  r.blas_core = blas_core;
+  r.blas_pin = blas_pin;
+  if (dgemm_n > 0 && dgemm_gflops > 0) {
+    r.dgemm_n = dgemm_n;
+    r.dgemm_gflops = dgemm_gflops;
+    r.dgemm_fraction = r.one_core_gflops > 0 ? dgemm_gflops / r.one_core_gflops : 0;
+  }
+  return r;
+}
+
+PeakRecord check_machine(const MachineCheckOptions& o, MPI_Comm comm_handle) {
+  const Comm comm = Comm::view(comm_handle);
+  const bool root = comm.rank() == 0;
+  const PeakMeasurement peak = measure_peak_on_rank0(o.peak, comm_handle);
+  double gflops = 0;
+  std::string error;
+  run_taking_part(
+      comm,
+      [&] {
+        try {
+          if (o.dgemm_n > 0) gflops = measure_dgemm_gflops(o.dgemm_n);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      },
+      root);
+  error = comm.bcast_string(error, 0);
+  if (!error.empty()) throw std::runtime_error("machine check: rank 0: " + error);
+  std::string text;
+  if (root) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+    write_peak_record(make_peak_record(detect_cpu(), peak, blas_core_name(openblas_get_config()), openblas_pin(),
+                                       o.dgemm_n, gflops),
+                      doc);
+    text = doc.dump();
+  }
+  text = comm.bcast_string(text, 0);
+  return read_peak_record(nlohmann::ordered_json::parse(text), "<machine check from rank 0>").value();
+}
+
+std::string describe_recorded_peak(const PeakRecord& r) {
+  const IsaPeakRecord* best = nullptr;
+  for (const IsaPeakRecord& i : r.isas)
+    if (best == nullptr || i.one_core_gflops > best->one_core_gflops) best = &i;
+  if (best == nullptr) return "not measured (no vector ISA mmbench has a loop for)";
+  std::string s = fmt::format("{} {:.1f} GFLOP/s one core", best->isa, r.one_core_gflops);
+  if (r.all_cores_gflops_per_core > 0)
+    s += fmt::format(", {:.1f} per core on {} cores at once ({:.1f} in all)", r.all_cores_gflops_per_core, r.cores,
+                     r.all_cores_gflops_per_core * r.cores);
+  return s;
+}
+
+std::string describe_recorded_dgemm(const PeakRecord& r) {
+  if (r.dgemm_n <= 0) return "not measured";
+  const std::string core = r.blas_core.empty() ? "the BLAS" : "OpenBLAS core " + r.blas_core;
+  return fmt::format("{:.1f} GFLOP/s at n = {}, one thread, {}: {:.0f} % of the one-core peak", r.dgemm_gflops,
+                     static_cast<long long>(r.dgemm_n), core, 100 * r.dgemm_fraction);
+}
+
+std::string describe_peak_record(const PeakRecord& r) {
+  return "peak " + describe_recorded_peak(r) + "; DGEMM " + describe_recorded_dgemm(r);
+}
+
+}  // namespace mmbench::tuner
