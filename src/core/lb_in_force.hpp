@@ -10,14 +10,16 @@
 // panel it broadcasts the panel along the process rows and columns (ring
 // topologies, which it forces only when m, n and k all exceed lb), then every
 // process updates its block of C with one DGEMM(m/pr, n/pc, lb). With many
-// panels per process the ring's hops of the next panel run while the
-// processes that already hold the current one compute, so the broadcasts hide
-// behind the DGEMMs. With lb as wide as a process's share of k (k/pc columns
-// of A, k/pr rows of B) a single panel carries that whole share: nothing is
-// left to overlap its broadcast with, the last panel's update runs after
-// everyone has waited for it, and a wider lb only gathers the panel from
-// several owners (one broadcast each), saving no startups. So lb is kept to
-// at most 1 / kLbPanelsPerProcess of the smaller local share.
+// panels per process share of k the ring's hops of the next panel run while
+// the processes that already hold the current one compute, so the
+// broadcasts hide behind the DGEMMs. With lb as wide as a process's share
+// (k/pc columns of A, k/pr rows of B) a single panel carries that whole
+// share: nothing is left to overlap its broadcast with, the last panel's
+// update runs after everyone has waited for it, and a wider lb only gathers
+// the panel from several owners (one broadcast each), saving no startups.
+// So a tuned lb is kept to at most 1 / kLbPanelsPerProcess of the smaller
+// share. An lb the user gives explicitly is run as given: it is a
+// measurement request.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +29,11 @@ namespace mmbench {
 // ScaLAPACK 2.x PILAENV's answer: the lb when nobody chose one.
 inline constexpr int kScalapackDefaultLb = 32;
 
-// Panels per process share of k that keep the panel pipeline going (the
-// steady state the thesis' non-overlapped PDGEMM model was calibrated in).
-inline constexpr int kLbPanelsPerProcess = 4;
+// Panels per process share of k that a tuned lb keeps. Chosen from
+// interleaved lb ladders at p = 2 (docs/cost-models.md, "An lb that fits
+// every size"): large shares ran best with 8 to 16 panels each and
+// clearly slower with 4, while small shares hardly cared.
+inline constexpr int kLbPanelsPerProcess = 8;
 
 // The widest lb that keeps kLbPanelsPerProcess panels in every process's
 // share of k on a pr x pc grid with block size nb:
@@ -40,9 +44,10 @@ inline constexpr int kLbPanelsPerProcess = 4;
 //         whole blocks is gathered from whole blocks of its owners),
 //   and never below kScalapackDefaultLb (the cap only forbids what the
 //   library's own default would not do).
-// Example: k = 1024, 1 x 2, nb = 64: w = 512, raw = 128, cap = 128;
-//          k = 4096, 1 x 2, nb = 64: w = 2048, raw = 512, cap = 512;
-//          k = 512, 2 x 2, nb = 64: w = 256, raw = 64, cap = 64.
+// Example: k = 1024, 1 x 2, nb = 64: w = 512, raw = 64, cap = 64;
+//          k = 4096, 1 x 2, nb = 64: w = 2048, raw = 256, cap = 256;
+//          k = 3000, 1 x 2, nb = 64: w = 1500, raw = 187, cap = 128;
+//          k = 512, 2 x 2, nb = 64: w = 256, raw = 32, cap = 32.
 // Arguments < 1 count as 1.
 std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb);
 

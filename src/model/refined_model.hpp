@@ -171,9 +171,11 @@ Prediction refined_tpmm(double m, double n, double k, int p, int threads, const 
 //             which nothing overlaps), added to comm_s.
 // At lb <= cap the prediction is the one above, unchanged.
 // Example (t_op = 1e-9, one regime: latency 1e-5 s, tau 1e8 doubles/s),
-// m = n = k = 1024 on 1 x 2, nb = 64: cap = 128; lb = 512: 2 steps instead
-// of 8 at lb = 128 (startups 6e-5 s less), exposed = message(1024 x 384) + DGEMM(1024,
-// 512, 384) grown: 3.9e-3 + 0.40 s, against comp 1.07 s.
+// m = n = k = 1024 on 1 x 2, nb = 64: cap = 64 (share 512 / 8 panels);
+// lm = 1024, ln = 512. lb = 512: 2 steps instead of the 16 panels at lb = 64
+// (14 startups = 1.4e-4 s less); exposed = message(1024 x 512) -
+// message(1024 x 64) + DGEMM(1024, 512, 512) - DGEMM(1024, 512, 64)
+// = 4.6e-3 + 0.47 s, against comp 1.07 s: lb = 512 ranks below lb = 64.
 Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
                           const MachineParams& mp);
 
