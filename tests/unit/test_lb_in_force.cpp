@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "model/selection.hpp"
 #include "tuner/machine_profile.hpp"
@@ -103,8 +106,9 @@ model::MachineParams synthetic_wide_panels() {
   mp.tau = 2e9 / 8;
   mp.t_op = 1.0 / 40e9;
   for (std::int64_t mn : {64, 128, 256, 512, 1024, 2048, 4096})
-    for (auto [k, mflops] : {std::pair<std::int64_t, double>{32, 15000}, {64, 24000}, {128, 32000},
-                             {256, 36000}, {512, 39000}, {1024, 40000}, {2048, 40000}, {4096, 40000}})
+    for (const auto& [k, mflops] : std::initializer_list<std::pair<std::int64_t, double>>{
+             {32, 15000}, {64, 24000}, {128, 32000}, {256, 36000}, {512, 39000}, {1024, 40000}, {2048, 40000},
+             {4096, 40000}})
       mp.dgemm_profile.push_back({mn, mn, k, mflops});
   return mp;
 }
@@ -135,9 +139,9 @@ TEST(RefinedModelLb, NeverRanksAnLbWiderThanTheShareFirst) {
   }
 }
 
-// The issue that started it: `predict --profile configs/thesis-opteron.json
-// --p 4 --n 512 --algo pdgemm` ranked lb = 512 and 668 first. On 2 x 2 the
-// share is 256 and the cap 32.
+// `predict --profile configs/thesis-opteron.json --p 4 --n 512 --algo
+// pdgemm` ranked lb = 512 and 668 first before the model priced wide panels.
+// On 2 x 2 the share is 256 and the cap 32.
 TEST(RefinedModelLb, ThesisOpteronSmallProblem) {
   model::CandidateSpace space;
   space.only = {"pdgemm"};
