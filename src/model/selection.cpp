@@ -7,6 +7,7 @@
 #include "algos/registry.hpp"
 #include "algos/two_point_five_d.hpp"
 #include "algos/strassen_groups.hpp"
+#include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 
 namespace mmbench::model {
@@ -31,7 +32,7 @@ std::string Candidate::label() const {
   if (u.nb) s += " nb=" + std::to_string(opt.nb);
   // A tuned lb: "lb=64(auto)" where the grid is known (the lb in force),
   // "lb=auto(668)" under Strassen (the profile's; each leaf caps it).
-  if (u.lb && opt.lb <= 0) s += " lb=32(default)";
+  if (u.lb && opt.lb <= 0) s += " lb=" + std::to_string(kScalapackDefaultLb) + "(default)";
   else if (u.lb && opt.lb_tuned) s += opt.pr > 0 ? " lb=" + std::to_string(opt.lb) + "(auto)" : " lb=auto(" + std::to_string(opt.lb) + ")";
   else if (u.lb) s += " lb=" + std::to_string(opt.lb);
   if (u.local_levels && opt.local_levels > 0) s += " L=" + std::to_string(opt.local_levels);
