@@ -41,7 +41,8 @@ for round in $(seq 1 "$ROUNDS"); do
     [ "$variant" = with ] && env_args+=(LD_PRELOAD="$lib" "${lbvar[@]}")
     line=$(env "${env_args[@]}" mpirun -q -n "$P" "$APP" "${app_args[@]}" | grep '^pdgemm_app ') ||
       { echo "preload_lb.sh: pdgemm_app failed ($variant, round $round): ${line:-no report}" >&2; exit 1; }
-    lb=$(get lb); [ "$lb" = default ] && lb=32  # ScaLAPACK's own PILAENV
+    # The lb PBLAS got: a profile's lb after the cap for this PDGEMM.
+    lb=$(get served); [ "$lb" = default ] && lb=32  # ScaLAPACK's own PILAENV
     echo "$round,$variant,$position,$P,$N,$NB,$REPS,$lb,$(get calls),$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong)" >>"$csv"
     echo "round $round $variant (run $position of 2): lb $lb, median $(get t_median_s) s, $(get gflops) GFLOP/s"
   done

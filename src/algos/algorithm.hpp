@@ -40,6 +40,10 @@ struct Options {
   int threads = 1;        // BLAS threads per rank
   int nb = 64;            // block-cyclic block size
   int lb = 0;             // PBLAS logical block size; 0 = library default (32)
+  // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
+  // every PDGEMM -- also each leaf of parallel Strassen -- runs
+  // lb_in_force(lb, capped, its k, its grid, nb) (core/lb_in_force.hpp).
+  bool lb_tuned = false;
   int pr = 0, pc = 0;     // process grid; 0 = most square
   int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
   int local_levels = 0;   // local Strassen-Winograd levels in each rank (at most)

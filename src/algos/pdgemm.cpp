@@ -3,7 +3,9 @@
 // Layout: A, B, C 2D block-cyclic, nb x nb blocks, on a pr x pc BLACS grid
 // (default: the most square grid with pr <= pc). PBLAS multiplies in panels
 // of width lb (SUMMA-like, broadcasts along process rows and columns); lb
-// comes from our pilaenv_ (pilaenv_override.hpp). Any p, m, n, k >= 1.
+// comes from our pilaenv_ (pilaenv_override.hpp): the lb in force for this
+// problem and grid (core/lb_in_force.hpp: a tuned lb is capped, so that
+// parallel Strassen's smaller leaves get a narrower one). Any p, m, n, k >= 1.
 //
 // The SimGrid SMPI build has no ScaLAPACK (scalapack_availability.hpp):
 // there the plan is left out and check() says why, while the name, help and
@@ -13,6 +15,7 @@
 #include "algos/algorithm.hpp"
 #include "algos/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
+#include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
 #ifndef MMBENCH_SMPI
@@ -29,7 +32,9 @@ namespace {
 class PdgemmPlan : public Plan {
  public:
   PdgemmPlan(const Problem& pb, const Options& opt, const Comm& comm, int pr, int pc)
-      : pb_(pb), lb_(opt.lb), nb_(opt.nb), grid_(comm, pr, pc),
+      : pb_(pb), lb_(lb_in_force(opt.lb, opt.lb_tuned, pb.k, pr, pc, opt.nb)),
+        lb_asked_(opt.lb <= 0 ? "default" : opt.lb_tuned ? "auto:" + std::to_string(opt.lb) : std::to_string(opt.lb)),
+        nb_(opt.nb), grid_(comm, pr, pc),
         a_(block_cyclic(pb.m, pb.k, opt.nb, opt.nb, pr, pc)),
         b_(block_cyclic(pb.k, pb.n, opt.nb, opt.nb, pr, pc)),
         c_(block_cyclic(pb.m, pb.n, opt.nb, opt.nb, pr, pc)),
@@ -51,7 +56,8 @@ class PdgemmPlan : public Plan {
   std::map<std::string, std::string> describe() const override {
     return {{"grid", std::to_string(grid_.rows()) + "x" + std::to_string(grid_.cols())},
             {"nb", std::to_string(nb_)},
-            {"lb", std::to_string(logical_block_size_used())},
+            {"lb", std::to_string(lb_)},
+            {"lb_asked", lb_asked_},
             {"lb_override", override_called_ ? "yes" : "no"}};
   }
   AsRun as_run(const Options& asked, int ranks) const override {
@@ -59,19 +65,21 @@ class PdgemmPlan : public Plan {
     r.opt.pr = grid_.rows();
     r.opt.pc = grid_.cols();
     r.opt.nb = nb_;
-    r.opt.lb = logical_block_size_used();
+    r.opt.lb = lb_;
+    r.opt.lb_tuned = false;  // resolved: the model prices the lb that ran
     return r;
   }
   std::string warning() const override {
     if (override_called_) return {};
-    return "WARNING: ScaLAPACK did not call mmbench's pilaenv_; lb = " + std::to_string(logical_block_size_used()) +
+    return "WARNING: ScaLAPACK did not call mmbench's pilaenv_; lb = " + std::to_string(lb_) +
            " had no effect (the library used its built-in value). Is pilaenv_override linked into the executable?";
   }
 
  private:
-  int logical_block_size_used() const { return lb_ > 0 ? lb_ : 32; }
   Problem pb_;
-  int lb_, nb_;
+  int lb_;                 // in force: lb_in_force of the options asked
+  std::string lb_asked_;   // "default", "auto:<tuned lb>" or the number
+  int nb_;
   BlacsGrid grid_;
   Layout a_, b_, c_;
   std::array<int, 9> da_, db_, dc_;
@@ -89,7 +97,8 @@ model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const
 // PDGEMM's DGEMM is inside ScaLAPACK: local levels do not apply.
 model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   const auto [pr, pc] = resolve_grid(opt, p);
-  return model::refined_pdgemm(double(pb.m), double(pb.n), double(pb.k), pr, pc, opt.nb, model::lb_of(opt),
+  return model::refined_pdgemm(double(pb.m), double(pb.n), double(pb.k), pr, pc, opt.nb,
+                               model::lb_of(opt, double(pb.k), pr, pc),
                                model::threads_of(opt), mp);
 }
 
@@ -102,7 +111,7 @@ class Pdgemm : public Algorithm {
   }
   std::string_view layout() const override { return "2D block-cyclic nb x nb on pr x pc (row-major ranks)"; }
   Uses uses() const override { return Uses{.grid = true, .nb = true, .lb = true}; }
-  std::vector<std::string> columns() const override { return {"grid", "nb", "lb", "lb_override"}; }
+  std::vector<std::string> columns() const override { return {"grid", "nb", "lb", "lb_override", "lb_asked"}; }
   Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
     if (!scalapack_unavailable().empty()) return {std::string(scalapack_unavailable())};
     if (auto why = grid_problem(opt, ranks); !why.empty()) return {why};

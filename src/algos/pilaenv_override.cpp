@@ -2,16 +2,17 @@
 
 #include <atomic>
 
+#include "core/lb_in_force.hpp"
+
 namespace mmbench::algos {
 
 namespace {
 std::atomic<int> g_lb{0};
 std::atomic<long> g_calls{0};
-constexpr int kLibraryDefault = 32;  // ScaLAPACK 2.x PILAENV
 }  // namespace
 
 void set_logical_block_size(int lb) { g_lb = lb; }
-int logical_block_size() { return g_lb.load() > 0 ? g_lb.load() : kLibraryDefault; }
+int logical_block_size() { return g_lb.load() > 0 ? g_lb.load() : kScalapackDefaultLb; }
 long pilaenv_calls() { return g_calls.load(); }
 void count_pilaenv_call() { ++g_calls; }
 

@@ -81,10 +81,12 @@ model::Prediction paper_q7_pdgemm(const Problem& pb, const Options& opt, int p, 
 // Refined: the Q7 recursion (pricing the splits the run uses) with the
 // refined PDGEMM on each leaf group's grid.
 model::LeafModel q7_pdgemm_leaf(const Options& opt, const model::MachineParams& mp) {
-  const int t = model::threads_of(opt), nb = opt.nb, lb = model::lb_of(opt);
-  return [t, nb, lb, &mp](double m, double n, double k, int q) {
+  const int t = model::threads_of(opt), nb = opt.nb;
+  // Each leaf PDGEMM resolves its own lb (a tuned one is capped at the
+  // leaf's k and grid, as the plan does).
+  return [t, nb, opt, &mp](double m, double n, double k, int q) {
     const auto [pr, pc] = most_square_grid(q);
-    return model::refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
+    return model::refined_pdgemm(m, n, k, pr, pc, nb, model::lb_of(opt, k, pr, pc), t, mp);
   };
 }
 
@@ -108,12 +110,12 @@ model::Prediction paper_q8(const Problem& pb, const Options& opt, int p, const m
 
 template <model::Cutoff C>
 model::Prediction refined_q8(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
-  const int t = model::threads_of(opt), nb = opt.nb, lb = model::lb_of(opt);
+  const int t = model::threads_of(opt), nb = opt.nb;
   const model::LocalKernel lk = model::local_of(opt);
   auto leaf = [&](double m, double n, double k, int q) -> model::Prediction {
     if constexpr (C == model::Cutoff::pdgemm) {
       const auto [pr, pc] = most_square_grid(q);
-      return model::refined_pdgemm(m, n, k, pr, pc, nb, lb, t, mp);
+      return model::refined_pdgemm(m, n, k, pr, pc, nb, model::lb_of(opt, k, pr, pc), t, mp);
     } else if constexpr (C == model::Cutoff::tpmm) {
       return model::refined_tpmm(m, n, k, q, t, mp, lk);
     } else {

@@ -33,17 +33,17 @@ void check_threads(int threads) {
     throw UsageError("--threads: " + std::to_string(threads) + " is out of range; allowed 1 to 1024");
 }
 
-std::vector<int> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path) {
-  std::vector<int> lbs;
+std::vector<LbValue> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path) {
+  std::vector<LbValue> lbs;
   for (const std::string& w : parse_word_list("--lb", text)) {
     if (w == "default") {
-      lbs.push_back(0);
+      lbs.push_back({0, false});
     } else if (w == "auto") {
       if (profile_path.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
       if (!machine || machine->lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
-      lbs.push_back(machine->lb);
+      lbs.push_back({machine->lb, true});
     } else {
-      lbs.push_back(static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)));
+      lbs.push_back({static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)), false});
     }
   }
   return lbs;

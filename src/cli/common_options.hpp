@@ -27,9 +27,15 @@ model::ModelKind parse_model_option(const std::string& text);
 // --threads: 1 to 1024 BLAS threads per rank.
 void check_threads(int threads);
 
-// --lb words: 'default' -> 0 (the library's 32), 'auto' -> the tuned lb of
-// the profile (needs --profile, profile_path, with an lb), or numbers.
-std::vector<int> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path);
+// One --lb value: lb 0 = the library's 32; tuned = the profile's lb, which
+// every PDGEMM caps to its own problem and grid (core/lb_in_force.hpp).
+struct LbValue {
+  int lb = 0;
+  bool tuned = false;
+};
+// --lb words: 'default' -> {0}, 'auto' -> {the profile's lb, tuned} (needs
+// --profile, profile_path, with an lb), or numbers -> {n} (run as given).
+std::vector<LbValue> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path);
 
 // --local-gemm: comma-separated GEMMs under the local levels, each "blas"
 // or "packed" (local/fast_gemm.hpp LeafGemm), in the order given.

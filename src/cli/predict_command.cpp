@@ -28,7 +28,7 @@ void add_common(CLI::App* c, PredictArgs& a) {
       ->capture_default_str();
   c->add_option("--algo", a.algos, "Only these algorithms, comma-separated (default: every registered one)");
   c->add_option("--nb", a.nb, "Block-cyclic block size for pdgemm (one value)")->capture_default_str();
-  c->add_option("--lb", a.lb, "PBLAS logical block sizes to consider: 'default' (32), 'auto' (the profile's, always added) or numbers")
+  c->add_option("--lb", a.lb, "PBLAS logical block sizes to consider: 'default' (32), 'auto' (the profile's, always added, capped at each PDGEMM's problem and grid) or numbers")
       ->capture_default_str();
   c->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   c->add_option("--local-strassen", a.local_levels,
@@ -74,10 +74,11 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   const Machine machine = load_machine(a.machine);
 
   model::CandidateSpace space;
-  space.lbs = parse_lb_option(a.lb, &machine, a.machine.profile);
-  // The profile's tuned lb is always a candidate.
-  if (machine.lb > 0 && std::find(space.lbs.begin(), space.lbs.end(), machine.lb) == space.lbs.end())
-    space.lbs.push_back(machine.lb);
+  space.lbs.clear();
+  for (const LbValue v : parse_lb_option(a.lb, &machine, a.machine.profile))
+    if (!v.tuned) space.lbs.push_back(v.lb);
+  // The profile's tuned lb is always a candidate, capped per PDGEMM.
+  if (machine.lb > 0) space.tuned_lb = machine.lb;
   if (!a.algos.empty())
     for (const std::string& name : parse_word_list("--algo", a.algos)) space.only.emplace_back(algorithm_named(name).name());
   algos::Options base;

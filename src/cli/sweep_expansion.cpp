@@ -59,9 +59,8 @@ model::CandidateSpace space_for(const Selection& sel, const std::vector<std::str
                                const std::vector<int>& local_levels) {
   model::CandidateSpace space;
   space.local_levels = local_levels;
-  if (sel.machine && sel.machine->lb > 0 &&
-      std::find(space.lbs.begin(), space.lbs.end(), sel.machine->lb) == space.lbs.end())
-    space.lbs.push_back(sel.machine->lb);
+  // The profile's lb is a candidate as tuned: capped per PDGEMM.
+  if (sel.machine && sel.machine->lb > 0) space.tuned_lb = sel.machine->lb;
   space.max_doubles_per_rank = sel.max_doubles_per_rank;
   // dgemm runs here, on this node.
   space.cores_per_node = cpu_cores();
@@ -164,8 +163,8 @@ std::vector<Setter> nb_values(const std::string& text, const SweepContext&) {
 
 std::vector<Setter> lb_values(const std::string& text, const SweepContext& x) {
   std::vector<Setter> out;
-  for (int lb : parse_lb_option(text, x.sel.machine, x.a.machine.profile))
-    out.push_back([lb](Config& c) { c.opt.lb = lb; });
+  for (const LbValue v : parse_lb_option(text, x.sel.machine, x.a.machine.profile))
+    out.push_back([v](Config& c) { c.opt.lb = v.lb, c.opt.lb_tuned = v.tuned; });
   return out;
 }
 
@@ -257,8 +256,10 @@ const std::vector<SweptOption>& swept_options() {
        grid_values, [](Config& c) { c.opt.pr = c.opt.pc = 0; }, true},
       {"--nb", "Block-cyclic block size(s) for pdgemm", &RunArgs::nb, &algos::Uses::nb, nb_values,
        [](Config& c) { c.opt.nb = 64; }, true},
-      {"--lb", "PBLAS logical block size(s): 'default' (library's 32), 'auto' (from --profile) or numbers",
-       &RunArgs::lb, &algos::Uses::lb, lb_values, [](Config& c) { c.opt.lb = 0; }, true},
+      {"--lb",
+       "PBLAS logical block size(s): 'default' (library's 32), 'auto' (the --profile's lb, capped at each "
+       "PDGEMM's problem and grid to keep several panels per process) or numbers (run as given)",
+       &RunArgs::lb, &algos::Uses::lb, lb_values, [](Config& c) { c.opt.lb = 0, c.opt.lb_tuned = false; }, true},
       {"--recursions", "Parallel Strassen levels r: 'max' or numbers", &RunArgs::recursions,
        &algos::Uses::recursions, recursion_values, [](Config& c) { c.opt.recursions = -1; }, true},
       {"--local-strassen",

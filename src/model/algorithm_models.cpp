@@ -8,15 +8,12 @@
 #include "algos/registry.hpp"
 #include "algos/strassen_depth.hpp"
 #include "algos/strassen_groups.hpp"
+#include "core/lb_in_force.hpp"
 
 namespace mmbench::model {
 
 using algos::Options;
 using algos::Problem;
-
-namespace {
-constexpr int kDefaultLb = 32;  // ScaLAPACK's PILAENV
-}  // namespace
 
 // ---------------------------------------------------------------- by name
 
@@ -33,7 +30,9 @@ std::int64_t square_n(const Problem& pb) {
 }
 
 int threads_of(const Options& opt) { return std::max(1, opt.threads); }
-int lb_of(const Options& opt) { return opt.lb > 0 ? opt.lb : kDefaultLb; }
+int lb_of(const Options& opt, double k, int pr, int pc) {
+  return lb_in_force(opt.lb, opt.lb_tuned, static_cast<std::int64_t>(k), pr, pc, opt.nb);
+}
 
 Prediction scale_comp(Prediction pr, double factor) {
   pr.comp_s *= factor;

@@ -87,7 +87,9 @@ std::shared_ptr<const algos::Q7SplitTable> choose_q7_splits(const AlgorithmModel
 // The square size the paper formulas are evaluated at.
 std::int64_t square_n(const algos::Problem& pb);
 int threads_of(const algos::Options& opt);  // at least 1
-int lb_of(const algos::Options& opt);       // 0 -> 32 (ScaLAPACK's PILAENV)
+// The lb a PDGEMM of inner dimension k on pr x pc runs with opt
+// (core/lb_in_force.hpp): 0 -> 32, a tuned lb capped, an explicit one as is.
+int lb_of(const algos::Options& opt, double k, int pr, int pc);
 // The local kernel the plan builds from opt (local/local_multiply.cpp).
 LocalKernel local_of(const algos::Options& opt);
 // pr with its computation multiplied by factor (paper: 1 / threads).

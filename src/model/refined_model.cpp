@@ -13,6 +13,7 @@
 #include "algos/ring_chunks.hpp"
 #include "algos/strassen_formulas.hpp"
 #include "algos/strassen_groups.hpp"
+#include "core/lb_in_force.hpp"
 
 namespace mmbench::model {
 
@@ -217,7 +218,23 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   const Regime rg = regime_of(std::max(lm, ln) * std::min<double>(lb, k), mp);
   const double startup = rg.latency_s;
   const double volume = (lc * m * k / pr + lr * k * n / pc) / rg.tau;
-  return {volume + panels * (lr + lc) * startup, comp};
+  const double cap = double(lb_cap(static_cast<std::int64_t>(k), pr, pc, nb));
+  if (lb <= cap) return {volume + panels * (lr + lc) * startup, comp};
+  // Wider than the cap: fewer than kLbPanelsPerProcess panels per process
+  // share. A panel wider than a share is gathered from several owners, one
+  // broadcast each: no fewer startups than owners (max(pr, pc)). And the
+  // pipeline's ends grow with the panel: the first panel's ring hops
+  // ((pc - 1) along the row, (pr - 1) along the column) hide behind no
+  // update, and the last panel's update runs after every rank waited for
+  // it. The model above holds with the cap's panel; the difference is
+  // exposed time.
+  const double steps = std::max(panels, double(std::max(pr, pc)));
+  auto ends = [&](double width) {
+    return (pc - 1) * refined_message_time(lm * width, mp) + (pr - 1) * refined_message_time(width * ln, mp) +
+           refined_dgemm_time(lm, ln, width, threads, mp);
+  };
+  const double exposed = std::max(0.0, ends(std::min<double>(lb, k)) - ends(std::min(cap, k)));
+  return {volume + steps * (lr + lc) * startup + exposed, comp};
 }
 
 namespace {

@@ -159,6 +159,23 @@ Prediction refined_tpmm(double m, double n, double k, int p, int threads, const 
 // (ceil(m/pr) * lb doubles). Not overlapped (the thesis found the
 // non-overlapped model accurate for PBLAS on its machines).
 // The paper writes ceil(n/nb) startups; PBLAS steps over k in panels of lb.
+// An lb above lb_cap(k, pr, pc, nb) (core/lb_in_force.hpp: fewer than
+// kLbPanelsPerProcess panels per process share) adds what such a panel
+// loses, so the model never prefers a panel wider than a share:
+//   startups: max(ceil(k / lb), max(pr, pc)) steps (a panel wider than a
+//             share comes from several owners, one broadcast each);
+//   exposed:  ends(min(lb, k)) - ends(min(cap, k)) with
+//             ends(x) = (pc - 1) message(lm x) + (pr - 1) message(x ln)
+//                       + DGEMM(lm, ln, x)
+//             (the first panel's ring hops and the last panel's update,
+//             which nothing overlaps), added to comm_s.
+// At lb <= cap the prediction is the one above, unchanged.
+// Example (t_op = 1e-9, one regime: latency 1e-5 s, tau 1e8 doubles/s),
+// m = n = k = 1024 on 1 x 2, nb = 64: cap = 64 (share 512 / 8 panels);
+// lm = 1024, ln = 512. lb = 512: 2 steps instead of the 16 panels at lb = 64
+// (14 startups = 1.4e-4 s less); exposed = message(1024 x 512) -
+// message(1024 x 64) + DGEMM(1024, 512, 512) - DGEMM(1024, 512, 64)
+// = 4.6e-3 + 0.47 s, against comp 1.07 s: lb = 512 ranks below lb = 64.
 Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
                           const MachineParams& mp);
 

@@ -7,6 +7,7 @@
 #include "algos/registry.hpp"
 #include "algos/two_point_five_d.hpp"
 #include "algos/strassen_groups.hpp"
+#include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 
 namespace mmbench::model {
@@ -29,7 +30,11 @@ std::string Candidate::label() const {
   if (u.recursions) s += " r=" + std::to_string(opt.recursions);
   if (u.grid && opt.pr > 0) s += " grid=" + std::to_string(opt.pr) + "x" + std::to_string(opt.pc);
   if (u.nb) s += " nb=" + std::to_string(opt.nb);
-  if (u.lb) s += " lb=" + (opt.lb > 0 ? std::to_string(opt.lb) : std::string("32(default)"));
+  // A tuned lb: "lb=64(auto)" where the grid is known (the lb in force),
+  // "lb=auto(668)" under Strassen (the profile's; each leaf caps it).
+  if (u.lb && opt.lb <= 0) s += " lb=" + std::to_string(kScalapackDefaultLb) + "(default)";
+  else if (u.lb && opt.lb_tuned) s += opt.pr > 0 ? " lb=" + std::to_string(opt.lb) + "(auto)" : " lb=auto(" + std::to_string(opt.lb) + ")";
+  else if (u.lb) s += " lb=" + std::to_string(opt.lb);
   if (u.local_levels && opt.local_levels > 0) s += " L=" + std::to_string(opt.local_levels);
   if (u.local_levels && opt.local_gemm == "packed") s += " gemm=packed";
   if (u.replicas && opt.replicas > 0) s += " c=" + std::to_string(opt.replicas);
@@ -78,7 +83,10 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
   out.model = model;
   const int r_top = algos::max_recursions_q8(p) + 1;
   const std::vector<std::pair<int, int>> grids = grids_of(p);
-  std::vector<int> lbs = space.lbs.empty() ? std::vector<int>{0} : space.lbs;
+  std::vector<std::pair<int, bool>> lbs;  // (lb, tuned)
+  for (int lb : space.lbs) lbs.emplace_back(lb, false);
+  if (space.tuned_lb > 0) lbs.emplace_back(space.tuned_lb, true);
+  if (lbs.empty()) lbs.emplace_back(0, false);
 
   for (const Algorithm* algo : algos::all_algorithms()) {
     if (!space.only.empty() &&
@@ -88,7 +96,7 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
     const AlgorithmModel& m = algo->models();
     std::vector<Options> variants;
     for (auto g : u.grid ? grids : std::vector<std::pair<int, int>>{{0, 0}})
-      for (int lb : u.lb ? lbs : std::vector<int>{0})
+      for (const auto& [lb, tuned] : u.lb ? lbs : std::vector<std::pair<int, bool>>{{0, false}})
         for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r)
           for (int L : u.local_levels && !space.local_levels.empty() ? space.local_levels
                                                                      : std::vector<int>{base.local_levels})
@@ -98,6 +106,10 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
             o.pr = g.first;
             o.pc = g.second;
             o.lb = lb;
+            o.lb_tuned = tuned;
+            // A PDGEMM on a known grid: the tuned lb as it runs here (the
+            // label shows it); under Strassen each leaf caps its own.
+            if (tuned && o.pr > 0) o.lb = lb_of(o, double(pb.k), o.pr, o.pc);
             o.recursions = r;
             o.local_levels = u.local_levels ? L : 0;
             o.q7_splits = nullptr;  // the paper's split; the model's is added below

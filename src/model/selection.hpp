@@ -43,6 +43,9 @@ struct CandidateSpace {
   // PBLAS logical block sizes to try for algorithms that use lb; 0 = the
   // library default (32). Default: 0 (32), 64, 128, 256, 512.
   std::vector<int> lbs = {0, 64, 128, 256, 512};
+  // A profile's tuned lb, ranked as tuned (Options::lb_tuned: every PDGEMM
+  // caps it at its own problem and grid); 0 = none.
+  int tuned_lb = 0;
   // Exclude candidates whose Algorithm::estimate_doubles_per_rank exceeds
   // this (0 = no limit).
   double max_doubles_per_rank = 0;

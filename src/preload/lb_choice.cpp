@@ -98,6 +98,7 @@ LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
       const int lb = profile_lb(profile_env, why);
       if (lb > 0) {
         c.lb = lb;
+        c.capped = true;
         c.source = std::string("MMBENCH_PROFILE=") + profile_env;
       } else {
         c.problem = std::string("MMBENCH_PROFILE=") + profile_env + ": " + why;
@@ -110,11 +111,20 @@ LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
   return c;
 }
 
+int lb_for_call(const LbChoice& c, std::int64_t k, int pr, int pc, int nb) noexcept {
+  if (k <= 0) return c.lb;
+  return lb_in_force(c.lb, c.capped, k, pr, pc, nb);
+}
+
 std::string describe(const LbChoice& c) {
   const std::string fallback = "ScaLAPACK's default lb = " + std::to_string(kScalapackDefaultLb);
   if (!c.problem.empty()) return "mmbench-lb: " + c.problem + "; serving " + fallback + " instead";
   if (c.source.empty()) return "mmbench-lb: serving " + fallback + " (neither MMBENCH_LB nor MMBENCH_PROFILE is set)";
-  return "mmbench-lb: serving lb = " + std::to_string(c.lb) + " to PBLAS (from " + c.source + ")";
+  std::string line = "mmbench-lb: serving lb = " + std::to_string(c.lb) + " to PBLAS (from " + c.source + ")";
+  if (c.capped)
+    line += ", each PDGEMM's capped at " + std::to_string(kLbPanelsPerProcess) +
+            " panels per process (at least " + std::to_string(kScalapackDefaultLb) + ")";
+  return line;
 }
 
 }  // namespace mmbench::preload

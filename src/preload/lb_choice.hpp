@@ -3,14 +3,21 @@
 // input can be unit-tested without preloading anything.
 #pragma once
 
+#include <cstdint>
 #include <string>
+
+#include "core/lb_in_force.hpp"
 
 namespace mmbench::preload {
 
-inline constexpr int kScalapackDefaultLb = 32;  // ScaLAPACK 2.x PILAENV
+using mmbench::kScalapackDefaultLb;
 
 struct LbChoice {
   int lb = kScalapackDefaultLb;
+  // A profile's lb was tuned at one size: each PDGEMM gets it capped at its
+  // own k, grid and nb (lb_for_call). MMBENCH_LB is a value the user asked
+  // for and is served as given.
+  bool capped = false;
   std::string source;   // where lb came from: "MMBENCH_LB", "MMBENCH_PROFILE=<path>"; empty: the default
   std::string problem;  // why the configuration was refused (then lb is the default); empty: none
 };
@@ -21,6 +28,12 @@ struct LbChoice {
 // "mmbench-profile/1") with a positive integer "lb", as `mmbench tune`
 // writes it. Never throws.
 LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept;
+
+// The lb served to one PILAENV call: choice.lb, or for a profile's lb
+// lb_in_force(choice.lb, capped, k, pr, pc, nb) of the PDGEMM in progress
+// (core/lb_in_force.hpp). k <= 0 means no PDGEMM is known to be in
+// progress (another PBLAS routine asked): then choice.lb as it is.
+int lb_for_call(const LbChoice& choice, std::int64_t k, int pr, int pc, int nb) noexcept;
 
 // The one line (no newline) the library prints for a choice: the problem,
 // or, for MMBENCH_VERBOSE, the lb and its source.

@@ -10,7 +10,16 @@
  * This library defines pilaenv_ itself and answers
  *   MMBENCH_LB       a positive integer; wins over the profile, or else
  *   MMBENCH_PROFILE  an mmbench machine profile (`mmbench tune`): its "lb",
+ *                    capped for each PDGEMM so that every process's share
+ *                    of k still holds several panels (mmbench's
+ *                    docs/cost-models.md, "An lb that fits every size"): a
+ *                    profile tuned at n = 4096 does not give a 1024 x 1024
+ *                    product one panel per process. To know k and the grid,
+ *                    the library also defines pdgemm_, which notes them and
+ *                    calls ScaLAPACK's. Other PBLAS routines get the lb
+ *                    uncapped.
  *   neither          32, ScaLAPACK's default.
+ * MMBENCH_LB is served as given, uncapped: it is the user's own choice.
  * A bad MMBENCH_LB or an unreadable or malformed profile gives one line on
  * stderr (rank 0) and the default 32: it never stops the program.
  * MMBENCH_VERBOSE=1 prints one line on rank 0 naming the lb and its source.
@@ -41,8 +50,12 @@ extern "C" {
 
 /* How often PBLAS called this library's pilaenv_ in this process. */
 long mmbench_lb_calls(void);
-/* The lb this library serves (reads the configuration if not yet done). */
+/* The lb this library serves (reads the configuration if not yet done):
+ * MMBENCH_LB, the profile's lb before any cap, or 32. */
 int mmbench_lb_value(void);
+/* The lb the last pilaenv_ call in this process returned (a profile's lb
+ * after the cap for its PDGEMM); 0 before the first call. */
+int mmbench_lb_last(void);
 
 #ifdef __cplusplus
 }

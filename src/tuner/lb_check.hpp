@@ -9,9 +9,12 @@
 // tuner asks PDGEMM.
 //
 // Candidates (lb_ladder): the rule's lb r, r/2 and r x 2, x 4, ... (factor 2)
-// up to the local block width (n/pc, n/pr if pr > pc), at most 6, plus the
-// library's default 32 as the reference. Example: r = 78, width 2048 ->
-// 32 (reference), 40, 78, 156, 312, 624, 1248.
+// up to a width, at most 6, plus the library's default 32 as the reference.
+// The tuner passes the cap of the tuning problem (lb_cap(n, pr, pc, nb),
+// core/lb_in_force.hpp: 1/8 of the smaller local share), so the lb it keeps
+// is the one a tuned lb runs with at that size. Example: r = 78, width 2048
+// -> 32 (reference), 40, 78, 156, 312, 624, 1248; n = 4096 on 1 x 2, nb 64:
+// width 256 -> 32, 40, 78, 156, 256.
 //
 // Measurement (check_lb_with_pdgemm): PDGEMM(n, n, n) on the tuning
 // problem's grid, nb = 64 (run's default), one untimed warm-up call, then
@@ -43,12 +46,13 @@
 #include <string>
 #include <vector>
 
+#include "core/lb_in_force.hpp"
 #include "tuner/machine_profile.hpp"
 
 namespace mmbench::tuner {
 
 // ScaLAPACK's built-in PILAENV value: the reference of the check.
-inline constexpr std::int64_t kLibraryDefaultLb = 32;
+inline constexpr std::int64_t kLibraryDefaultLb = kScalapackDefaultLb;
 
 // The candidates above, sorted, without duplicates, the reference included
 // (even if it is above width). rule_lb is clamped to [2, width]; other values

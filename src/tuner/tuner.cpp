@@ -25,6 +25,7 @@
 #include "core/timing.hpp"
 #include "tuner/add_bandwidth.hpp"
 #include "tuner/dgemm_profile.hpp"
+#include "core/lb_in_force.hpp"
 #include "tuner/lb_check.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/local_crossover.hpp"
@@ -207,7 +208,10 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   double t_check = 0;
   if (options.lb_check) {
     const double t0 = MPI_Wtime();
-    const std::int64_t width = options.pr > options.pc ? options.n / options.pr : options.n / options.pc;
+    // Up to the cap at the tuning problem (core/lb_in_force.hpp): the lb
+    // chosen here is then the one `--lb auto` runs at this size, and the
+    // cap scales it to others.
+    const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
     const std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
     std::string list;
     for (std::int64_t v : lbs) {

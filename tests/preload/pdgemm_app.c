@@ -10,7 +10,9 @@
  * them for small n, an even sample for large n). Rank 0 prints one line of
  * key=value pairs on stdout, among them whether libmmbench-lb.so served
  * PBLAS's pilaenv_ (looked up with dlsym, so the program also runs without
- * it): override=yes|no, calls (minimum over ranks) and lb.
+ * it): override=yes|no, calls (minimum over ranks), served (the lb its
+ * last pilaenv_ call returned: a profile's lb after the cap for this
+ * PDGEMM) and lb (what it serves before any cap).
  * Exit status: 0 = C is right, 1 = C is wrong, 2 = bad arguments. */
 #include <dlfcn.h>
 #include <float.h>
@@ -176,10 +178,13 @@ int main(int argc, char** argv) {
   /* Did libmmbench-lb.so serve pilaenv_? Only if it is there. */
   long (*calls_fn)(void) = NULL;
   int (*lb_fn)(void) = NULL;
+  int (*last_fn)(void) = NULL;
   void* sym = dlsym(RTLD_DEFAULT, "mmbench_lb_calls");
   memcpy(&calls_fn, &sym, sizeof sym); /* object to function pointer, as POSIX allows */
   sym = dlsym(RTLD_DEFAULT, "mmbench_lb_value");
   memcpy(&lb_fn, &sym, sizeof sym);
+  sym = dlsym(RTLD_DEFAULT, "mmbench_lb_last");
+  memcpy(&last_fn, &sym, sizeof sym);
   long calls = calls_fn ? calls_fn() : 0, min_calls = 0;
   MPI_OK(MPI_Allreduce(&calls, &min_calls, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD));
 
@@ -187,12 +192,13 @@ int main(int argc, char** argv) {
     qsort(times, (size_t)reps, sizeof *times, compare_doubles);
     const double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
     const double gflops = 2.0 * (double)n * (double)n * (double)n / median / 1e9;
-    char lb[32] = "default";
+    char lb[32] = "default", served[32] = "default";
     if (lb_fn) snprintf(lb, sizeof lb, "%d", lb_fn());
+    if (last_fn) snprintf(served, sizeof served, "%d", last_fn());
     printf("pdgemm_app n=%ld p=%d grid=%dx%d nb=%ld reps=%ld t_min_s=%.6g t_median_s=%.6g gflops=%.3f "
-           "checked=%ld wrong=%ld override=%s calls=%ld lb=%s\n",
+           "checked=%ld wrong=%ld override=%s calls=%ld served=%s lb=%s\n",
            n, p, pr, pc, nb, reps, times[0], median, gflops, totals[0], totals[1],
-           calls_fn && min_calls > 0 ? "yes" : "no", min_calls, lb);
+           calls_fn && min_calls > 0 ? "yes" : "no", min_calls, served, lb);
     if (totals[1] > 0)
       fprintf(stderr, "pdgemm_app: WRONG: %ld of %ld checked entries of C differ from the reference\n", totals[1],
               totals[0]);

@@ -3,10 +3,12 @@
 # Runs COMMAND (pdgemm_app under mpirun, with or without libmmbench-lb.so)
 # and passes when it exits 0 with C right (wrong=0), its report says
 # override=OVERRIDE (yes|no) and lb=LB (a number, or "default" without the
-# library), and stderr is empty (STDERR = -) or exactly one line matching
+# library; LB:SERVED also wants served=SERVED, the lb of the last pilaenv_
+# call, after the cap for a profile's lb), and stderr is empty (STDERR = -) or exactly one line matching
 # the extended regex STDERR: one line from rank 0, not one per rank.
 set -u
-want_override=$1; want_lb=$2; want_err=$3; shift 4
+want_override=$1; want_lb=${2%%:*}; want_err=$3; shift 4
+want_served=; case $2 in *:*) want_served=${2#*:} ;; esac
 err=$(mktemp); out=$(mktemp)
 trap 'rm -f "$err" "$out"' EXIT
 timeout 90 "$@" >"$out" 2>"$err"
@@ -18,6 +20,9 @@ grep -q ' wrong=0 ' <<<"$report" || fail "C is wrong"
 grep -Eq ' checked=[1-9][0-9]* ' <<<"$report" || fail "nothing checked"
 grep -q " override=$want_override " <<<"$report" || fail "expected override=$want_override"
 grep -Eq " lb=$want_lb\$" <<<"$report" || fail "expected lb=$want_lb"
+if [ -n "$want_served" ]; then
+  grep -q " served=$want_served " <<<"$report" || fail "expected served=$want_served"
+fi
 if [ "$want_override" = yes ]; then
   grep -Eq ' calls=[1-9][0-9]* ' <<<"$report" || fail "pilaenv_ calls not counted on every rank"
 fi

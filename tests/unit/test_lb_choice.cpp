@@ -99,7 +99,34 @@ TEST_F(LbChoiceTest, ProfileAsMmbenchWritesIt) {
   EXPECT_EQ(c.lb, 192);
   EXPECT_TRUE(c.problem.empty()) << c.problem;
   EXPECT_EQ(c.source, "MMBENCH_PROFILE=" + path);
-  EXPECT_EQ(describe(c), "mmbench-lb: serving lb = 192 to PBLAS (from MMBENCH_PROFILE=" + path + ")");
+  EXPECT_EQ(describe(c), "mmbench-lb: serving lb = 192 to PBLAS (from MMBENCH_PROFILE=" + path +
+                            "), each PDGEMM's capped at 8 panels per process (at least 32)");
+}
+
+// A profile's lb was tuned at one size: each PDGEMM gets it capped at its
+// own k and grid (core/lb_in_force.hpp: max(32, share / 8) in whole blocks);
+// MMBENCH_LB is the user's choice and is served as given.
+TEST_F(LbChoiceTest, ProfileLbIsCappedPerPdgemm) {
+  const std::string path = profile_with_lb("wide.json", "868");
+  const LbChoice c = choose_lb(nullptr, path.c_str());
+  ASSERT_EQ(c.lb, 868);
+  EXPECT_TRUE(c.capped);
+  // k = 1024 on 1 x 2, nb = 64: share 512, 512 / 8 = 64 -> 64.
+  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 64);
+  // k = 300 on 1 x 2 (pdgemm_app's default n): share 150, 150 / 8 = 18 -> the floor 32.
+  EXPECT_EQ(lb_for_call(c, 300, 1, 2, 64), 32);
+  // k = 8192 on 2 x 1: share 4096, 4096 / 8 = 512 -> 512.
+  EXPECT_EQ(lb_for_call(c, 8192, 2, 1, 64), 512);
+  // k = 65536 on 1 x 2: cap 4096, above the profile's lb -> 868.
+  EXPECT_EQ(lb_for_call(c, 65536, 1, 2, 64), 868);
+  // No PDGEMM known (another PBLAS routine asked): the profile's lb.
+  EXPECT_EQ(lb_for_call(c, 0, 1, 1, 1), 868);
+
+  const LbChoice e = choose_lb("868", path.c_str());
+  EXPECT_FALSE(e.capped);
+  EXPECT_EQ(lb_for_call(e, 1024, 1, 2, 64), 868);
+  // The default is the default.
+  EXPECT_EQ(lb_for_call(choose_lb(nullptr, nullptr), 1024, 1, 2, 64), 32);
 }
 
 TEST_F(LbChoiceTest, BadProfilesFallBack) {

@@ -1,0 +1,64 @@
+// The PBLAS logical block size lb in force for one PDGEMM: the one place
+// that turns "the lb asked for" into "the lb PBLAS gets" (docs/cost-models.md,
+// "An lb that fits every size"). Used by the PDGEMM plan (also inside
+// parallel Strassen's leaves), the cost models, the tuner's lb check and the
+// preload library libmmbench-lb.so -- which links neither MPI nor mmbench,
+// so this unit depends on nothing but the standard library.
+//
+// Why a cap: PBLAS's PDGEMM (PB_CpgemmAB, the variant it picks for square
+// operands) walks k in panels of lb columns of A and lb rows of B. For each
+// panel it broadcasts the panel along the process rows and columns (ring
+// topologies, which it forces only when m, n and k all exceed lb), then every
+// process updates its block of C with one DGEMM(m/pr, n/pc, lb). With many
+// panels per process share of k the ring's hops of the next panel run while
+// the processes that already hold the current one compute, so the
+// broadcasts hide behind the DGEMMs. With lb as wide as a process's share
+// (k/pc columns of A, k/pr rows of B) a single panel carries that whole
+// share: nothing is left to overlap its broadcast with, the last panel's
+// update runs after everyone has waited for it, and a wider lb only gathers
+// the panel from several owners (one broadcast each), saving no startups.
+// So a tuned lb is kept to at most 1 / kLbPanelsPerProcess of the smaller
+// share. An lb the user gives explicitly is run as given: it is a
+// measurement request.
+#pragma once
+
+#include <cstdint>
+
+namespace mmbench {
+
+// ScaLAPACK 2.x PILAENV's answer: the lb when nobody chose one.
+inline constexpr int kScalapackDefaultLb = 32;
+
+// Panels per process share of k that a tuned lb keeps. Chosen from
+// interleaved lb ladders at p = 2 (docs/cost-models.md, "An lb that fits
+// every size"): large shares ran best with 8 to 16 panels each and
+// clearly slower with 4, while small shares hardly cared.
+inline constexpr int kLbPanelsPerProcess = 8;
+
+// The widest lb that keeps kLbPanelsPerProcess panels in every process's
+// share of k on a pr x pc grid with block size nb:
+//   w   = floor(k / max(pr, pc))            the smaller share (A's k/pc
+//                                           columns, B's k/pr rows)
+//   raw = floor(w / kLbPanelsPerProcess)
+//   cap = raw rounded down to a multiple of nb when raw >= nb (a panel of
+//         whole blocks is gathered from whole blocks of its owners),
+//   and never below kScalapackDefaultLb (the cap only forbids what the
+//   library's own default would not do).
+// Example: k = 1024, 1 x 2, nb = 64: w = 512, raw = 64, cap = 64;
+//          k = 4096, 1 x 2, nb = 64: w = 2048, raw = 256, cap = 256;
+//          k = 3000, 1 x 2, nb = 64: w = 1500, raw = 187, cap = 128;
+//          k = 512, 2 x 2, nb = 64: w = 256, raw = 32, cap = 32.
+// Arguments < 1 count as 1.
+std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb);
+
+// The lb PBLAS gets when `requested` was asked for:
+//   requested <= 0        -> kScalapackDefaultLb (the library default)
+//   capped == false       -> requested (an explicit lb is an experiment:
+//                            `--lb 512`, MMBENCH_LB=512 run exactly that)
+//   capped == true        -> min(requested, lb_cap(k, pr, pc, nb)) (a tuned
+//                            lb: `--lb auto`, a profile's lb, the model's
+//                            choice from a profile)
+// The result is at most INT32_MAX (PILAENV returns an INTEGER).
+int lb_in_force(std::int64_t requested, bool capped, std::int64_t k, int pr, int pc, int nb);
+
+}  // namespace mmbench

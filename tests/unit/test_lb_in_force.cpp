@@ -1,0 +1,162 @@
+// The lb in force for one PDGEMM (core/lb_in_force.hpp): a tuned lb is
+// capped so that every process's share of k keeps kLbPanelsPerProcess
+// panels, an explicit lb runs as given; and the refined model, which prices
+// what a wider panel loses, never ranks an lb wider than a process's share
+// first (model/refined_model.hpp, refined_pdgemm).
+#include "core/lb_in_force.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "model/selection.hpp"
+#include "tuner/machine_profile.hpp"
+
+using namespace mmbench;
+
+static_assert(kScalapackDefaultLb == 32);
+static_assert(kLbPanelsPerProcess == 8, "the hand-computed values below assume 8 panels per share");
+
+// cap = max(32, raw rounded down to a multiple of nb when raw >= nb),
+// raw = floor(floor(k / max(pr, pc)) / 8).
+TEST(LbCap, OneByTwo) {
+  // k = 256: share 256 / 2 = 128, raw 128 / 8 = 16 -> the floor 32.
+  EXPECT_EQ(lb_cap(256, 1, 2, 64), 32);
+  // k = 512: share 256, raw 32 -> 32.
+  EXPECT_EQ(lb_cap(512, 1, 2, 64), 32);
+  // k = 1024: share 512, raw 64 = one block of 64 -> 64.
+  EXPECT_EQ(lb_cap(1024, 1, 2, 64), 64);
+  // k = 3000: share 1500, raw 187 -> two blocks of 64 = 128.
+  EXPECT_EQ(lb_cap(3000, 1, 2, 64), 128);
+  // The same with nb = 32: 187 -> five blocks of 32 = 160.
+  EXPECT_EQ(lb_cap(3000, 1, 2, 32), 160);
+  // k = 4096: share 2048, raw 256 -> 256.
+  EXPECT_EQ(lb_cap(4096, 1, 2, 64), 256);
+}
+
+TEST(LbCap, TwoByOneIsTheSameAsOneByTwo) {
+  // The smaller share decides: k / max(pr, pc), whichever way the grid lies.
+  for (std::int64_t k : {256, 512, 1024, 3000, 4096}) EXPECT_EQ(lb_cap(k, 2, 1, 64), lb_cap(k, 1, 2, 64)) << k;
+  // k = 2048: share 1024, raw 128 -> 128.
+  EXPECT_EQ(lb_cap(2048, 2, 1, 64), 128);
+}
+
+TEST(LbCap, TwoByTwo) {
+  // k = 512: share 256, raw 32 -> 32.
+  EXPECT_EQ(lb_cap(512, 2, 2, 64), 32);
+  // k = 1000: share 500, raw 62 < nb = 64: not rounded -> 62.
+  EXPECT_EQ(lb_cap(1000, 2, 2, 64), 62);
+  // k = 2048: share 1024, raw 128 -> 128.
+  EXPECT_EQ(lb_cap(2048, 2, 2, 64), 128);
+}
+
+TEST(LbCap, SevenByEight) {
+  // k = 512: share 512 / 8 = 64, raw 8 -> the floor 32.
+  EXPECT_EQ(lb_cap(512, 7, 8, 64), 32);
+  // k = 4096: share 512, raw 64 -> 64.
+  EXPECT_EQ(lb_cap(4096, 7, 8, 64), 64);
+  // k = 12288: share 1536, raw 192 -> three blocks of 64 = 192.
+  EXPECT_EQ(lb_cap(12288, 7, 8, 64), 192);
+  EXPECT_EQ(lb_cap(12288, 8, 7, 64), 192);
+}
+
+TEST(LbCap, DegenerateArgumentsCountAsOne) {
+  EXPECT_EQ(lb_cap(0, 0, 0, 0), 32);
+  EXPECT_EQ(lb_cap(-5, 1, 2, -1), 32);
+  // nb < 1 counts as 1: raw 256 stays 256.
+  EXPECT_EQ(lb_cap(4096, 1, 2, 0), 256);
+}
+
+TEST(LbInForce, DefaultExplicitAndTuned) {
+  // Nothing asked: ScaLAPACK's default, whatever the problem.
+  EXPECT_EQ(lb_in_force(0, false, 100000, 1, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(0, true, 64, 1, 2, 64), 32);
+  // An explicit lb (--lb 512, MMBENCH_LB=512) is a measurement request: as given.
+  EXPECT_EQ(lb_in_force(512, false, 512, 2, 2, 64), 512);
+  // A tuned lb: capped. 668 at k = 512 on 2 x 2 -> the cap 32 (above).
+  EXPECT_EQ(lb_in_force(668, true, 512, 2, 2, 64), 32);
+  // ... at k = 4096 on 1 x 2 -> 256.
+  EXPECT_EQ(lb_in_force(668, true, 4096, 1, 2, 64), 256);
+  // Below the cap a tuned lb is kept: 98 at k = 8192 on 1 x 2 (cap 512).
+  EXPECT_EQ(lb_in_force(98, true, 8192, 1, 2, 64), 98);
+  // A tuned lb below the floor stays as tuned.
+  EXPECT_EQ(lb_in_force(16, true, 256, 1, 2, 64), 16);
+  // Never wider than an int.
+  EXPECT_EQ(lb_in_force(std::int64_t(1) << 40, false, 1, 1, 1, 1), 2147483647);
+}
+
+// ---------------------------------------------------------------- ranking
+
+namespace {
+
+model::MachineParams thesis_opteron() {
+  return tuner::to_params(tuner::read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json"));
+}
+
+// A machine whose DGEMM gets faster with the panel width up to k = 512
+// (what rewards a wide lb in the model's computation), on a fast network.
+model::MachineParams synthetic_wide_panels() {
+  model::MachineParams mp;
+  mp.latency_s = 2e-6;
+  mp.tau = 2e9 / 8;
+  mp.t_op = 1.0 / 40e9;
+  for (std::int64_t mn : {64, 128, 256, 512, 1024, 2048, 4096})
+    for (const auto& [k, mflops] : std::initializer_list<std::pair<std::int64_t, double>>{
+             {32, 15000}, {64, 24000}, {128, 32000}, {256, 36000}, {512, 39000}, {1024, 40000}, {2048, 40000},
+             {4096, 40000}})
+      mp.dgemm_profile.push_back({mn, mn, k, mflops});
+  return mp;
+}
+
+}  // namespace
+
+// The model's first PDGEMM never runs a panel wider than a process's share
+// of k (k / max(pr, pc)): lb from 32 to 4096, explicit, and the profile's as
+// tuned (capped).
+TEST(RefinedModelLb, NeverRanksAnLbWiderThanTheShareFirst) {
+  for (const auto& [name, mp, tuned] : {std::tuple{"thesis-opteron", thesis_opteron(), 668},
+                                        std::tuple{"synthetic", synthetic_wide_panels(), 868}}) {
+    model::CandidateSpace space;
+    space.only = {"pdgemm"};
+    space.lbs = {0, 64, 128, 256, 512, 668, 1024, 2048, 4096};
+    space.tuned_lb = tuned;
+    for (int p : {2, 4, 16, 56})
+      for (std::int64_t n : {256, 512, 1024, 4096}) {
+        const model::Ranking rk =
+            model::rank_candidates({n, n, n}, p, {}, mp, model::ModelKind::refined, space);
+        ASSERT_FALSE(rk.ranked.empty()) << name << " p = " << p << " n = " << n;
+        const model::Candidate& first = rk.ranked[0];
+        const int lb = first.opt.lb > 0 ? first.opt.lb : kScalapackDefaultLb;
+        const std::int64_t share = n / std::max(first.opt.pr, first.opt.pc);
+        EXPECT_LE(lb, std::max<std::int64_t>(kScalapackDefaultLb, share))
+            << name << " p = " << p << " n = " << n << ": " << first.label();
+      }
+  }
+}
+
+// `predict --profile configs/thesis-opteron.json --p 4 --n 512 --algo
+// pdgemm` ranked lb = 512 and 668 first before the model priced wide panels.
+// On 2 x 2 the share is 256 and the cap 32.
+TEST(RefinedModelLb, ThesisOpteronSmallProblem) {
+  model::CandidateSpace space;
+  space.only = {"pdgemm"};
+  space.tuned_lb = 668;
+  const model::Ranking rk =
+      model::rank_candidates({512, 512, 512}, 4, {}, thesis_opteron(), model::ModelKind::refined, space);
+  ASSERT_FALSE(rk.ranked.empty());
+  EXPECT_LE(rk.ranked[0].opt.lb, 256) << rk.ranked[0].label();
+  // The tuned lb runs capped on a known grid, and its label says so.
+  bool seen = false;
+  for (const model::Candidate& c : rk.ranked)
+    if (c.opt.lb_tuned && c.opt.pr == 2 && c.opt.pc == 2) {
+      seen = true;
+      EXPECT_EQ(c.opt.lb, 32);
+      EXPECT_NE(c.label().find("lb=32(auto)"), std::string::npos) << c.label();
+    }
+  EXPECT_TRUE(seen);
+}
