@@ -1,4 +1,4 @@
-// Paired comparison of the local kernel's schedules (issue 15), one process,
+// Paired comparison of the local kernel's schedules, one process,
 // one rank: plain DGEMM, Winograd L levels with the two-temporary schedule
 // on every level ("plain"), and with the accumulate schedule at the deepest
 // level ("accumulate"), and with fused operand sums at the deepest level

@@ -4,10 +4,10 @@
 // Why it matters here: the local kernel's top-level temporaries are written
 // at the start of a multiply and read again at its end (~45 s later at
 // n = 12288), and the paired rounds leave each kernel idle while the others
-// run. Its level-1 passes vary between multiplies by up to 8x (issue 15).
+// run. Its level-1 passes vary between multiplies by up to 8x.
 // Huge pages for the kernel's workspace were tried and dropped: in the
 // paired kernel bench they made every kernel of the process slower
-// (results/local-kernel-streaming-vm-20261123T2059Z.txt).
+// (docs/results.md, "Local Strassen–Winograd vs DGEMM", the schedules).
 //
 // For 4 KiB pages and then for a buffer advised for huge pages: allocate
 // GIB GiB, touch it (timed), then for idle times 1, 2, 5, 10, 20, 40 s:
@@ -18,10 +18,9 @@
 // THREADS > 1 each pass is split into THREADS contiguous parts read at once,
 // as the kernel's parallel top level splits its passes by columns: whether
 // the penalty of idle memory shrinks with the threads like the pass does.
-// Measured here (results/idle-memory-threads-vm-20261123T2310Z.txt): it
-// does not; split over 2 threads, a 2 GiB pass of 4 KiB pages took
-// 0.10-0.24 s after 1-40 s idle against 0.04-0.065 s warm, with huge pages
-// 0.05-0.06 s after any idle time.
+// On the project's VM it did not: split over 2 threads, a pass over idle
+// 4 KiB pages stayed slower than a warm one, and with huge pages it did not
+// (a one-off measurement, not among the reference results).
 //
 //   cmake --build build --target idle_memory
 //   build/bench/idle_memory GIB [THREADS]   e.g. build/bench/idle_memory 2 2

@@ -297,20 +297,42 @@ def title_height(title):
 # The plots.  Each returns a matplotlib Figure, or None after a note saying
 # why not.
 
+NOISY_CV = 0.05  # core/paired_stats.hpp: kNoisyCoefficientOfVariation
+
+
+def is_noisy(row):
+    """The row's noisy flag (CSV column noisy), or cv above 5 % in CSVs
+    without the column."""
+    flag = field(row, "noisy")
+    if flag in ("yes", "no"):
+        return flag == "yes"
+    cv = num(field(row, "cv"))
+    return cv is not None and cv > NOISY_CV
+
+
+def mflops_points(good, labels):
+    """(points, noisy): points maps (label, p, n) to the median MFLOPS per
+    core over the label's repeated rows (robust to one outlier); noisy is
+    the set of those keys where any of the rows was flagged noisy."""
+    groups, noisy = {}, set()
+    for row in good:
+        key = (labels[id(row)], num(row["p"]), num(row["n"]))
+        groups.setdefault(key, []).append(num(row["mflops_per_proc"]))
+        if is_noisy(row):
+            noisy.add(key)
+    return {k: statistics.median(v) for k, v in groups.items()}, noisy
+
+
 def plot_mflops_vs_n(ctx, rows):
-    """MFLOPS per core against n, one line per label, one panel per p (Abb. 2.15)."""
+    """MFLOPS per core against n, one line per label, one panel per p (Abb. 2.15).
+    Points from rows flagged noisy are drawn hollow."""
     good = ok_rows(rows, "p", "n", "mflops_per_proc")
     if not good:
         note("%s: no ok rows with p, n and mflops_per_proc: no mflops-vs-n plot" % ctx["path"])
         return None
     labels, order = make_labels(good)
     styles = style_for(order)
-    groups = {}
-    for row in good:
-        key = (labels[id(row)], num(row["p"]), num(row["n"]))
-        groups.setdefault(key, []).append(num(row["mflops_per_proc"]))
-    # Median over repeated rows of one configuration (robust to one outlier).
-    points = {k: statistics.median(v) for k, v in groups.items()}
+    points, noisy = mflops_points(good, labels)
     ps = sorted({k[1] for k in points})
     ns = [k[2] for k in points]
     ymax = max(points.values())
@@ -333,6 +355,10 @@ def plot_mflops_vs_n(ctx, rows):
             (h,) = ax.plot([n for n, _ in line], [y for _, y in line], color=colour, marker=marker,
                            markersize=7, linewidth=2)
             handles.setdefault(lab, h)
+            hollow = [(n, y) for n, y in line if (lab, p, n) in noisy]
+            if hollow:
+                ax.plot([n for n, _ in hollow], [y for _, y in hollow], linestyle="none", marker=marker,
+                        markersize=7, markerfacecolor="white", markeredgecolor=colour, markeredgewidth=1.5)
         set_x_axis(ax, ns)
         ax.set_ylim(0, ymax * 1.1)
         integer_y(ax)
@@ -340,7 +366,13 @@ def plot_mflops_vs_n(ctx, rows):
         ax.set_ylabel("MFLOPS per core")
         ax.grid(True, **GRID)
     used = [lab for lab in order if lab in handles]
-    strip = bottom_legend(fig, [handles[lab] for lab in used], used, 5)
+    entries = [handles[lab] for lab in used]
+    if noisy:
+        from matplotlib.lines import Line2D
+        entries.append(Line2D([], [], linestyle="none", marker="o", markersize=7, markerfacecolor="white",
+                              markeredgecolor="#333333"))
+        used = used + ["hollow: noisy (cv > 5 %)"]
+    strip = bottom_legend(fig, entries, used, 5)
     fig.subplots_adjust(left=0.075, right=0.985, bottom=strip + 0.085, top=1 - title_height(title),
                         wspace=0.18, hspace=0.35)
     return fig

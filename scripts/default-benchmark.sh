@@ -7,15 +7,16 @@
 # 2. sweeps the algorithms at p = 1 and p = <cores> (one BLAS thread per
 #    rank; the dgemm peer uses all cores in one rank) over a few sizes,
 #    and, with a profile, runs the cost model's pick (--algo auto) per size,
-# 3. writes results/default-<host>-<time>.csv (+ .json sidecar), plots to
+# 3. writes results/local/default-<host>-<time>.csv (+ .json sidecar), plots to
 #    plots/latest/, and prints a summary: best algorithm per n, MFLOPS per
 #    core, ratio to the DGEMM peer of the same run.
 # Ranks never exceed the cores: this measures speed, so no oversubscription.
 #
 # Everything it writes is new and ignored by git (.gitignore): timestamped
-# results/default-<host>-<time>*, plots/latest/, configs/<host>.json. A clone
-# stays clean (`git status` shows nothing); to publish a result, add it with
-# `git add -f`. The committed figures of the README live in docs/figures/.
+# results/local/default-<host>-<time>*, plots/latest/, configs/<host>.json. A
+# clone stays clean (`git status` shows nothing); to publish a result, copy
+# it into results/ and `git add -f` it there. The committed figures of the
+# README live in docs/figures/.
 #
 # --smoke (for tests/cli/make_run_clean.sh): one tiny size, one repetition, a
 # tune of a few seconds, at most 2 ranks. Measures nothing worth reading.
@@ -30,7 +31,7 @@ tune_args=(--n 4096)
 case "$MODE" in
   --quick) sizes=512,1024; reps=3 ;;
   --full) sizes=1024:8192:1024; reps=5 ;;
-  --smoke) sizes=64; reps=1; tune_args=(--n 128 --kmin 8 --kmax 64 --reps 1 --warmup 0 --no-local --quiet) ;;
+  --smoke) sizes=64; reps=1; tune_args=(--n 128 --kmin 8 --kmax 64 --reps 1 --warmup 0 --no-local --no-blas-probe --quiet) ;;
   *) sizes=1024,2048,4096; reps=3 ;;
 esac
 # Open MPI refuses root unless told; this script runs the benchmark for the
@@ -38,12 +39,12 @@ esac
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 export OPENBLAS_NUM_THREADS=1
 plots=plots/latest
-mkdir -p results "$plots" configs
+mkdir -p results/local "$plots" configs
 profile=configs/$host.json
 P=$cores
 [ "$P" -gt 16 ] && P=16
 [ "$MODE" = --smoke ] && [ "$P" -gt 2 ] && P=2
-csv=results/default-$host-$stamp.csv
+csv=results/local/default-$host-$stamp.csv
 
 t0=$(date +%s)
 if "$MM" --help 2>/dev/null | grep -q '^ *tune'; then

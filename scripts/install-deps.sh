@@ -2,7 +2,8 @@
 # Install the Debian packages mmbench needs, if any is missing (idempotent).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git python3 openmpi-bin libopenmpi-dev libscalapack-openmpi-dev
-      libopenblas-dev libpapi-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3-matplotlib)
+      libopenblas-dev libpapi-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3-matplotlib
+      python3-jsonschema)
 # Optional: SimGrid SMPI for simulated clusters (scripts/simulate.sh, ctest
 # -L smpi). If it cannot be installed, everything else still builds and the
 # smpi tests skip.

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Plots of SIMULATED runs (scripts/bench/simulate_issue13.sh) next to the
+"""Plots of SIMULATED runs (scripts/bench/simulate_thesis_cluster.sh) next to the
 paper and refined model predictions.
 
-  python3 scripts/simulated_plots.py --kind mflops --out docs/figures --tag p56 results/simulated-*-p56-*.csv
-  python3 scripts/simulated_plots.py --out docs/figures --tag auto results/simulated-*-auto-*.csv
+  python3 scripts/simulated_plots.py --kind mflops --out docs/figures --tag p56 results/simulated-thesis-cluster/simulated-*-p56-*.csv
+  python3 scripts/simulated_plots.py --out docs/figures --tag auto results/simulated-thesis-cluster/simulated-*-auto-*.csv
 
 --kind mflops (for one p, several n): MFLOPS per process against n, one
 colour per configuration: simulated (solid, filled markers), refined model

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Markdown tables of the SIMULATED runs of scripts/bench/simulate_issue13.sh.
+"""Markdown tables of the SIMULATED runs of scripts/bench/simulate_thesis_cluster.sh.
 
-  python3 scripts/simulated_tables.py --stamp 20261123T0738Z [--host vm]
+  python3 scripts/simulated_tables.py --stamp 20261123T0738Z [--host vm] [--parts a,d]
 
-Reads results/simulated-*-{p56,ring-tpmm,q7split,auto,wall}-HOST-STAMP.csv
-and results/simulated-issue13-walltimes-HOST-STAMP.txt and prints the tables
-of parts a, b, c, d and w (results/simulated-issue13.md quotes them). Every
+Reads DIR/simulated-*-{p56,ring-tpmm,q7split,auto,wall}-HOST-STAMP.csv
+and DIR/simulated-walltimes-HOST-STAMP.txt (DIR: --results, default
+results/simulated-thesis-cluster) and prints the tables of parts a, b, c, d
+and w (results/simulated-thesis-cluster.md and docs/results.md quote them). Every
 time in them is simulated time (SimGrid SMPI), except the wall/CPU times of
 part w, which are the simulator's own cost on this machine. A cell is only
 filled from a row of a run; rows that are not-applicable or failed say so.
@@ -146,14 +147,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--stamp", required=True, help="STAMP or STAMP1,STAMP2 (several runs of the script)")
     ap.add_argument("--host", default="vm")
-    ap.add_argument("--results", default="results")
+    ap.add_argument("--results", default="results/simulated-thesis-cluster")
+    ap.add_argument("--parts", default="a,b,c,d,w", help="which parts to print, e.g. a,d (default all)")
+    ap.add_argument("--heading-level", type=int, default=3, help="Markdown level of the part headings")
     a = ap.parse_args()
     stamps = a.stamp.split(",")
+    parts = a.parts.split(",")
+    hashes = "#" * a.heading_level
     for part, what, fn in (("a", "p56", part_a), ("b", "ring-tpmm", part_b), ("c", "q7split", part_c),
                            ("d", "auto", part_d), ("w", "wall", None)):
-        print(f"\n### part {part}\n")
+        if part not in parts:
+            continue
+        print(f"\n{hashes} part {part}\n")
         if fn is None:
-            part_w([f for st in stamps for f in glob.glob(f"{a.results}/simulated-issue13-walltimes-{a.host}-{st}.txt")])
+            part_w([f for st in stamps for f in glob.glob(f"{a.results}/simulated-walltimes-{a.host}-{st}.txt")])
             continue
         rows = [r for st in stamps for r in rows_of(f"{a.results}/simulated-*-{what}-{a.host}-{st}.csv")]
         if part == "a":
@@ -167,7 +174,7 @@ def main():
             if rows:
                 fn(rows)
             for f in sorted({r["_file"] for r in check}):
-                print(f"\n### part a' (check platform {check[0]['simulated']}: every flow at most 146 MB/s), {f}\n")
+                print(f"\n{hashes} part a' (check platform {check[0]['simulated']}: every flow at most 146 MB/s), {f}\n")
                 fn([r for r in check if r["_file"] == f])
             continue
         if not rows:

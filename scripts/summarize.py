@@ -8,16 +8,55 @@ Usage: python3 scripts/summarize.py results/x.csv [--markdown]
 
 Ratios: where the CSV has the paired columns (peer_ratio, peer_ratio_lo,
 peer_ratio_hi: median over interleaved rounds of t(peer) / t(row), with its
-95 % interval), those are shown with the interval. Older CSVs without them
-fall back to the ratio of median total GFLOP/s (unpaired, no interval). A
-ratio of 1.00 means "as fast as one BLAS call using the same cores". The
-DGEMM peer of a p-rank sweep is the dgemm row with threads == p*threads.
+order-statistics interval), those are shown with the interval and the
+coverage it really has at that row's rounds (ci_coverage, or derived from
+reps in CSVs without it): 3 rounds give [min, max] with 75 %, 6 or more
+at least 95 %. Older CSVs without them fall back to the ratio of median
+total GFLOP/s (unpaired, no interval). A ratio of 1.00 means "as fast as
+one BLAS call using the same cores". The DGEMM peer of a p-rank sweep is
+the dgemm row with threads == p*threads. Rows flagged noisy (CSV column
+noisy, or cv above 5 % in CSVs without it) show their cv in the noisy
+column.
 """
 import argparse
 import csv
+import math
 import statistics
 import sys
 from collections import defaultdict
+
+NOISY_CV = 0.05  # core/paired_stats.hpp: kNoisyCoefficientOfVariation
+
+
+def interval_coverage(n, level=0.95):
+    """The coverage of the median's order-statistics interval at n samples
+    (core/paired_stats.cpp: interval_coverage)."""
+    cdf = lambda k: sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    j = 1
+    while j + 1 <= (n + 1) // 2 and 1 - 2 * cdf(j) >= level:
+        j += 1
+    return 1 - 2 * cdf(j - 1)
+
+
+def coverage_label(c):
+    """75 %, 96.8 %: rounded down, as mmbench prints it."""
+    tenths = int(math.floor(c * 1000 + 1e-9))
+    return f"{tenths // 10} %" if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10} %"
+
+
+def row_coverage(r):
+    if r.get("ci_coverage"):
+        return float(r["ci_coverage"])
+    if r.get("reps"):
+        return interval_coverage(int(r["reps"]))
+    return None
+
+
+def row_cv_if_noisy(r):
+    """The row's cv if it is flagged noisy, else None."""
+    cv = float(r["cv"]) if r.get("cv") else None
+    flagged = r["noisy"] == "yes" if r.get("noisy") in ("yes", "no") else (cv is not None and cv > NOISY_CV)
+    return (cv if cv is not None else float("nan")) if flagged else None
 
 
 def label(r):
@@ -42,8 +81,16 @@ def label(r):
 def fmt_ratio(ratio):
     if not ratio:
         return ""
-    med, lo, hi = ratio
-    return f"{med:.2f}" if lo is None else f"{med:.2f} [{lo:.2f}, {hi:.2f}]"
+    med, lo, hi, cov = ratio
+    if lo is None:
+        return f"{med:.2f}"
+    return f"{med:.2f} [{lo:.2f}, {hi:.2f}]" + (f" ({coverage_label(cov)})" if cov is not None else "")
+
+
+def fmt_noisy(cv):
+    if cv is None:
+        return ""
+    return "noisy" if math.isnan(cv) else f"noisy, cv {100 * cv:.0f} %"
 
 
 def main():
@@ -70,13 +117,17 @@ def main():
     for (job, m, n, k), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], int(kv[0][2]))):
         by_label = defaultdict(list)
         residuals = defaultdict(list)
-        paired = defaultdict(list)  # label -> (median, lo, hi) of each row's paired peer ratio
+        paired = defaultdict(list)  # label -> (median, lo, hi, coverage) of each row's paired peer ratio
+        noisy = defaultdict(list)  # label -> cv of each row flagged noisy
         for r in rs:
+            if (cv := row_cv_if_noisy(r)) is not None:
+                noisy[label(r)].append(cv)
             by_label[label(r)].append(float(r["gflops_total"]))
             if r.get("residual"):
                 residuals[label(r)].append(float(r["residual"]))
             if r.get("peer_ratio"):
-                paired[label(r)].append((float(r["peer_ratio"]), float(r["peer_ratio_lo"]), float(r["peer_ratio_hi"])))
+                paired[label(r)].append((float(r["peer_ratio"]), float(r["peer_ratio_lo"]), float(r["peer_ratio_hi"]),
+                                         row_coverage(r)))
         med = {lab: statistics.median(v) for lab, v in by_label.items()}
         peer = med.get("dgemm")
         best = max(med, key=med.get)
@@ -87,26 +138,32 @@ def main():
                 # one row per label and size in a sweep; several runs: the median row
                 ratio = sorted(paired[lab])[len(paired[lab]) // 2]
             else:
-                ratio = (med[lab] / peer, None, None) if peer else None
+                ratio = (med[lab] / peer, None, None, None) if peer else None
+            # Several runs of a label: noisy if any was, with the largest cv.
+            cvs = noisy[lab]
+            nz = None if not cvs else (max(cvs) if not all(math.isnan(c) for c in cvs) else float("nan"))
             out.append((job, n if m == n == k else f"{m}x{n}x{k}", lab, ranks, med[lab] * 1e3 / job,
-                        ratio, lab == best, res))
+                        ratio, lab == best, res, nz))
     if args.markdown:
-        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer [95 % interval] | residual |")
-        print("|---|---|---|---|---|---|---|")
-        for job, n, lab, ranks, mf, ratio, best, res in out:
+        print("| cores | n | algorithm | ranks | MFLOPS/core | vs DGEMM peer [interval] (coverage) | noisy | residual |")
+        print("|---|---|---|---|---|---|---|---|")
+        for job, n, lab, ranks, mf, ratio, best, res, nz in out:
             b = "**" if best else ""
             rt = fmt_ratio(ratio)
             rs = f"{res:.2g}" if res is not None else ""
-            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} | {rs} |")
+            print(f"| {job} | {n} | {b}{lab}{b} | {ranks} | {mf:.0f} | {rt} | {fmt_noisy(nz)} | {rs} |")
     else:
-        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} {'vs DGEMM [95% int.]':>20} {'residual':>9}")
-        for job, n, lab, ranks, mf, ratio, best, res in out:
+        print(f"{'cores':>5} {'n':>6}  {'algorithm':<34} {'ranks':>5} {'MFLOPS/core':>11} "
+              f"{'vs DGEMM [int.] (coverage)':>29} {'residual':>9}  noisy")
+        for job, n, lab, ranks, mf, ratio, best, res, nz in out:
             rt = fmt_ratio(ratio)
             rs = f"{res:.2g}" if res is not None else ""
-            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>20} {rs:>9}")
+            print(f"{job:>5} {n!s:>6}  {lab + (' *' if best else ''):<34} {ranks:>5} {mf:>11.0f} {rt:>29} {rs:>9}  "
+                  f"{fmt_noisy(nz)}".rstrip())
         print("(* = fastest measured for that size; ratios: t(DGEMM peer) / t(row), median over the interleaved")
-        print(" rounds of the same run with its 95 % interval; no interval = older CSV, ratio of medians;")
-        print(" residual = the largest normwise residual of the label's rows)")
+        print(" rounds of the same run with its order-statistics interval and the coverage it has at that row's")
+        print(" rounds (3: [min, max], 75 %); no interval = older CSV, ratio of medians; noisy = cv above 5 %,")
+        print(" read its figures with care; residual = the largest normwise residual of the label's rows)")
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 2's benchmark: at p = 2, n = 2048, 4096, 6144 -- the single-rank
+# At p = 2, n = 2048, 4096, 6144 -- the single-rank
 # 2-thread DGEMM peer, pdgemm with lb = 32 (ScaLAPACK's default) and larger
 # lb, and ring, all in one sweep, so ratios come from the same run.
 source "$(dirname "$0")/common.sh"

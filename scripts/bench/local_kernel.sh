@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 15's benchmark: the local Strassen–Winograd kernel against DGEMM,
+# The local Strassen–Winograd kernel against DGEMM,
 # one rank, 1 and 2 threads, L = 0..4 interleaved in one run per (n,
 # threads) (rounds in a shuffled order, ratio to the same round's DGEMM,
-# median with its 95 % interval: the paired statistics of `run`), plus the
+# median with its interval, 75 % coverage at REPS=3: the paired statistics of `run`), plus the
 # kernel's account (local_add_share*, local_passes_by_level) in the CSV.
 # Then a paired comparison of the kernel's schedules (plain, accumulate,
 # fused-deepest, fused-all = the default) at SCHED_N with SCHED_L levels
@@ -19,7 +19,7 @@
 source "$(dirname "$0")/common.sh"
 N=${N:-4096,8192,12288}
 L=${L:-0,1,2,3,4}
-csv=results/local-kernel-$host-$stamp.csv
+csv=results/local-strassen-vs-dgemm-$host-$stamp.csv
 for t in ${THREADS:-1 2}; do
   for n in ${N//,/ }; do
     # 12288 and above: no warm-up round (each costs a minute per level).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7's benchmark: DGEMM vs local Strassen–Winograd with L = 1, 2, 3
+# DGEMM vs local Strassen–Winograd with L = 1, 2, 3
 # levels (and `auto` when a machine profile with a measured crossover is
 # given), effective GFLOP/s (2n^3 based) and the ratio to the DGEMM of the
 # same run: 1 rank x 1 thread, 1 rank x 2 threads (dgemm with 2 threads),

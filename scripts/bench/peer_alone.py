@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Issue 11 (a): the dgemm peer inside a 2-rank job vs the same DGEMM alone.
+"""The dgemm peer inside a 2-rank job vs the same DGEMM alone.
 
 Usage: peer_alone.py IN_MPIRUN2.csv ALONE.csv
 
 Both CSVs hold one row per (launch, n), written alternately (launch i of one,
 then launch i of the other), so row i of each forms a pair measured in the
 same minute. Per n: the median over pairs of t(alone) / t(in the 2-rank job)
-with its 95 % order-statistics interval (the method of core/paired_stats.hpp:
-[x(j), x(n+1-j)], coverage 1 - 2 P(Binomial(n, 1/2) <= j - 1); below 6 pairs
-[min, max] with its lower coverage). 1.00 = the idle rank costs nothing.
+with its order-statistics interval (the method of core/paired_stats.hpp:
+[x(j), x(n+1-j)], coverage 1 - 2 P(Binomial(n, 1/2) <= j - 1), at least 95 %
+from 6 pairs; below, [min, max] with its lower coverage, e.g. 75 % at 3
+pairs) and the coverage it has, printed. 1.00 = the idle rank costs nothing.
 """
 import csv
 import statistics
@@ -39,7 +40,7 @@ def main():
                 by_n[int(r["n"])].append(float(r["t_median"]))
         runs.append(by_n)
     in2, alone = runs
-    print("n      pairs  GFLOP/s in -n 2  GFLOP/s alone  alone/in-job ratio [95% interval] (coverage)")
+    print("n      pairs  GFLOP/s in -n 2  GFLOP/s alone  alone/in-job ratio [interval] (coverage)")
     for n in sorted(in2):
         pairs = list(zip(in2[n], alone.get(n, [])))
         if not pairs:

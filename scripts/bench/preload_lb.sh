@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Issue 14: what libmmbench-lb.so gives a ScaLAPACK program that is not
+# What libmmbench-lb.so gives a ScaLAPACK program that is not
 # mmbench. PDGEMM of tests/preload/pdgemm_app (plain C, ScaLAPACK + MPI) at
-# p = P, n = N, nb = NB, without and with the library, interleaved
-# (without, with, without, with, ... ROUNDS times each) so that the drift of
-# a shared machine hits both alike; REPS timed PDGEMM calls per run.
-#   N=4096 P=2 NB=64 REPS=3 ROUNDS=5 (defaults)
+# p = P, n = N, nb = NB, without and with the library, interleaved in
+# rounds so that the drift of a shared machine hits both alike; the order
+# within a round alternates (odd rounds: without first, even: with first),
+# so neither variant always runs second, on a machine warmed or throttled
+# by the other. REPS timed PDGEMM calls per run.
+#   N=4096 P=2 NB=64 REPS=3 ROUNDS=5 (defaults); OUT=results (the folder)
 #   LB=256 serves that lb (MMBENCH_LB); otherwise PROFILE (default
 #   configs/<host>.json, from `mmbench tune`) gives it (MMBENCH_PROFILE).
-# Writes results/preload-lb-<host>-<stamp>.csv (one row per run; the app
-# checked C every time) and its sidecar .csv.json with the machine, prints
-# the median GFLOP/s of each variant and their ratio.
+# Writes OUT/preload-lb-pdgemm-app-<host>-<stamp>.csv (one row per run, in the order
+# run; `position` = 1 for the round's first run, 2 for its second; the app
+# checked C every time) and its sidecar .csv.json with the machine and the
+# order rule, prints the median GFLOP/s of each variant and their ratio.
 source "$(dirname "$0")/common.sh"
 APP=${APP:-build/tests/preload/pdgemm_app}
 LIB=${LIB:-build/libmmbench-lb.so}
@@ -21,21 +24,26 @@ elif [ -f "$PROFILE" ]; then lbvar=(MMBENCH_PROFILE="$PROFILE"); from="MMBENCH_P
 else echo "preload_lb.sh: give LB=<lb> or PROFILE=<profile> (no $PROFILE; run mmbench tune first)" >&2; exit 2; fi
 [ "$P" -le "$(nproc)" ] || { echo "preload_lb.sh: p = $P > $(nproc) cores (timings of oversubscribed runs mean nothing)" >&2; exit 2; }
 lib=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB")
-csv=results/preload-lb-$host-$stamp.csv
-echo "round,variant,p,n,nb,reps,lb,override_calls,t_min_s,t_median_s,gflops,checked,wrong" >"$csv"
+OUT=${OUT:-results}
+mkdir -p "$OUT"
+csv=$OUT/preload-lb-pdgemm-app-$host-$stamp.csv
+echo "round,variant,position,p,n,nb,reps,lb,override_calls,t_min_s,t_median_s,gflops,checked,wrong" >"$csv"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 app_args=(--n "$N" --nb "$NB" --reps "$REPS")
 get() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }  # a value of the app's report line
 for round in $(seq 1 "$ROUNDS"); do
-  for variant in without with; do
+  if [ $((round % 2)) = 1 ]; then order=(without with); else order=(with without); fi
+  position=0
+  for variant in "${order[@]}"; do
+    position=$((position + 1))
     # A clean environment: no lb setting of the caller's leaks into "without".
     env_args=(-u LD_PRELOAD -u MMBENCH_LB -u MMBENCH_PROFILE -u MMBENCH_VERBOSE)
     [ "$variant" = with ] && env_args+=(LD_PRELOAD="$lib" "${lbvar[@]}")
     line=$(env "${env_args[@]}" mpirun -q -n "$P" "$APP" "${app_args[@]}" | grep '^pdgemm_app ') ||
       { echo "preload_lb.sh: pdgemm_app failed ($variant, round $round): ${line:-no report}" >&2; exit 1; }
     lb=$(get lb); [ "$lb" = default ] && lb=32  # ScaLAPACK's own PILAENV
-    echo "$round,$variant,$P,$N,$NB,$REPS,$lb,$(get calls),$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong)" >>"$csv"
-    echo "round $round $variant: lb $lb, median $(get t_median_s) s, $(get gflops) GFLOP/s"
+    echo "$round,$variant,$position,$P,$N,$NB,$REPS,$lb,$(get calls),$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong)" >>"$csv"
+    echo "round $round $variant (run $position of 2): lb $lb, median $(get t_median_s) s, $(get gflops) GFLOP/s"
   done
 done
 python3 - "$csv" "$started" "$0 (N=$N P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS $from)" "$P" "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" \
@@ -51,9 +59,11 @@ except OSError:
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
 run = {"started": started, "command": command, "mmbench": mmbench, "host": platform.node(), "cpu": cpu,
        "cores": os.cpu_count(), "ranks": int(ranks), "mpi": mpi, "blas": blas, "scalapack": scalapack,
-       "omp_openblas_threads_env": os.environ.get("OPENBLAS_NUM_THREADS", "")}
+       "omp_openblas_threads_env": os.environ.get("OPENBLAS_NUM_THREADS", ""),
+       "order": "alternating per round: odd rounds without then with, even rounds with then without "
+                "(CSV column position: 1 = the round's first run)"}
 with open(path + ".json", "w") as f:
-    json.dump({"csv": path, "schema": "mmbench-preload-lb/1", "runs": [run]}, f, indent=2, sort_keys=True)
+    json.dump({"csv": path, "schema": "mmbench-preload-lb/2", "runs": [run]}, f, indent=2, sort_keys=True)
     f.write("\n")
 rows = list(csv.DictReader(open(path)))
 med = {v: statistics.median(float(r["gflops"]) for r in rows if r["variant"] == v) for v in ("without", "with")}

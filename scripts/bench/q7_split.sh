@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7: the model's Q7 group split against the paper's (eq. 2.18), in one
+# The model's Q7 group split against the paper's (eq. 2.18), in one
 # run per p, next to the classical algorithms, for machines with at least
 # max(P) cores (it refuses to oversubscribe: timings of oversubscribed runs
 # mean nothing). Needs a machine profile (the model chooses the split).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's benchmark (the trust issue), on this machine, p <= cores:
+# Can the peer ratios be trusted? On this machine, p <= cores:
 #  (a) the dgemm peer inside `mpirun -n 2` vs alone (`mpirun -n 1 --threads 2`),
 #      alternating the two launches so drift hits both; ratio per pair;
 #  (b) p = 2: ring, tpmm, 2.5d, pdgemm (lb 32 and the tuned lb) as paired
@@ -17,19 +17,19 @@ PAIRS=${PAIRS:-5}
 REPS=${REPS:-6}
 
 if [[ $PARTS == *a* ]]; then
-  in2=results/trust-peer-in-mpirun2-$host-$stamp.csv
-  alone=results/trust-peer-alone-$host-$stamp.csv
+  in2=results/peer-in-2rank-job-$host-$stamp.csv
+  alone=results/peer-alone-$host-$stamp.csv
   for i in $(seq "$PAIRS"); do
     echo "(a) pair $i/$PAIRS"
     mpirun -q -n 2 "$MM" run --algo dgemm --n "$N_A" --reps 1 --warmup 1 --csv "$in2" --quiet >/dev/null
     mpirun -q -n 1 "$MM" run --algo dgemm --threads 2 --n "$N_A" --reps 1 --warmup 1 --csv "$alone" --quiet >/dev/null
   done
-  python3 scripts/bench/peer_alone.py "$in2" "$alone" | tee "${in2%.csv}-summary.txt"
+  python3 scripts/bench/peer_alone.py "$in2" "$alone" | tee "results/peer-in-job-vs-alone-$host-$stamp-summary.txt"
 fi
 if [[ $PARTS == *b* ]]; then
   lb=default
   [ -f "$PROFILE" ] && lb=default,auto
-  csv=results/trust-ratios-$host-$stamp.csv
+  csv=results/peer-ratios-p2-$host-$stamp.csv
   echo "(b) p = 2: dgemm peer, ring, tpmm, 2.5d, pdgemm lb $lb; n = $N_B; $REPS rounds"
   prof=(); [ -f "$PROFILE" ] && prof=(--profile "$PROFILE")
   mpirun -q -n 2 "$MM" run --algo dgemm,ring,tpmm,2.5d,pdgemm --lb $lb --n "$N_B" --reps "$REPS" --warmup 1 \
@@ -37,7 +37,7 @@ if [[ $PARTS == *b* ]]; then
   python3 scripts/summarize.py "$csv"
 fi
 if [[ $PARTS == *d* ]]; then
-  csv=results/trust-validate-$host-$stamp.csv
+  csv=results/validate-p1-p2-$host-$stamp.csv
   for p in 1 2; do
     echo "(d) --validate at p = $p, n = $N_D"
     mpirun -q -n $p "$MM" run --algo all --validate --n "$N_D" --profile "$PROFILE" --reps "$REPS" --warmup 1 \

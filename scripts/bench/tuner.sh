@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Issue 4's benchmark (the thesis' Abb. 2.25 experiment) at p = 2:
-#  1. tune at n = 4096 and 6144 (geometric grid; the "smart search" of
-#     issue 4 was replaced in issue 11), timed; profiles kept;
+# The thesis' Abb. 2.25 experiment at p = 2:
+#  1. tune at n = 4096 and 6144 (geometric grid), timed; profiles kept;
 #  2. geometric grid vs every even k at n = 2048 (--exhaustive at 4096 would
 #     take far too long here), timed, to compare the lb they pick;
 #  3. PDGEMM with lb = 32, the tuned lb, the lb of the profile's maximum and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's benchmark (c): is the lb `tune` picks the one PDGEMM wants?
+# Is the lb `tune` picks the one PDGEMM wants?
 #  1. three independent `tune` runs at p = 2 for n = 2048 and for n = 4096;
 #     profiles and raw CSVs in results/tuner-lb-<host>-<stamp>/, each file
 #     with its own time stamp;

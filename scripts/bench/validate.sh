@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5's benchmark: every applicable candidate at p = 1 and 2, n = 1024,
+# Every applicable candidate at p = 1 and 2, n = 1024,
 # 2048, 4096, against the model's pick: regret and model error, written to
 # <csv stem>-validate.csv / .txt. PROFILE = the machine profile to use.
 source "$(dirname "$0")/common.sh"

@@ -26,9 +26,12 @@ class DgemmPlan : public Plan {
         a_(single_owner(pb.m, pb.k, comm.size(), 0)),
         b_(single_owner(pb.k, pb.n, comm.size(), 0)),
         c_(single_owner(pb.m, pb.n, comm.size(), 0)) {
-    // Rank 0 will run threads x p threads: let them use the node's cores.
+    // Rank 0 will run threads x p threads: let them use the node's cores,
+    // here and in multiply() only. The scope gives the previous mask back,
+    // so the configurations that follow in the sweep (one thread per rank)
+    // run where mpirun placed them, not spread over the node.
     if (comm.rank() == 0) {
-      widen_affinity_for(threads_);
+      const ScopedWideAffinity wide(threads_);
       local_.prepare(pb.m, pb.n, pb.k);
     }
   }
@@ -37,6 +40,10 @@ class DgemmPlan : public Plan {
   const Layout& layout_c() const override { return c_; }
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     if (!takes_part()) return;
+    // Two sched_setaffinity calls, microseconds against the multiply. The
+    // BLAS threads created in this scope keep the wide mask; they only run
+    // inside it.
+    const ScopedWideAffinity wide(threads_);
     const ScopedBlasThreads all_cores(threads_);
     local_(pb_.m, pb_.n, pb_.k, A.data(), std::max<Index>(1, pb_.m), B.data(), std::max<Index>(1, pb_.k),
            C.data(), std::max<Index>(1, pb_.m));

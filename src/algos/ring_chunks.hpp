@@ -11,9 +11,9 @@ namespace mmbench::algos {
 
 // Up to 4 chunks of >= 128 columns of a w-column block; with local Strassen
 // levels never narrower than the kernel's cut-off (min_dim), or no level
-// would be done on any chunk. The SimGrid study of issue 13 found this:
-// ring L=1 at p = 16, n = 4096 cut its 256-wide blocks into 128-wide chunks,
-// so only the last step did a Strassen level (0.8 % gained, 12 % predicted).
+// would be done on any chunk. A simulated run found this (docs/results.md,
+// "Simulated clusters"): ring L=1 at p = 16, n = 4096 cut its 256-wide
+// blocks into 128-wide chunks, so only the last step did a Strassen level.
 // The last step (nothing left to shift) is one chunk.
 //   w = 2048, L = 0 -> 4 (512 wide);  w = 256, L = 0 -> 2 (128 wide);
 //   w = 256, L = 1, min_dim 256 -> 1;  w = 2048, L = 2, min_dim 256 -> 4.

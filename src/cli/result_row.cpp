@@ -64,6 +64,7 @@ void add_measurement(ResultRow& row, const Config& c, const Measured& m) {
   row.reps = static_cast<int>(m.times.size());
   ResultRow::Timing t;
   t.times = summarize(m.times);
+  t.rounds = m.times;
   t.interval = median_interval(m.times);
   t.cv = coefficient_of_variation(m.times);
   t.peak_mem_mb = m.peak_mem_mb;
@@ -134,6 +135,9 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);
     c["mflops_per_proc"] = fixed(t.mflops_per_proc, 1);
     c["gflops_total"] = fixed(t.gflops_total, 3);
+    std::string rounds;
+    for (std::size_t r = 0; r < t.rounds.size(); ++r) rounds += (r ? ";" : "") + fmt_sig(t.rounds[r]);
+    c["t_rounds"] = rounds;
     if (verification) {
       c["residual"] = fmt::format("{:.3g}", verification->residual);
       c["residual_limit"] = fmt::format("{:.3g}", verification->limit);
@@ -160,14 +164,16 @@ std::map<std::string, std::string> ResultRow::cells() const {
 
 // The table's line, header and rows alike (L is 8 wide for "auto", "2+packed").
 constexpr char kTableLine[] =
-    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>14} {:>9}  {}\n";
+    "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>19} {:>9}  {}\n";
 
-void print_header() {
-  fmt::print(kTableLine, "algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb", "r", "L", "t_med[s]", "MFLOPS/p",
-             "GFLOP/s", "vs peer", "residual", "status");
+const std::vector<std::string>& table_titles() {
+  static const std::vector<std::string> titles = {"algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb",
+                                                  "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "vs peer [coverage]",
+                                                  "residual", "status"};
+  return titles;
 }
 
-void print_row(const ResultRow& r) {
+std::vector<std::string> table_cells(const ResultRow& r) {
   const std::map<std::string, std::string> c = r.cells();  // the same text as the CSV
   auto g = [&](const char* k) {
     auto it = c.find(k);
@@ -176,20 +182,36 @@ void print_row(const ResultRow& r) {
   std::string status = g("status");
   if (r.status != ResultRow::Status::ok) status += " (" + r.reason + ")";
   if (r.timing && r.timing->noisy()) status += fmt::format(" noisy (cv {:.0f} %)", 100 * r.timing->cv);
-  // "0.98 ±0.02": the median ratio to the peer and its interval's half-width
-  // (the larger side; the CSV has both bounds).
+  // "0.980 ±0.020 75%": the median ratio to the peer, its interval's
+  // half-width (the larger side; the CSV has both bounds) and what that
+  // interval covers with this row's rounds (3 rounds: [min, max], 75 %).
   std::string vs_peer;
   if (r.peer_ratio) {
     const MedianInterval& q = *r.peer_ratio;
-    vs_peer = fmt::format("{:.3f} ±{:.3f}", q.median, std::max(q.median - q.lo, q.hi - q.median));
+    std::string cover = coverage_label(q.coverage);
+    cover.erase(cover.find(' '), 1);  // "75%": the column is narrow
+    vs_peer = fmt::format("{:.3f} ±{:.3f} {}", q.median, std::max(q.median - q.lo, q.hi - q.median), cover);
   }
   // L: the local levels, with the GEMM under them where it is not BLAS's
   // ("2+packed", like the cut-off in strassen-q7+ring), so the two rows differ.
   std::string levels = g("local_levels");
   if (g("local_gemm") == "packed") levels += "+packed";
-  fmt::print(kTableLine, g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
-             g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
-             status);
+  return {g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
+          g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"), vs_peer, g("residual"),
+          status};
+}
+
+namespace {
+void print_table_line(const std::vector<std::string>& v) {
+  fmt::print(kTableLine, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
+             v[14], v[15], v[16]);
+}
+}  // namespace
+
+void print_header() { print_table_line(table_titles()); }
+
+void print_row(const ResultRow& r) {
+  print_table_line(table_cells(r));
   std::fflush(stdout);
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/configuration.hpp"
 #include "cli/machine_source.hpp"
@@ -54,6 +55,7 @@ struct ResultRow {
   std::optional<int> reps;  // rounds measured (also for a failure after some rounds)
   struct Timing {
     Stats times;               // min, median, max over the rounds
+    std::vector<double> rounds;  // every round's time, in round order (CSV t_rounds)
     MedianInterval interval;   // the median's order-statistics interval
     double cv = 0;             // coefficient of variation
     double peak_mem_mb = 0;
@@ -84,7 +86,10 @@ void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m);
 // 6 significant digits, as every time column.
 std::string fmt_sig(double v);
 
-// The table on stdout.
+// The table on stdout: its column titles, and a row's cells in that order
+// (the Markdown export, run_exports.hpp, prints the same table).
+const std::vector<std::string>& table_titles();
+std::vector<std::string> table_cells(const ResultRow& r);
 void print_header();
 void print_row(const ResultRow& r);
 

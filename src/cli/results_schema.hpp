@@ -11,7 +11,9 @@ namespace mmbench::cli {
 
 // The columns every results CSV has had, in their order; the algorithms'
 // own columns (Algorithm::columns()) are among them, and a column an
-// algorithm declares that is not yet here is appended after them.
+// algorithm declares that is not yet here is appended after them. New
+// columns go at the end, so readers that look columns up by name (compare,
+// the plots) still read older files.
 inline const std::vector<std::string>& base_results_columns() {
   static const std::vector<std::string> cols = {
       "timestamp", "host", "simulated", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb", "lb",
@@ -21,7 +23,7 @@ inline const std::vector<std::string>& base_results_columns() {
       "t_median", "t_max", "t_median_lo", "t_median_hi", "ci_coverage", "cv", "noisy", "peer_ratio",
       "peer_ratio_lo", "peer_ratio_hi", "mflops_per_proc", "gflops_total", "pred_paper", "pred_refined", "err_paper",
       "err_refined", "selected_by", "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb",
-      "exchanges_total", "exchanges_node_local", "status", "reason"};
+      "exchanges_total", "exchanges_node_local", "status", "reason", "t_rounds"};
   return cols;
 }
 

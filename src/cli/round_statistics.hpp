@@ -14,7 +14,9 @@ namespace mmbench::cli {
 
 // Speed of x relative to ref, one ratio per round: t_ref[r] / t_x[r]
 // (1.05 = x was 5 % faster in that round), summarized as the median with its
-// 95 % interval. Rounds where either time is missing (<= 0) are skipped.
+// order-statistics interval (coverage >= 95 % from 6 rounds, lower below:
+// MedianInterval::coverage). Rounds where either time is missing (<= 0) are
+// skipped.
 // Throws std::invalid_argument when no round has both times.
 MedianInterval paired_speed_ratio(const std::vector<double>& t_ref, const std::vector<double>& t_x);
 

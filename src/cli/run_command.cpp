@@ -13,8 +13,10 @@
 #include <limits>
 
 #include "algos/registry.hpp"
+#include "cli/blas_kernel_switch.hpp"
 #include "cli/common_options.hpp"
 #include "cli/configuration.hpp"
+#include "cli/local_results.hpp"
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
 #include "cli/sweep_rounds.hpp"
@@ -28,6 +30,8 @@
 #include "core/simulation.hpp"
 #include "cli/results_schema.hpp"
 #include "cli/result_row.hpp"
+#include "cli/run_exports.hpp"
+#include "cli/run_header.hpp"
 #include "cli/sweep_expansion.hpp"
 #include "cli/validation_report.hpp"
 #include "model/algorithm_models.hpp"
@@ -49,18 +53,23 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   run->add_option("--k", a.k, "Inner dimension (default: = n)");
   run->add_option("--reps", a.reps,
                   "Timed rounds: every configuration of a problem size runs once per round, in a shuffled order "
-                  "(>= 1), or 'auto': rounds until every ratio's 95 % interval is within --precision or --budget "
-                  "is spent")
+                  "(>= 1), or 'auto': rounds until every ratio's interval reaches 95 % coverage and is within "
+                  "--precision, or --budget is spent. An interval's coverage depends on the rounds: 3 give "
+                  "[min, max] with 75 %, 6 or more >= 95 % (CSV column ci_coverage)")
       ->capture_default_str();
   run->add_option("--precision", a.precision,
-                  "--reps auto: target half-width of every ratio's 95 % interval, relative (0.02 = 2 %)")
+                  "--reps auto: target half-width of every ratio's interval, relative (0.02 = 2 %); the interval "
+                  "is the order-statistics one, whose coverage depends on the rounds (>= 95 % from 6 on)")
       ->capture_default_str();
   run->add_option("--budget", a.budget, "--reps auto: seconds of measurement for the whole sweep")
       ->capture_default_str();
   run->add_option("--order-seed", a.order_seed,
                   "Seed of the per-round shuffle (default: drawn at start; the sidecar records it)");
   run->add_option("--warmup", a.warmup, "Untimed warm-up runs (>= 0)")->capture_default_str();
-  run->add_option("--csv", a.csv, "Append rows to this CSV (default results/run-<host>.csv); metadata in <csv>.json");
+  run->add_option("--csv", a.csv, "Append rows to this CSV (default results/local/run-<host>.csv, ignored by git); metadata in <csv>.json");
+  run->add_option("--json", a.json, "Also write the rows, typed, with the run's metadata to this JSON file "
+                                    "(schema mmbench-results/2, docs/json-schema.md)");
+  run->add_option("--markdown", a.markdown, "Also write the table as Markdown to this file");
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
   // The swept options (--grid, --nb, --lb, --recursions, --local-strassen,
   // --local-gemm, --replicas, --q7-split): one table, sweep_expansion.hpp.
@@ -72,6 +81,8 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
       ->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");
+  run->add_flag("--keep-blas-kernel", a.keep_blas_kernel,
+                "Keep the OpenBLAS core OpenBLAS detects even where --profile names a faster verified one");
   add_machine_options(run, a.machine);
   run->add_option("--model", a.model, "Model that ranks candidates for --algo auto / --validate: refined or paper")
       ->capture_default_str();
@@ -119,7 +130,8 @@ std::uint64_t choose_order_seed(const RunArgs& a, const Comm& world) {
   return static_cast<std::uint64_t>(world.max(seed));
 }
 
-void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed) {
+void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
+                   const std::string& started) {
   const std::string path = csv_path + ".json";
   nlohmann::json doc;
   {
@@ -132,7 +144,7 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
   doc["csv"] = csv_path;
   doc["schema"] = "mmbench-results/1";
   nlohmann::json run = {
-      {"started", utc_timestamp()},
+      {"started", started},
       {"command", a.command_line},
       {"mmbench", mmbench_version()},
       {"host", host_name()},
@@ -142,15 +154,19 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"mpi", mpi_library_version()},
       {"blas", blas_config()},
       {"scalapack", scalapack_version()},
+      {"blas_kernel_switched", switched_blas_kernel()},
       {"omp_openblas_threads_env", getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : ""},
       // Replays the same per-round order: run ... --order-seed <this>.
       {"order_seed", order_seed},
       {"reps", a.reps},
       {"precision", a.precision},
       {"budget_s", a.budget},
-      {"interval", "median with a distribution-free order-statistics 95 % interval (binomial); "
-                   "ratios formed per round"},
+      {"interval", "median with a distribution-free order-statistics interval (binomial): the narrowest pair of "
+                   "order statistics with at least 95 % coverage, or [min, max] below 6 rounds, whose coverage is "
+                   "lower (3 rounds: 75 %); each row's coverage is its ci_coverage column; ratios formed per round"},
   };
+  // What the intervals of a fixed --reps cover (auto: each row's ci_coverage).
+  if (const RepsRule r = parse_reps(a); !r.automatic) run["interval_coverage"] = interval_coverage(r.rounds);
   if (sim::simulated())
     run["simulated"] = {{"platform", sim::platform()},
                         {"platform_sha256", sim::platform_sha256()},
@@ -185,11 +201,15 @@ int run_command(const RunArgs& a, const Comm& world) {
 
   // Rank 0 owns the files; it checks them before anything runs and tells
   // the others, so a bad path fails at once on every rank.
-  std::string csv_path = a.csv.empty() ? "results/run-" + host_name() + ".csv" : a.csv;
+  std::string csv_path = a.csv.empty() ? local_results_path("run-" + host_name() + ".csv") : a.csv;
   std::unique_ptr<CsvFile> csv, validate_csv;
+  std::unique_ptr<RunExports> exports;  // --json, --markdown
+  const MachineFacts facts = machine_facts(world.size());
+  const std::string started = utc_timestamp();  // the sidecar and the JSON name the run alike
   std::string err;
   if (world.rank() == 0) {
     try {
+      if (a.csv.empty()) make_local_results_dir();
       csv = std::make_unique<CsvFile>(csv_path, results_columns());
       if (a.validate) {
         // Every file the run will write is checked now, not after the sweep.
@@ -198,16 +218,25 @@ int run_command(const RunArgs& a, const Comm& world) {
         std::ofstream txt(stem + "-validate.txt", std::ios::app);
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
-      write_sidecar(csv_path, a, world, order_seed);
+      write_sidecar(csv_path, a, world, order_seed, started);
     } catch (const std::exception& e) {
-      err = e.what();
+      err = std::string("--csv: ") + e.what();
     }
+    if (err.empty() && (!a.json.empty() || !a.markdown.empty())) try {
+        exports = std::make_unique<RunExports>(a.json, a.markdown, run_metadata(a, facts, order_seed, started), facts);
+      } catch (const std::exception& e) {
+        err = e.what();  // names the option and the path
+      }
   }
   err = world.bcast_string(err, 0);
-  if (!err.empty()) throw UsageError("--csv: " + err);
+  if (!err.empty()) throw UsageError(err);
   // Which OpenBLAS kernels every DGEMM of this run uses, where it matters.
   if (world.rank() == 0) {
+    print_run_header(a.command_line, facts);
     if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
+    if (const std::string sw = switched_blas_kernel(); !sw.empty())
+      fmt::print(stderr, "note: OpenBLAS runs core {}, the fastest verified one of the profile's probe "
+                         "(--keep-blas-kernel keeps the detected core)\n", sw);
     if (machine)
       if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
           !mismatch.empty())
@@ -291,6 +320,7 @@ int run_command(const RunArgs& a, const Comm& world) {
                    res.signal == SIGINT ? "SIGINT" : res.signal == SIGTERM ? "SIGTERM" : fmt::format("signal {}", res.signal),
                    configs[problems[g].front()].pb.m, configs[problems[g].front()].pb.n,
                    configs[problems[g].front()].pb.k, rows_written, csv_path);
+      if (exports) exports->finish(res.signal);
       return 128 + res.signal;
     }
     const std::vector<Measured>& ms = res.measured;
@@ -326,12 +356,15 @@ int run_command(const RunArgs& a, const Comm& world) {
       for (std::size_t i : problems[g]) {
         print_row(rows[i]);
         csv->append(rows[i].cells());
+        if (exports) exports->add(rows[i]);
         ++rows_written;
       }
+      if (exports) exports->write();
     }
   }
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
+  if (exports) exports->finish(0);
   if (a.validate && world.rank() == 0)
     write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());
   return failures ? 1 : 0;

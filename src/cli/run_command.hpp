@@ -28,6 +28,7 @@ struct RunArgs {
   std::string order_seed;     // per-round shuffle; "" = drawn at start
   int warmup = 1;
   std::string csv;
+  std::string json, markdown;  // --json, --markdown exports (run_exports.hpp); "" = none
   std::string nb = "64";
   std::string lb = "default";
   std::string grid = "auto";
@@ -40,6 +41,7 @@ struct RunArgs {
   std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;
   bool no_verify = false;
+  bool keep_blas_kernel = false;  // read by switch_blas_kernel() from argv, before MPI_Init
   MachineArgs machine;          // --profile, --lambda, --tau, --flops: fills pred_* columns
   std::string model = "refined";  // which model --algo auto / --validate rank by
   bool explain = false;           // print the ranked candidates before running

@@ -23,13 +23,16 @@ namespace mmbench::cli {
 
 namespace {
 
-// Before the BLAS creates its threads; said once, it changes placement.
-void widen_for(int threads) {
+// A configuration's BLAS threads may use the node's cores while it is
+// prepared or timed (ScopedWideAffinity, before the BLAS creates them); the
+// scope gives the previous mask back, so a configuration of one thread per
+// rank that follows runs where mpirun placed it. Said once: it changes
+// placement.
+void tell_if_widened(const ScopedWideAffinity& wide, int before, int threads) {
   static bool told = false;
-  const int before = cpus_available_to_me();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (widen_affinity_for(threads) && rank == 0 && !told) {
+  if (wide.widened() && rank == 0 && !told) {
     fmt::print(stderr, "note: widened the CPU affinity of rank 0 from {} to {} CPUs for {} BLAS threads per rank "
                        "(mpirun bound it; use mpirun --bind-to none or --map-by slot:PE=N to place threads yourself)\n",
                before, cpus_available_to_me(), threads);
@@ -83,7 +86,9 @@ class PreparedSet {
   // (collective), the matrices (local allocation and generation), the
   // warm-up runs (collective).
   std::unique_ptr<Prepared> prepare(const Config& c, std::string& failure) {
-    widen_for(c.opt.threads);
+    const int cpus_before = cpus_available_to_me();
+    const ScopedWideAffinity config_cpus(c.opt.threads);
+    tell_if_widened(config_cpus, cpus_before, c.opt.threads);
     // This configuration's thread count for its plan and warm-up only; the
     // timed runs set it again (scoped) so no count leaks to the next one.
     const ScopedBlasThreads config_threads(c.opt.threads);
@@ -178,6 +183,7 @@ RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::o
         times[i].clear();
         continue;
       }
+      const ScopedWideAffinity config_cpus(c.opt.threads);
       const ScopedBlasThreads config_threads(c.opt.threads);
       std::string mine;
       const double t = time_max_over_ranks(

@@ -28,7 +28,9 @@ struct TuneArgs {
   std::string csv;
   bool quiet = false;
   bool no_local = false;
+  bool no_blas_probe = false;
   bool progress = false;
+  std::string command_line;  // printed at the top (run_header.hpp)
 };
 
 CLI::App* add_tune_command(CLI::App& app, TuneArgs& args);

@@ -90,7 +90,9 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
       r["regret"] = fmt::format("{:.3f}", reg.median);
       r["regret_ci_lo"] = fmt::format("{:.3f}", reg.lo);
       r["regret_ci_hi"] = fmt::format("{:.3f}", reg.hi);
-      regret = fmt::format("{} [{}, {}]", r["regret"], r["regret_ci_lo"], r["regret_ci_hi"]);
+      // The interval's coverage follows from the rounds (3: [min, max], 75 %).
+      regret = fmt::format("{} [{}, {}] ({} interval, {} rounds)", r["regret"], r["regret_ci_lo"], r["regret_ci_hi"],
+                           coverage_label(reg.coverage), reg.n);
       regrets.push_back(reg.median);
     }
     auto q = [](const std::vector<double>& v, double x) { return v.empty() ? std::string() : fmt::format("{:.3f}", quantile(v, x)); };

@@ -3,9 +3,10 @@
 // pick. Candidates count when they compute on the same cores as the pick
 // (ranks x threads; the dgemm peer's one rank with all cores counts as all
 // cores), whatever rank count their row shows. regret = t(pick) / t(best)
-// formed round by round from the interleaved measurement (median and 95 %
-// interval; 1 = the model chose right), and the spread of both models'
-// |relative error|. Rank 0 only.
+// formed round by round from the interleaved measurement (median and its
+// order-statistics interval, whose coverage the rounds set: 75 % at 3,
+// >= 95 % from 6; 1 = the model chose right), and the spread of both
+// models' |relative error|. Rank 0 only.
 #pragma once
 
 #include <optional>

@@ -63,7 +63,10 @@ ScopedWideAffinity::ScopedWideAffinity(int threads) {
 }
 
 ScopedWideAffinity::~ScopedWideAffinity() {
-  if (widened_) sched_setaffinity(0, sizeof saved_, &saved_);
+  // A mask this thread had a moment ago can only be refused if the cpuset
+  // shrank meanwhile; then the kernel's choice stands (a destructor cannot
+  // report it, and the rank still runs).
+  if (widened_) (void)sched_setaffinity(0, sizeof saved_, &saved_);
 }
 
 }  // namespace mmbench

@@ -28,9 +28,11 @@ bool widen_affinity_for(int threads);
 int cpus_available_to_me();
 
 // widen_affinity_for(threads) for the lifetime of the object; the calling
-// thread's previous mask is restored at the end (threads created meanwhile
-// keep the wide one). For a measurement that runs many threads briefly
-// (tune's threaded DGEMM) and must not leave the rank unbound afterwards.
+// thread's previous mask is restored at the end, also when the scope is
+// left by an exception (threads created meanwhile keep the wide one). Every
+// widening in mmbench goes through it -- the dgemm peer's multiply, a
+// multi-threaded configuration of a sweep, tune's threaded DGEMM -- so a
+// configuration that follows runs on the mask mpirun gave the rank.
 class ScopedWideAffinity {
  public:
   explicit ScopedWideAffinity(int threads);

@@ -27,12 +27,10 @@ int blas_threads() { return openblas_get_num_threads(); }
 #endif
 // openblas_get_config() names the core whose kernels run (a DYNAMIC_ARCH
 // build picks it at load time). OPENBLAS_CORETYPE overrides that choice, and
-// a pinned core can be far slower than the detected one: on the AMD EPYC
-// (Zen 5) VM of our results the environment sets OPENBLAS_CORETYPE=Haswell,
-// and one-thread DGEMM at n = 4096 ran 49-51 GF/s with those AVX2 kernels
-// against 85-87 GF/s with the detected Cooperlake (AVX-512) ones
-// (results/openblas-coretype-vm-20261124T0308Z.csv). So the override is
-// recorded with the core.
+// a pinned core can be far slower than the detected one: the AVX2 kernels a
+// pin selects on an AVX-512 CPU run DGEMM at a fraction of the detected
+// core's speed (docs/results.md, "DGEMM under the two OpenBLAS cores"). So
+// the override is recorded with the core.
 namespace {
 // The core OPENBLAS_CORETYPE pins, or nullptr where it is unset or empty.
 const char* pinned_core() {

@@ -25,6 +25,15 @@ double binomial_half_cdf(int n, int k) {
   return std::min(1.0, sum);
 }
 
+namespace {
+// Largest j (1-based) with coverage(j) >= level; j = 1 is [min, max].
+int interval_rank(int n, double level) {
+  int j = 1;
+  while (j + 1 <= (n + 1) / 2 && 1 - 2 * binomial_half_cdf(n, j) >= level) ++j;
+  return j;
+}
+}  // namespace
+
 MedianInterval median_interval(std::vector<double> s, double level) {
   if (s.empty()) throw std::invalid_argument("median_interval: no samples");
   if (!(level > 0 && level < 1)) throw std::invalid_argument("median_interval: level must be in (0, 1)");
@@ -33,13 +42,24 @@ MedianInterval median_interval(std::vector<double> s, double level) {
   MedianInterval out;
   out.n = n;
   out.median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  // Largest j (1-based) with coverage(j) >= level; j = 1 is [min, max].
-  int j = 1;
-  while (j + 1 <= (n + 1) / 2 && 1 - 2 * binomial_half_cdf(n, j) >= level) ++j;
+  const int j = interval_rank(n, level);
   out.lo = s[static_cast<std::size_t>(j - 1)];
   out.hi = s[static_cast<std::size_t>(n - j)];
   out.coverage = 1 - 2 * binomial_half_cdf(n, j - 1);
   return out;
+}
+
+double interval_coverage(int n, double level) {
+  if (n < 1) throw std::invalid_argument("interval_coverage: n must be >= 1");
+  if (!(level > 0 && level < 1)) throw std::invalid_argument("interval_coverage: level must be in (0, 1)");
+  return 1 - 2 * binomial_half_cdf(n, interval_rank(n, level) - 1);
+}
+
+std::string coverage_label(double coverage) {
+  // Down to 0.1 %, and whole percents print without ".0" (75 %, not 75.0 %).
+  const double tenths = std::floor(coverage * 1000 + 1e-9);
+  const long t = static_cast<long>(std::max(0.0, tenths));
+  return t % 10 == 0 ? std::to_string(t / 10) + " %" : std::to_string(t / 10) + "." + std::to_string(t % 10) + " %";
 }
 
 double coefficient_of_variation(const std::vector<double>& s) {

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mmbench {
@@ -44,6 +45,15 @@ struct MedianInterval {
 
 // Throws std::invalid_argument for an empty vector or a level outside (0, 1).
 MedianInterval median_interval(std::vector<double> samples, double level = 0.95);
+
+// The coverage median_interval's interval has with n samples: it depends
+// on n only (n = 3: 0.75, n = 5: 0.9375, n = 6: 0.969). What a label of an
+// interval must state instead of the level asked for. n >= 1.
+double interval_coverage(int n, double level = 0.95);
+
+// "75 %", "96.9 %": a coverage for a label, rounded down (a label never
+// claims more than the interval covers).
+std::string coverage_label(double coverage);
 
 // P(Binomial(n, 1/2) <= k), exact (n <= 1000 is plenty; larger n use a
 // log-space sum and stay accurate).

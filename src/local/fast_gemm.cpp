@@ -55,10 +55,9 @@
 // detected AVX-512 kernels DGEMM is ~1.7x faster and the additions are not:
 // at n = 8192, L = 3, one thread, DGEMM 13.4 s, leaves 9.57 s (ideal 8.98)
 // and passes 0.57 s, so the leaves' and the passes' losses are about equal
-// and the kernel keeps 87-88 % of (8/7)^3 in the paired bench
-// (results/local-kernel-schedules-vm-20261124T0258Z.txt; 85-95 % over five
-// runs, against 90-93 % with the AVX2 kernels). The faster DGEMM
-// is, the more the addition traffic costs relative to it.
+// and the kernel keeps less of (8/7)^3 than with the AVX2 kernels
+// (docs/results.md, "Local Strassen–Winograd vs DGEMM", the schedules). The
+// faster DGEMM is, the more the addition traffic costs relative to it.
 // - with the packed GEMM (FastGemmConfig::leaf = packed) the buffer starts
 //   with one packing area per thread (packed_gemm.hpp), and the deepest
 //   level needs no temporaries (packed_strassen_level).
@@ -101,9 +100,9 @@ i64 aligned(i64 doubles) { return (doubles + kAlignDoubles - 1) / kAlignDoubles 
 
 // The leading dimension of a temporary with `rows` rows: the rows, packed.
 // (Padding it to an odd multiple of 64 bytes, against cache-set conflicts of
-// power-of-two strides, was tried for issue 15 and measured no faster on
-// this VM: passes over sub-quadrants of 2048-row temporaries ran at 22-25
-// GB/s with ld = 2048 and 20-22 GB/s with ld = 2056.)
+// power-of-two strides, was tried and measured no faster: passes over
+// sub-quadrants of 2048-row temporaries ran slower with ld = 2056 than with
+// ld = 2048.)
 i64 temp_ld(i64 rows) { return std::max<i64>(rows, 1); }
 
 bool level_applies(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {

@@ -63,31 +63,21 @@ struct FastGemmConfig {
   //           instances of it carry the largest share of the passes)
   //   all     every level (the default: the fastest measured, see below;
   //           sequential workspace about 2.7 n² doubles instead of 0.7 n²)
-  // Measured on this VM (bench/fast_gemm_schedules 8192 3 5 T, paired
-  // rounds, ratio to the same round's DGEMM, median [min, max]):
-  //   1 thread:  accumulate 1.301 [1.251, 1.420], deepest 1.297 [1.282, 1.430],
-  //              all 1.369 [1.340, 1.487]; addition passes 1.34 -> 0.82 s
-  //   2 threads: accumulate 1.331 [1.209, 1.356], all 1.353 [1.309, 1.393]
-  //   1 thread, n = 12288, L = 4 (3 rounds, idle machine): accumulate
-  //              1.475, deepest 1.426, all 1.505 [1.437, 1.522]; addition
-  //              passes 5.18 -> 3.84 s
-  // (results/local-kernel-schedules-vm-20261123T1424Z.txt and -1753Z.txt;
-  // an earlier 12288 run that put "all" last had started on a loaded
-  // machine).
+  // bench/fast_gemm_schedules pairs the schedules in one process, each round
+  // against the same round's DGEMM: "all" was the fastest at n = 8192, L = 3
+  // and n = 12288, L = 4, with the fewest seconds in addition passes
+  // (docs/results.md, "Local Strassen–Winograd vs DGEMM", the schedules).
   enum class Fusion { none, deepest, all };
   Fusion fusion = Fusion::all;
   // Operand passes (the fused S/T sums and the parallel top's) write with
   // non-temporal stores, which skip reading each written line first
   // (fast_gemm_passes.hpp, Stores): 8 line transfers per element of a fused
-  // pass instead of 12. One fused A pass over 6144^2 quadrants alone: 24-26
-  // GB/s of useful traffic cached, 31-32 GB/s streaming. In the kernel
-  // (bench/fast_gemm_schedules 8192 3 4 1, paired, one thread) the additions
-  // took 0.57-0.62 s per multiply streaming against 0.65-0.68 s cached in
-  // the rounds without a slow level 1, and the ratio to DGEMM was 1.395
-  // against 1.374 (results/local-kernel-streaming-vm-20261123T2059Z.txt).
-  // The sums are then not left in cache, which would matter where the
-  // products read them while still cached; the leaves' time did not move in
-  // that run (15.25 s per multiply streaming, 15.17 and 15.23 s cached).
+  // pass instead of 12. A fused pass alone moves its useful traffic faster
+  // that way; in the kernel (bench/fast_gemm_schedules, paired) the
+  // additions took a little less time with streaming stores (docs/results.md,
+  // "Local Strassen–Winograd vs DGEMM", the schedules). The sums are then not
+  // left in cache, which would matter where the products read them while
+  // still cached; the leaves' time did not move in those runs.
   bool streaming_stores = true;
   LeafGemm leaf = LeafGemm::blas;
   // The packed GEMM's block sizes (leaf = packed); zeros: the running

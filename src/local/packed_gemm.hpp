@@ -27,15 +27,10 @@
 // from what the CPU runs (packed_isa()). Their block sizes MC, KC, NC are
 // run-time values (PackedBlocking): each kernel has defaults, and `mmbench
 // tune` measures a short ladder of them on the machine at hand and records
-// the fastest in the profile (tuner/packed_ladder.hpp). On the AMD EPYC
-// (Zen 5) VM of our results, paired with OpenBLAS 0.3.21's DGEMM in the same
-// rounds (`run --local-strassen 0 --local-gemm blas,packed`, n = 8192 and
-// 12288, one and two threads), the AVX-512 kernel with its default blocks
-// ran at 1.08-1.12 of OpenBLAS's detected Cooperlake DGEMM and the AVX2
-// kernel at 0.965-1.009 of its Haswell one
-// (results/local-kernel-vm-20261124T231011Z.md, -224452Z.md); with their
-// first block sizes (NC = 4096, packed_kernel_*.cpp says why that changed)
-// they ran at 0.956-0.965 and 0.905-0.966 (-201927Z.md, -204707Z.md).
+// the fastest in the profile. How fast they run against OpenBLAS 0.3.21's
+// DGEMM, paired in the same rounds (`run --local-strassen 0 --local-gemm
+// blas,packed`): docs/results.md, "Local Strassen–Winograd vs DGEMM"
+// (packed_kernel_*.cpp say why the default block sizes are what they are).
 #pragma once
 
 #include <cstddef>

@@ -6,11 +6,10 @@
 // Default blocks (packed_kernels.hpp; `mmbench tune` measures others on the
 // machine at hand) MC = 96, KC = 768, NC = 1024 (the A block 576 KiB in the
 // 1 MiB L2, the B block 6 MiB): NC was 4096 until a paired sweep against OpenBLAS's
-// AVX-512 DGEMM at n = 4096 and 8192 on the Zen 5 VM (issue 15, outputs not
-// kept; the committed mmbench runs are in results/, see README) showed a
-// 16 MiB B block costing ~10 %: 0.98-1.01 of OpenBLAS with NC = 4096,
-// 1.04-1.12 (medians; most 1.07-1.11) with NC in {768, 1024, 1536, 2048}
-// and MC × KC anywhere in {64..240} × {256..768}. KC = 768 takes the
+// AVX-512 DGEMM at n = 4096 and 8192 (outputs not kept; the committed runs:
+// docs/results.md, "Local Strassen–Winograd vs DGEMM") showed a 16 MiB B
+// block costing ~10 %, with NC anywhere in {768, 1024, 1536, 2048} and
+// MC × KC anywhere in {64..240} × {256..768} about equal. KC = 768 takes the
 // 768-deep products of the fused Strassen level at n = 12288, L = 4 in one
 // k block, so each C quadrant is updated once per product (with MC = 96
 // or 64 the fused level ran 3-5 % faster than with MC × KC = 192 × 512 in

@@ -91,10 +91,10 @@ struct LocalKernel {
   // deepest level makes no pass (its sums ride along the packing, its
   // products go into C from registers), and its products, like every leaf,
   // are priced at the profile's DGEMM rate — the tuner does not measure the
-  // packed GEMM (on the Zen 5 VM it ran at 1.08-1.12 of OpenBLAS's AVX-512
-  // DGEMM and 0.965-1.009 of its AVX2 one, one and two threads:
-  // results/local-kernel-vm-20261124T231011Z.md, -224452Z.md, -235720Z.md;
-  // so packed rows are predicted ~10 % slow where OpenBLAS runs AVX-512).
+  // packed GEMM, which runs faster than OpenBLAS's DGEMM where OpenBLAS runs
+  // AVX-512 and about as fast where it runs AVX2 (docs/results.md, "Local
+  // Strassen–Winograd vs DGEMM"), so packed rows are predicted slow where
+  // OpenBLAS runs AVX-512.
   bool packed = false;
 };
 

@@ -1,4 +1,4 @@
-// Where local Strassen–Winograd starts to pay on this machine (issue 7):
+// Where local Strassen–Winograd starts to pay on this machine:
 // the smallest n at which L levels beat plain DGEMM on n x n x n.
 #pragma once
 

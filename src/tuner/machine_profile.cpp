@@ -208,6 +208,7 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
                                               "strassen_crossover.largest_n_tried")
                              : std::max(p.strassen_l1_n, p.strassen_l2_n);
   }
+  if (doc.contains("blas_kernels")) p.blas_kernels = blas_kernels_from_json(r.object(doc, "blas_kernels"), origin);
   if (doc.contains("lb_check")) {
     const json& lc = r.object(doc, "lb_check");
     LbCheckRecord& c = p.lb_check;
@@ -346,6 +347,7 @@ json to_json(const MachineProfile& p) {
   doc["dgemm_single_mflops"] = p.dgemm_single_mflops;
   doc["add_threads"] = p.add_threads;
   doc["add_threaded_bytes_per_s"] = p.add_threaded_bytes_per_s;
+  if (p.blas_kernels.probed) doc["blas_kernels"] = blas_kernels_to_json(p.blas_kernels);
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {

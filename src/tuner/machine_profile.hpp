@@ -18,7 +18,7 @@
 //     "lb_check": {"n": 4096, "nb": 64, "rounds": 7, "reference_lb": 32, "coverage": 0.984,
 //                  "candidates": [{"lb": 32, "mflops_median": 36000.0, "ratio_median": 1.0,
 //                                  "ratio_ci_lo": 1.0, "ratio_ci_hi": 1.0}, ...],
-//                  "csv": "results/dgemm-profile-node17-n4096-lb-check.csv"},
+//                  "csv": "results/local/dgemm-profile-node17-n4096-lb-check.csv"},
 //     "network_measured": true, "latency_s": 2.1e-7,
 //     "tau_pingpong_doubles_per_s": 1.1e9, "tau_alltoall_doubles_per_s": 8.0e8,
 //     "tau_model": "alltoall",
@@ -35,7 +35,7 @@
 //                       {"m": 1024, "n": 1024, "k": 1024, "mflops": 40000.0}, ...],
 //       (the lb search's panels, plus the square DGEMMs the local Strassen
 //        crossover step timed, for the model of local levels)
-//     "dgemm_profile_csv": "results/dgemm-profile-node17.csv"
+//     "dgemm_profile_csv": "results/local/dgemm-profile-node17.csv"
 //   }
 //
 // Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "model/machine_params.hpp"
+#include "tuner/blas_kernel_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -170,6 +171,9 @@ struct MachineProfile {
   std::int64_t dgemm_threaded_n = 0;
   double dgemm_threaded_mflops = 0;
   double dgemm_single_mflops = 0;
+
+  // tune's BLAS kernel probe (tuner/blas_kernel_record.hpp); probed = false: none.
+  BlasKernelRecord blas_kernels;
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k

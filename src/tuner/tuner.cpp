@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "core/comm.hpp"
 #include "core/csv_file.hpp"
 #include "core/mpi_check.hpp"
+#include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 #include "core/timing.hpp"
 #include "tuner/add_bandwidth.hpp"
@@ -26,6 +28,7 @@
 #include "tuner/lb_check.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/local_crossover.hpp"
+#include "tuner/blas_kernel_probe.hpp"
 #include "tuner/network_calibration.hpp"
 #include "tuner/threaded_dgemm.hpp"
 
@@ -296,10 +299,34 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                   static_cast<long long>(thr.n), thr.threads, thr.threaded_mflops, thr.single_mflops, thr.efficiency(),
                   t_thr));
 
+  // 7a. OpenBLAS's cores, each in a child process of rank 0 while the other
+  // ranks wait (tuner/blas_kernel_probe.hpp). Not under SMPI: the simulated
+  // ranks share one process and one OpenBLAS.
+  BlasKernelRecord kernels;
+  double t_probe = 0;
+  if (options.blas_probe && !sim::simulated()) {
+    const double t0 = MPI_Wtime();
+    if (rank == 0) {
+      ProbeOptions po;
+      po.executable = options.executable;
+      kernels.probed = true;
+      kernels.n = po.n;
+      kernels.probes = probe_blas_kernels(po);
+      const char* pin = std::getenv("OPENBLAS_CORETYPE");
+      kernels.choice = choose_kernel(kernels.probes, blas_core_name(blas_config()), pin != nullptr && *pin != '\0');
+      for (const KernelProbe& k : kernels.probes)
+        say(k.verified ? fmt::format("BLAS core {} (ran {}): {:.0f} MFLOPS, verified", k.asked.empty() ? "detected" : k.asked,
+                                     k.ran, k.mflops)
+                       : fmt::format("BLAS core {}: rejected, {}", k.asked.empty() ? "detected" : k.asked, k.reason));
+    }
+    MMBENCH_MPI(MPI_Barrier(comm));
+    t_probe = MPI_Wtime() - t0;
+  }
+
   note(fmt::format("BLAS threads per rank: {}", blas_threads_per_rank));
   note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
-                   "Strassen {:.1f} s, threaded DGEMM {:.1f} s",
-                   t_dgemm, t_check, t_net, t_add, t_cross, t_thr));
+                   "Strassen {:.1f} s, threaded DGEMM {:.1f} s, BLAS cores {:.1f} s",
+                   t_dgemm, t_check, t_net, t_add, t_cross, t_thr, t_probe));
 
   // 7. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
   std::string text, error;
@@ -363,6 +390,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
       std::stable_sort(p.dgemm_profile.begin(), p.dgemm_profile.end(),
                        [](const model::DgemmPoint& a, const model::DgemmPoint& b) { return a.k < b.k; });
       p.dgemm_profile_csv = options.profile_csv_path;
+      p.blas_kernels = kernels;
 
       if (!options.profile_csv_path.empty()) {
         write_file_atomically(options.profile_csv_path, profile_csv(rule, timings, options.x, lb));

@@ -54,6 +54,8 @@ struct TuneOptions {
   std::int64_t add_n = 2048;     // matrix order of the add-bandwidth measurement
   int network_reps = 5;          // timed batches per ping-pong / all-to-all size
   bool local_crossover = true;   // measure where local Strassen-Winograd pays
+  bool blas_probe = true;        // try OpenBLAS's cores in child processes (rank 0)
+  std::string executable = "/proc/self/exe";  // the probe's child program
 };
 
 // kmax after applying the default rule: options.kmax if > 0, else n/pc

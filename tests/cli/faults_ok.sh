@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# A sweep survives its failures (issue 14):
+# A sweep survives its failures:
 #  - a configuration forced to fail (MMBENCH_FAULT_INJECT) becomes a `failed`
 #    row with the reason, and the configurations after it still run;
 #  - SIGTERM mid-sweep: exit 143, one line saying how many rows were written,
-#    and every row in the CSV is complete;
+#    every row in the CSV is complete, and the --json export has the same rows;
 #  - --validate with a foreign <stem>-validate.csv is refused before anything runs.
 set -u
 mpirun=$1; mm=$2; dir=$3
@@ -46,9 +46,9 @@ assert rows["ring"]["status"] == "ok"
 PY
 
 # 2. SIGTERM to the ranks (as a batch system's time limit sends it) mid-sweep.
-csv=$dir/faults-term.csv; rm -f "$csv" "$csv.json"
+csv=$dir/faults-term.csv; rm -f "$csv" "$csv.json" "$dir/faults-term.json"
 "$mpirun" -q -n 2 "$mm" run --algo dgemm,ring --n 128,160,192,224,256,288,320,352,384,416,448,480,512 --reps 30 \
-  --quiet --csv "$csv" >"$dir/faults-term.out" 2>"$dir/faults-term.err" &
+  --quiet --csv "$csv" --json "$dir/faults-term.json" >"$dir/faults-term.out" 2>"$dir/faults-term.err" &
 pid=$!
 for _ in $(seq 300); do  # up to 30 s for the first rows
   [ -f "$csv" ] && [ "$(wc -l <"$csv")" -ge 3 ] && break
@@ -68,6 +68,15 @@ width = len(rows[0])
 assert len(rows) >= 3 and all(len(r) == width for r in rows), [len(r) for r in rows]
 assert all(r[rows[0].index("status")] == "ok" for r in rows[1:])
 assert len(rows) - 1 < 26, "the sweep was not interrupted"
+PY
+# The --json export holds the same rows and says the run was interrupted.
+python3 - "$csv" "$dir/faults-term.json" <<'PY' || fail "JSON export after SIGTERM"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+m = doc["metadata"]
+assert m["complete"] is False and m["interrupted_by"] == "SIGTERM" and m["finished"], m
+assert [r["n"] for r in doc["rows"]] == [int(r["n"]) for r in rows], (len(doc["rows"]), len(rows))
 PY
 
 # 3. --validate with a validate CSV of another header: exit 2 before running.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 at the command line with good input:
+# Local Strassen levels and the Q7 split at the command line with good input:
 # - --local-strassen 0,auto with a profile that has a crossover: the auto
 #   rows record local_levels=auto, the profile's cut-off and the levels the
 #   kernel really did (dgemm 256^3 with cut-off 64: 256, 128, 64 -> 3;

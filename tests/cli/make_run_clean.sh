@@ -19,16 +19,8 @@ git -C "$src" rev-parse --verify -q HEAD >/dev/null || { echo "SKIP: $src is not
 work=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-make-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 clone=$work/repo
-git clone -q --no-checkout "$src" "$clone"
-git -C "$clone" checkout -q "$(git -C "$src" rev-parse HEAD)"
-# The working tree's state as `git add -A` would commit it.
-git -C "$src" diff --binary HEAD >"$work/changes.patch"
-[ -s "$work/changes.patch" ] && git -C "$clone" apply --index "$work/changes.patch"
-(cd "$src" && git ls-files -z --others --exclude-standard) | (cd "$src" && xargs -0 -r cp --parents -t "$clone")
-git -C "$clone" add -A
-git -C "$clone" -c user.name=test -c user.email=test@localhost commit -q --allow-empty -m "working tree"
-[ -z "$(git -C "$clone" status --porcelain)" ] || { echo "FAIL: the clone is not clean before the run"; exit 1; }
-
+. "$(dirname "$0")/clone_of_worktree.sh"
+clone_of_worktree "$src" "$clone" || exit 1
 if ! (cd "$clone" && scripts/default-benchmark.sh "$mm" --smoke) >"$work/out.txt" 2>&1; then
     echo "FAIL: scripts/default-benchmark.sh --smoke failed:"; cat "$work/out.txt"; exit 1
 fi
@@ -39,9 +31,9 @@ if [ -n "$dirty" ]; then
 fi
 # Not vacuous: it did write, and what it wrote is ignored.
 host=$(hostname)
-ls "$clone"/results/default-"$host"-*.csv >/dev/null 2>&1 || { echo "FAIL: no results/default-$host-*.csv"; cat "$work/out.txt"; exit 1; }
+ls "$clone"/results/local/default-"$host"-*.csv >/dev/null 2>&1 || { echo "FAIL: no results/local/default-$host-*.csv"; cat "$work/out.txt"; exit 1; }
 [ -f "$clone/configs/$host.json" ] || { echo "FAIL: no configs/$host.json (the tune step)"; cat "$work/out.txt"; exit 1; }
-rows=$(($(wc -l <"$(ls "$clone"/results/default-"$host"-*[0-9]Z.csv | head -1)") - 1))
+rows=$(($(wc -l <"$(ls "$clone"/results/local/default-"$host"-*[0-9]Z.csv | head -1)") - 1))
 [ "$rows" -gt 0 ] || { echo "FAIL: the results CSV has no rows"; exit 1; }
 ignored=$(git -C "$clone" status --porcelain --ignored | grep -c '^!!' || true)
 [ "$ignored" -gt 0 ] || { echo "FAIL: git lists no ignored outputs"; exit 1; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Paired, interleaved rounds at p = 2 (issue 11):
+# Paired, interleaved rounds at p = 2:
 #  - every configuration runs once per round, in a shuffled order that the
 #    order seed reproduces; the seed is in the CSV and the sidecar;
 #  - the interval, noise and peer-ratio columns are filled;

@@ -59,6 +59,9 @@ void run(int ranks) {
   const std::string check_csv_path = base + "/dgemm-profile-lb-check.csv";
 
   TuneOptions o;
+  // No BLAS kernel probe: its children would be this test program, and the
+  // probe runs other OpenBLAS cores (test_blas_kernel_probe covers it).
+  o.blas_probe = false;
   o.n = 128;
   o.pr = 1;
   o.pc = ranks;

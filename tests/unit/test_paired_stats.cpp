@@ -42,6 +42,24 @@ TEST(PairedStats, IntervalOrderStatistics) {
   EXPECT_NEAR((MedianInterval{1.0, 0.97, 1.02, 0.95, 8}).relative_half_width(), 0.03, 1e-12);
 }
 
+// What a label states: the coverage the interval really has at n samples,
+// the same number median_interval reports, never the level asked for.
+TEST(PairedStats, IntervalCoverageByRounds) {
+  EXPECT_NEAR(interval_coverage(3), 0.75, 1e-12);      // [min, max]: 1 - 2 / 2^3
+  EXPECT_NEAR(interval_coverage(5), 0.9375, 1e-12);    // still [min, max]
+  EXPECT_NEAR(interval_coverage(6), 1 - 2.0 / 64, 1e-12);
+  EXPECT_NEAR(interval_coverage(10), 1 - 22.0 / 1024, 1e-12);
+  EXPECT_DOUBLE_EQ(interval_coverage(1), 0.0);
+  for (int n = 1; n <= 40; ++n)
+    EXPECT_DOUBLE_EQ(interval_coverage(n), median_interval(std::vector<double>(static_cast<std::size_t>(n), 1.0)).coverage)
+        << "n = " << n;
+  EXPECT_THROW(interval_coverage(0), std::invalid_argument);
+  EXPECT_EQ(coverage_label(0.75), "75 %");
+  EXPECT_EQ(coverage_label(0.9375), "93.7 %");  // rounded down, never up
+  EXPECT_EQ(coverage_label(interval_coverage(6)), "96.8 %");
+  EXPECT_EQ(coverage_label(0.0), "0 %");
+}
+
 // The interval must contain the true median in >= 95 % of draws (it is
 // conservative: exact coverage is >= the level), for skewed and symmetric
 // distributions alike -- it assumes nothing about their shape.

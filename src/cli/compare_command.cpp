@@ -1,0 +1,174 @@
+#include "cli/compare_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cli/comparison.hpp"
+#include "cli/result_file.hpp"
+#include "cli/usage_error.hpp"
+#include "core/csv_file.hpp"
+#include "core/mann_whitney.hpp"
+
+namespace mmbench::cli {
+
+CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "compare", "Compare two results files (run CSV or --json export) configuration by configuration: B/A of "
+                 "the times, its interval, significance, and flags beyond --threshold");
+  c->add_option("A", a.a, "The reference results file (CSV of mmbench run, or its --json export)")->required();
+  c->add_option("B", a.b, "The results file compared with it")->required();
+  c->add_option("--threshold", a.threshold,
+                "Flag a configuration when its time changed significantly by more than this (0.05 = 5 %)")
+      ->capture_default_str();
+  c->add_option("--alpha", a.alpha, "Significance level of the tests")->capture_default_str();
+  c->add_flag("--fail-on-regression", a.fail_on_regression,
+              "Exit 1 when a configuration is significantly slower in B beyond the threshold, or failed in B");
+  c->add_option("--csv", a.csv, "Also write the compared lines to this CSV file");
+  return c;
+}
+
+namespace {
+
+const std::vector<std::string>& compare_columns() {
+  static const std::vector<std::string> cols = {
+      "configuration", "t_a", "t_b", "gflops_a", "gflops_b", "ratio", "ratio_lo", "ratio_hi", "coverage",
+      "p_value", "method", "significant", "flag"};
+  return cols;
+}
+
+std::string flag_text(const ComparedLine& l) {
+  using F = ComparedLine::Flag;
+  switch (l.flag) {
+    case F::none: return "";
+    case F::slower: return fmt::format("SLOWER {:+.1f} %", 100 * (l.ratio - 1));
+    case F::faster: return fmt::format("faster {:+.1f} %", 100 * (l.ratio - 1));
+    case F::failed_in_b: return "FAILED in B: " + l.b->reason;
+    case F::unmeasured: {
+      auto side = [](const char* name, const Measurement& m) {
+        return m.ok() ? std::string() : fmt::format("{} {}{} ", name, m.status, m.reason.empty() ? "" : " (" + m.reason + ")");
+      };
+      std::string s = "not measured: " + side("A", *l.a) + side("B", *l.b);
+      return s.substr(0, s.size() - 1);
+    }
+    case F::only_a: return "only in A";
+    case F::only_b: return "only in B";
+  }
+  return "";
+}
+
+std::string time_text(const std::optional<Measurement>& m) {
+  return m && m->ok() ? fmt::format("{:.4g}", m->t_median) : "";
+}
+std::string rate_text(const std::optional<Measurement>& m) {
+  return m && m->ok() && m->gflops ? fmt::format("{:.2f}", *m->gflops) : "";
+}
+
+void validate(const CompareArgs& a) {
+  if (!(a.threshold >= 0 && a.threshold < 100))
+    throw UsageError(fmt::format("--threshold: {} is out of range (0 <= threshold < 100; 0.05 = 5 %)", a.threshold));
+  if (!(a.alpha > 0 && a.alpha < 0.5))
+    throw UsageError(fmt::format("--alpha: {} is out of range (0 < alpha < 0.5)", a.alpha));
+}
+
+int compare_on_root(const CompareArgs& a) {
+  validate(a);
+  const ResultFile fa = read_result_file(a.a), fb = read_result_file(a.b);
+  CompareSettings s;
+  s.threshold = a.threshold;
+  s.alpha = a.alpha;
+  const Comparison cmp = compare_results(fa, fb, s);
+  // The output file is checked before anything is printed.
+  std::unique_ptr<CsvFile> out;
+  if (!a.csv.empty()) {
+    std::remove(a.csv.c_str());  // compare's own output: replaced, not appended to
+    try {
+      out = std::make_unique<CsvFile>(a.csv, compare_columns());
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--csv: ") + e.what());
+    }
+  }
+
+  fmt::print("A: {} ({}, {} rows)\nB: {} ({}, {} rows)\n", fa.path, fa.format, fa.rows.size(), fb.path, fb.format,
+             fb.rows.size());
+  fmt::print("B/A: B's time over A's (> 1: B slower). Flagged: significant (p < {:g}, or disjoint median "
+             "intervals) and beyond {:g} %\n\n",
+             a.alpha, 100 * a.threshold);
+  std::size_t width = std::string("configuration").size();
+  for (const ComparedLine& l : cmp.lines) width = std::max(width, l.label.size());
+  const std::string line_fmt = "{:<" + std::to_string(width) + "}  {:>10} {:>10} {:>8} {:>8} {:>7} {:>17} {:>8}  {:<12}  {}\n";
+  fmt::print(fmt::runtime(line_fmt), "configuration", "t_A[s]", "t_B[s]", "GF/s A", "GF/s B", "B/A", "interval", "p",
+             "method", "flag");
+  int both = 0, slower = 0, faster = 0, failed = 0, unmeasured = 0, only_a = 0, only_b = 0, weak_tests = 0;
+  std::map<Method, int> methods;
+  for (const ComparedLine& l : cmp.lines) {
+    const bool timed = l.method != Method::none;
+    const std::string ratio = timed ? fmt::format("{:.3f}", l.ratio) : "";
+    const std::string interval = timed ? fmt::format("[{:.3f}, {:.3f}]", l.lo, l.hi) : "";
+    const std::string p = l.p_value ? fmt::format("{:.3g}", *l.p_value) : "";
+    fmt::print(fmt::runtime(line_fmt), l.label, time_text(l.a), time_text(l.b), rate_text(l.a), rate_text(l.b),
+               ratio, interval, p, timed ? to_string(l.method) : "", flag_text(l));
+    using F = ComparedLine::Flag;
+    both += l.flag != F::only_a && l.flag != F::only_b;
+    slower += l.flag == F::slower;
+    faster += l.flag == F::faster;
+    failed += l.flag == F::failed_in_b;
+    unmeasured += l.flag == F::unmeasured;
+    only_a += l.flag == F::only_a;
+    only_b += l.flag == F::only_b;
+    if (timed) ++methods[l.method];
+    // Too few rounds for the U test ever to reach alpha (3 against 3: p >= 0.1).
+    if (l.method == Method::mann_whitney &&
+        2 * mann_whitney_cdf(static_cast<int>(l.a->rounds.size()), static_cast<int>(l.b->rounds.size()), 0) >= a.alpha)
+      ++weak_tests;
+    if (out)
+      out->append({{"configuration", l.label},
+                   {"t_a", time_text(l.a)},
+                   {"t_b", time_text(l.b)},
+                   {"gflops_a", rate_text(l.a)},
+                   {"gflops_b", rate_text(l.b)},
+                   {"ratio", timed ? fmt::format("{:.6g}", l.ratio) : ""},
+                   {"ratio_lo", timed ? fmt::format("{:.6g}", l.lo) : ""},
+                   {"ratio_hi", timed ? fmt::format("{:.6g}", l.hi) : ""},
+                   {"coverage", timed && l.coverage > 0 ? fmt::format("{:.3f}", l.coverage) : ""},
+                   {"p_value", l.p_value ? fmt::format("{:.6g}", *l.p_value) : ""},
+                   {"method", timed ? to_string(l.method) : ""},
+                   {"significant", timed ? (l.significant ? "yes" : "no") : ""},
+                   {"flag", flag_text(l)}});
+  }
+  const int same = both - slower - faster - failed - unmeasured;
+  fmt::print("\n{} configurations in both: {} slower, {} faster, {} unchanged (not significant or within {:g} %), "
+             "{} failed in B, {} not measured; {} only in A, {} only in B\n",
+             both, slower, faster, same, 100 * a.threshold, failed, unmeasured, only_a, only_b);
+  std::string used;
+  for (const auto& [m, count] : methods) used += fmt::format("{}{} {}", used.empty() ? "" : ", ", to_string(m), count);
+  if (!used.empty()) fmt::print("methods: {}\n", used);
+  if (weak_tests)
+    fmt::print("note: {} configuration{} had too few rounds for the U test to reach p < {:g} (3 against 3: p >= 0.1); "
+               "run with --reps 6 or more\n",
+               weak_tests, weak_tests > 1 ? "s" : "", a.alpha);
+  if (cmp.repeated_a || cmp.repeated_b)
+    fmt::print("note: rows repeated for one configuration (A {}, B {}): the last row of each was compared\n",
+               cmp.repeated_a, cmp.repeated_b);
+  return a.fail_on_regression && (slower + failed) > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int compare_command(const CompareArgs& a, const Comm& world) {
+  int code = 0;
+  if (world.rank() == 0) {
+    try {
+      code = compare_on_root(a);
+    } catch (const UsageError& e) {
+      fmt::print(stderr, "mmbench: {}\n", e.what());
+      code = kExitUsage;
+    }
+    std::fflush(stdout);
+  }
+  // The others learn rank 0's code (they hold 0, codes are >= 0).
+  return static_cast<int>(world.max(static_cast<double>(code)));
+}
+
+}  // namespace mmbench::cli

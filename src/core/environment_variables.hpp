@@ -1,0 +1,106 @@
+// Every environment variable that mmbench, libmmbench-lb.so, mmbench's
+// scripts and the libraries under them read, with what holds when it is
+// unset: the one list in the code. docs/environment.md mirrors it for users.
+//
+// tests/unit/test_environment_variables.cpp keeps the list honest: every
+// variable name that a file under src/ reads (a string literal shaped like
+// NAME_NAME in a file that calls std::getenv) must be here, every entry
+// read by mmbench or libmmbench-lb.so must still be read under src/, and
+// docs/environment.md must name every entry.
+#pragma once
+
+#include <string_view>
+
+namespace mmbench {
+
+// Who reads a variable.
+enum class EnvironmentReader {
+  mmbench,        // the mmbench executable (src/)
+  preload,        // libmmbench-lb.so (src/preload)
+  scripts,        // scripts/ and plots/ (make run, simulate.sh, the plotter)
+  openblas,       // OpenBLAS, in every process that loads it
+  open_mpi,       // Open MPI's mpirun and MPI_Init
+};
+
+struct EnvironmentVariable {
+  std::string_view name;
+  EnvironmentReader reader;
+  std::string_view when_unset;  // what holds when the variable is unset
+  std::string_view meaning;
+};
+
+inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
+    // mmbench
+    {"OPENBLAS_CORETYPE", EnvironmentReader::mmbench, "OpenBLAS picks the core for the CPU",
+     "pins the OpenBLAS core; mmbench records it with the BLAS in every sidecar and profile and "
+     "prints a note when the pin leaves out the CPU's AVX-512"},
+    {"OPENBLAS_NUM_THREADS", EnvironmentReader::mmbench, "not recorded",
+     "recorded in the sidecar (omp_openblas_threads_env); mmbench sets the BLAS threads itself "
+     "(--threads, default 1 per rank)"},
+    {"MMBENCH_PACKED_ISA", EnvironmentReader::mmbench,
+     "avx512 where OpenBLAS runs an AVX-512 core, else avx2 where the CPU has it, else portable",
+     "forces the packed GEMM's micro-kernel: avx512, avx2 or portable (--local-gemm packed)"},
+    {"MMBENCH_BLAS_PROBE_FAULT", EnvironmentReader::mmbench, "no fault",
+     "test hook of tune's BLAS kernel probe: abort, hang, wrong or garbage makes the probe's child "
+     "misbehave, so the parent's rejection can be tested"},
+    {"MMBENCH_BLAS_KERNEL_SWITCHED", EnvironmentReader::mmbench, "no switch",
+     "set by run itself when it re-executes with its profile's fastest OpenBLAS core (the core, "
+     "the one it replaced, the profile); recorded in the sidecar, guards against a second switch"},
+    {"MMBENCH_FAULT_INJECT", EnvironmentReader::mmbench, "no fault",
+     "test hook: algo@phase[@rank|@all] makes a phase (plan, alloc, multiply) fail"},
+    {"MMBENCH_SIM_PLATFORM", EnvironmentReader::mmbench, "smpi",
+     "SMPI build only, set by scripts/simulate.sh: the platform file's name (CSV column simulated)"},
+    {"MMBENCH_SIM_PLATFORM_SHA256", EnvironmentReader::mmbench, "empty",
+     "SMPI build only, set by scripts/simulate.sh: the platform file's sha256 (sidecar)"},
+    {"MMBENCH_SIM_COMPUTE", EnvironmentReader::mmbench, "real",
+     "SMPI build only, set by scripts/simulate.sh: real (compute and verify) or charged (charge "
+     "local work as simulated time)"},
+    {"MMBENCH_SIM_PROFILE", EnvironmentReader::mmbench, "the platform's host speed",
+     "SMPI build only, set by scripts/simulate.sh --sim-profile: a machine profile whose DGEMM "
+     "rate and addition bandwidth price charged work"},
+    // libmmbench-lb.so
+    {"MMBENCH_LB", EnvironmentReader::preload, "MMBENCH_PROFILE's lb, else 32",
+     "the lb to serve to PBLAS (a positive integer); wins over MMBENCH_PROFILE"},
+    {"MMBENCH_PROFILE", EnvironmentReader::preload, "lb 32 (ScaLAPACK's own)",
+     "an mmbench machine profile whose field lb is served to PBLAS"},
+    {"MMBENCH_VERBOSE", EnvironmentReader::preload, "silent",
+     "1: rank 0 prints the lb served and where it came from"},
+    {"OMPI_COMM_WORLD_RANK", EnvironmentReader::preload, "PMIX_RANK, PMI_RANK, then MPI",
+     "the process's rank, so that only rank 0 prints (set by Open MPI's mpirun)"},
+    {"PMIX_RANK", EnvironmentReader::preload, "PMI_RANK, then MPI",
+     "the process's rank under a PMIx launcher (srun, prterun)"},
+    {"PMI_RANK", EnvironmentReader::preload, "ask MPI and BLACS once MPI is up, else rank 0",
+     "the process's rank under a PMI launcher (MPICH's, Slurm's)"},
+    // scripts
+    {"MMBENCH_SIM_NICE", EnvironmentReader::scripts, "19",
+     "scripts/simulate.sh: the nice level of the simulation (0: normal priority)"},
+    {"MMBENCH_PLOT_REEXEC", EnvironmentReader::scripts, "unset",
+     "internal to plots/mmbench_plot.py: set when it re-ran itself with /usr/bin/python3"},
+    // OpenBLAS
+    {"OMP_NUM_THREADS", EnvironmentReader::openblas, "all cores",
+     "OpenBLAS's thread pool at load time, when OPENBLAS_NUM_THREADS and GOTO_NUM_THREADS are "
+     "unset; mmbench sets its thread count itself"},
+    {"GOTO_NUM_THREADS", EnvironmentReader::openblas, "OMP_NUM_THREADS",
+     "OpenBLAS's thread pool at load time, when OPENBLAS_NUM_THREADS is unset"},
+    {"OPENBLAS_VERBOSE", EnvironmentReader::openblas, "0",
+     "2: OpenBLAS prints the core it chose at load time"},
+    // Open MPI
+    {"OMPI_ALLOW_RUN_AS_ROOT", EnvironmentReader::open_mpi, "mpirun refuses root",
+     "1 (with OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1): let mpirun run as root, e.g. in a container"},
+    {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", EnvironmentReader::open_mpi, "mpirun refuses root",
+     "1: the confirmation OMPI_ALLOW_RUN_AS_ROOT needs"},
+    {"OMPI_MCA_rmaps_base_oversubscribe", EnvironmentReader::open_mpi, "no more ranks than slots",
+     "1: allow more ranks than cores (tests only: oversubscribed timings mean nothing)"},
+    {"OMPI_MCA_btl_vader_single_copy_mechanism", EnvironmentReader::open_mpi, "cma where allowed",
+     "none: shared-memory transfers without cross-memory attach (set by ctest: containers often "
+     "forbid it)"},
+};
+
+// The entry for name, or nullptr.
+constexpr const EnvironmentVariable* find_environment_variable(std::string_view name) {
+  for (const EnvironmentVariable& v : kEnvironmentVariables)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+}  // namespace mmbench
