@@ -33,6 +33,8 @@ Machine load_machine(const MachineArgs& a) {
       m.local_tried_n = prof.strassen_tried_n;
       m.local_l1_n = prof.strassen_l1_n;
       m.profile_blas = prof.libraries.blas;
+      m.packed = prof.packed;
+      m.core_layout = prof.core_layout;
     } catch (const std::exception& e) {
       throw UsageError(std::string("--profile: ") + e.what());
     }

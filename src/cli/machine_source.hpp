@@ -16,6 +16,9 @@
 
 #include "model/machine_params.hpp"
 
+#include "tuner/core_layout.hpp"
+#include "tuner/packed_tune_record.hpp"
+
 namespace mmbench::cli {
 
 struct MachineArgs {
@@ -42,6 +45,11 @@ struct Machine {
   std::int64_t local_l1_n = 0;
   std::string origin;  // "configs/x.json", "command line", or both
   std::string profile_blas;  // the profile's libraries.blas ("" without a profile)
+  // The profile's packed GEMM step (its blocking and leaf: --local-gemm
+  // auto) and its ranks-x-threads finding (the run's summary); measured =
+  // false without them.
+  tuner::PackedTuneRecord packed;
+  tuner::CoreLayoutRecord core_layout;
 };
 
 // The machine of the arguments. Throws UsageError with one line naming the

@@ -50,6 +50,11 @@ struct AutoSpace {
   std::vector<int> levels;
 };
 
+// --local-gemm as given, or where it was not: "auto" when the profile has a
+// packed GEMM step and --local-strassen or --algo asks for auto (the
+// profile then chooses the leaf too), else "blas".
+std::string local_gemm_text(const RunArgs& a, const Selection& sel);
+
 // given: the parsed --local-strassen values, empty when it was not given.
 AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::vector<LocalChoice>& given);
 // --local-strassen as parsed; empty when it was not given.
