@@ -57,7 +57,7 @@ struct Options {
   // The packed GEMM's block sizes where local_gemm is "packed"; zeros: its
   // kernel's defaults (a machine profile's tuned ones come from `run
   // --profile`, cli/sweep_expansion.cpp).
-  local::PackedBlocking packed_blocking;
+  local::PackedBlocking packed_blocking{};
   // Q7 group splits chosen by the cost model (--q7-split model); null = the
   // paper's eq. 2.18.
   std::shared_ptr<const Q7SplitTable> q7_splits;

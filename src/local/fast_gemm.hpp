@@ -84,7 +84,7 @@ struct FastGemmConfig {
   // kernel's defaults. FastGemm's constructor fills them in and checks them
   // against that kernel (std::invalid_argument), so config() shows the
   // blocking that runs.
-  PackedBlocking packed_blocking;
+  PackedBlocking packed_blocking{};
 };
 
 // Whether a Winograd level runs the fused schedule under `fusion`; `deepest`:

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "tuner/machine_profile.hpp"
+#include "tuner/threaded_dgemm.hpp"
 
 namespace mmbench::tuner {
 

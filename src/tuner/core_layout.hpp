@@ -20,9 +20,10 @@
 #include <string>
 #include <string_view>
 
-#include "tuner/threaded_dgemm.hpp"
 
 namespace mmbench::tuner {
+
+struct ThreadedDgemm;  // tuner/threaded_dgemm.hpp (this header stays free of MPI: the preload library reads it)
 
 enum class CoreLayout { rank_per_core, threads };
 std::string_view to_string(CoreLayout layout);  // "rank-per-core" / "threads"
