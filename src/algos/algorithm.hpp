@@ -21,6 +21,7 @@
 #include "algos/strassen_groups.hpp"
 #include "core/comm.hpp"
 #include "core/dist_matrix.hpp"
+#include "local/packed_gemm.hpp"
 
 namespace mmbench::model {
 struct AlgorithmModel;  // model/algorithm_models.hpp
@@ -57,6 +58,10 @@ struct Options {
   // the deepest level fused into it). With 0 levels "packed" is still the
   // local kernel -- the packed GEMM alone -- not plain DGEMM.
   std::string local_gemm = "blas";
+  // The packed GEMM's block sizes where local_gemm is "packed"; zeros: its
+  // kernel's defaults (a machine profile's tuned ones come from `run
+  // --profile`, cli/sweep_expansion.cpp).
+  local::PackedBlocking packed_blocking{};
   // Q7 group splits chosen by the cost model (--q7-split model); null = the
   // paper's eq. 2.18.
   std::shared_ptr<const Q7SplitTable> q7_splits;

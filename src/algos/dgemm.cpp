@@ -22,7 +22,7 @@ class DgemmPlan : public Plan {
  public:
   DgemmPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm), threads_(opt.threads * comm.size()),
-        local_(opt.local_levels, opt.local_variant, threads_, opt.local_min_dim, opt.local_gemm),
+        local_(opt.local_levels, opt.local_variant, threads_, opt.local_min_dim, opt.local_gemm, opt.packed_blocking),
         a_(single_owner(pb.m, pb.k, comm.size(), 0)),
         b_(single_owner(pb.k, pb.n, comm.size(), 0)),
         c_(single_owner(pb.m, pb.n, comm.size(), 0)) {
@@ -96,7 +96,7 @@ class Dgemm : public Algorithm {
     return double(pb.m) * double(pb.k) + double(pb.k) * double(pb.n) + double(pb.m) * double(pb.n) +
            double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local_levels,
                                                                  opt.local_variant, opt.threads * ranks,
-                                                                 opt.local_min_dim, opt.local_gemm));
+                                                                 opt.local_min_dim, opt.local_gemm, opt.packed_blocking));
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<DgemmPlan>(pb, opt, comm);

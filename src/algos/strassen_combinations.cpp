@@ -261,7 +261,8 @@ class StrassenCombination : public Algorithm {
     const Index rows = c_.cutoff == Cutoff::dgemm ? lm : block_size(lm, leaf, 0);
     const Index cols = c_.cutoff == Cutoff::dgemm ? ln : block_size(ln, leaf, 0);
     return double(local::LocalMultiply::workspace_doubles_needed(rows, cols, lk, opt.local_levels, opt.local_variant,
-                                                                 opt.threads, opt.local_min_dim, opt.local_gemm));
+                                                                 opt.threads, opt.local_min_dim, opt.local_gemm,
+                                                                 opt.packed_blocking));
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, comm.size()) : opt.recursions;

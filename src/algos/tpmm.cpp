@@ -34,7 +34,7 @@ class TpmmPlan : public Plan {
  public:
   TpmmPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm),
-        local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim, opt.local_gemm),
+        local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim, opt.local_gemm, opt.packed_blocking),
         steps_(tpmm_schedule(comm.size(), comm.rank())),
         l_(one_d_layouts(pb, comm.size())) {
     const Index widest = block_size(pb.n, comm.size(), 0);

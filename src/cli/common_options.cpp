@@ -6,6 +6,8 @@
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "local/fast_gemm.hpp"
+#include "local/packed_gemm.hpp"
+#include "tuner/packed_tune_record.hpp"
 
 namespace mmbench::cli {
 
@@ -52,13 +54,37 @@ std::vector<LbValue> parse_lb_option(const std::string& text, const Machine* mac
 std::vector<std::string> parse_local_gemm_option(const std::string& text) {
   std::vector<std::string> out;
   for (const std::string& w : parse_word_list("--local-gemm", text)) {
+    if (w == "auto") {
+      out.push_back(w);
+      continue;
+    }
     try {
       out.emplace_back(local::to_string(local::parse_leaf_gemm(w)));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--local-gemm: ") + e.what());
+    } catch (const std::invalid_argument&) {
+      throw UsageError("--local-gemm: unknown local gemm '" + w + "' (allowed: blas, packed, auto)");
     }
   }
   return out;
+}
+
+LocalGemmChoice resolve_local_gemm(const std::string& word, const Machine* machine, const std::string& profile_path) {
+  const bool profiled = machine && !profile_path.empty() && machine->packed.measured;
+  std::string gemm = word;
+  if (word == "auto") {
+    if (profile_path.empty() || !machine)
+      throw UsageError("--local-gemm auto needs --profile FILE (a machine profile from `mmbench tune`)");
+    if (!profiled)
+      throw UsageError("--local-gemm auto: the profile " + profile_path +
+                       " has no packed GEMM step (tuned with --no-packed-tune, or before it existed); run `mmbench "
+                       "tune` or give blas or packed");
+    gemm = std::string(local::to_string(machine->packed.leaf));
+  }
+  if (gemm != "packed") return {gemm, {}};
+  try {
+    return {gemm, profiled ? tuner::recorded_blocking(machine->packed, local::packed_isa()) : local::PackedBlocking{}};
+  } catch (const std::runtime_error& e) {  // MMBENCH_PACKED_ISA names no kernel this CPU runs
+    throw UsageError(std::string("--local-gemm packed: ") + e.what());
+  }
 }
 
 std::string parse_one_local_gemm(const std::string& text, const std::string& takes_one) {

@@ -34,6 +34,8 @@ Machine load_machine(const MachineArgs& a) {
       m.local_l1_n = prof.strassen_l1_n;
       m.profile_blas = prof.libraries.blas;
       m.peak = prof.cpu_peak;
+      m.packed = prof.packed;
+      m.core_layout = prof.core_layout;
     } catch (const std::exception& e) {
       throw UsageError(std::string("--profile: ") + e.what());
     }

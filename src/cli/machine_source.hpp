@@ -17,6 +17,9 @@
 #include "model/machine_params.hpp"
 #include "tuner/peak_record.hpp"
 
+#include "tuner/core_layout.hpp"
+#include "tuner/packed_tune_record.hpp"
+
 namespace mmbench::cli {
 
 struct MachineArgs {
@@ -44,6 +47,11 @@ struct Machine {
   std::string origin;  // "configs/x.json", "command line", or both
   std::string profile_blas;  // the profile's libraries.blas ("" without a profile)
   std::optional<tuner::PeakRecord> peak;  // the profile's cpu_peak (none: older profile, or no profile)
+  // The profile's packed GEMM step (its blocking and leaf: --local-gemm
+  // auto) and its ranks-x-threads finding (the run's summary); measured =
+  // false without them.
+  tuner::PackedTuneRecord packed;
+  tuner::CoreLayoutRecord core_layout;
 };
 
 // The machine of the arguments. Throws UsageError with one line naming the

@@ -36,7 +36,8 @@ void add_common(CLI::App* c, PredictArgs& a) {
                 "crossover, else 256)")
       ->capture_default_str();
   c->add_option("--local-gemm", a.local_gemm,
-                "GEMM under the local levels: blas (OpenBLAS DGEMM) or packed (mmbench's packed GEMM; one value)")
+                "GEMM under the local levels: blas (OpenBLAS DGEMM), packed (mmbench's packed GEMM) or auto (the "
+                "profile's faster one); one value")
       ->capture_default_str();
   c->add_option("--top", a.top, "Candidates printed per (p, n); 0 = all (files always get all)")->capture_default_str();
   c->add_option("--csv", a.csv, "Append every ranked candidate to this CSV (docs/csv-columns.md)");
@@ -91,7 +92,10 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
   if (machine.local_l1_n > 0) base.local_min_dim = machine.local_l1_n;
-  base.local_gemm = parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM");
+  const LocalGemmChoice gemm =
+      resolve_local_gemm(parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM"), &machine, a.machine.profile);
+  base.local_gemm = gemm.gemm;
+  base.packed_blocking = gemm.blocking;
 
   if (world.rank() != 0) return 0;
 

@@ -29,6 +29,7 @@
 #include "core/csv_file.hpp"
 #include "core/sysinfo.hpp"
 #include "core/simulation.hpp"
+#include "local/packed_gemm.hpp"
 #include "cli/results_schema.hpp"
 #include "cli/result_row.hpp"
 #include "cli/run_exports.hpp"
@@ -157,6 +158,9 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"blas", blas_config()},
       {"scalapack", scalapack_version()},
       {"blas_kernel_switched", switched_blas_kernel()},
+      // The packed GEMM's kernel and why (MMBENCH_PACKED_ISA, docs/environment.md);
+      // rows that ran it name it in their packed_isa column too.
+      {"packed_isa", local::describe_packed_isa()},
       {"omp_openblas_threads_env", getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : ""},
       // Replays the same per-round order: run ... --order-seed <this>.
       {"order_seed", order_seed},
@@ -374,6 +378,12 @@ int run_command(const RunArgs& a, const Comm& world) {
   }
   progress.finish();
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
+  // What the profile found about the cores (tune's threaded DGEMM), against
+  // the layout this run used.
+  if (world.rank() == 0 && machine && machine->core_layout.measured)
+    fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
+               tuner::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
+               a.threads == 1 ? "" : "s");
   if (exports) exports->finish(0);
   if (a.validate && world.rank() == 0)
     write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());

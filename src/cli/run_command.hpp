@@ -36,7 +36,10 @@ struct RunArgs {
   int threads = 1;
   std::string local_levels;  // --local-strassen; "" = not given (0 for named algorithms, 0..3 for auto)
   std::string local_variant = "winograd";
-  std::string local_gemm = "blas";  // --local-gemm: blas, packed or both
+  // --local-gemm: blas, packed, auto or a list; "" = not given (blas, or
+  // auto with --local-strassen auto / --algo auto and a profile that has a
+  // packed GEMM step: sweep_expansion.hpp, local_gemm_text)
+  std::string local_gemm;
   std::string q7_split = "paper";  // --q7-split: paper, model or both
   std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;

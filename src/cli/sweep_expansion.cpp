@@ -121,12 +121,27 @@ std::vector<LocalChoice> local_choices(const std::string& text, const RunArgs& a
 
 }  // namespace
 
+std::string local_gemm_text(const RunArgs& a, const Selection& sel, bool ranking) {
+  if (!a.local_gemm.empty()) return a.local_gemm;
+  if (!sel.machine || a.machine.profile.empty() || !sel.machine->packed.measured) return "blas";
+  const auto asks_auto = [](const std::string& option, const std::string& text) {
+    if (text.empty()) return false;
+    const std::vector<std::string> words = parse_word_list(option, text);
+    return std::find(words.begin(), words.end(), "auto") != words.end();
+  };
+  return asks_auto("--local-strassen", a.local_levels) || (ranking && asks_auto("--algo", a.algos)) ? "auto" : "blas";
+}
+
 AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::vector<LocalChoice>& given) {
   AutoSpace out;
   out.base.threads = a.threads;
   out.base.nb = nb;
   out.base.local_variant = a.local_variant;
-  out.base.local_gemm = parse_local_gemm_option(a.local_gemm).front();  // one value: expand() checks
+  // One value: expand() checks.
+  const LocalGemmChoice gemm =
+      resolve_local_gemm(parse_local_gemm_option(local_gemm_text(a, sel, true)).front(), sel.machine, a.machine.profile);
+  out.base.local_gemm = gemm.gemm;
+  out.base.packed_blocking = gemm.blocking;
   if (sel.machine && sel.machine->local_l1_n > 0) out.base.local_min_dim = sel.machine->local_l1_n;
   out.levels = {0, 1, 2, 3};
   if (!given.empty()) {
@@ -192,9 +207,16 @@ std::vector<Setter> local_values(const std::string& text, const SweepContext& x)
   return out;
 }
 
-std::vector<Setter> local_gemm_values(const std::string& text, const SweepContext&) {
+// text is RunArgs::local_gemm, "" when not given (local_gemm_text decides).
+std::vector<Setter> local_gemm_values(const std::string&, const SweepContext& x) {
   std::vector<Setter> out;
-  for (const std::string& g : parse_local_gemm_option(text)) out.push_back([g](Config& c) { c.opt.local_gemm = g; });
+  for (const std::string& w : parse_local_gemm_option(local_gemm_text(x.a, x.sel, false))) {
+    const LocalGemmChoice g = resolve_local_gemm(w, x.sel.machine, x.a.machine.profile);
+    out.push_back([g](Config& c) {
+      c.opt.local_gemm = g.gemm;
+      c.opt.packed_blocking = g.blocking;
+    });
+  }
   return out;
 }
 
@@ -271,9 +293,15 @@ const std::vector<SweptOption>& swept_options() {
       {"--local-gemm",
        "GEMM at the bottom of the local levels (the algorithms of --local-strassen): blas (OpenBLAS DGEMM), "
        "packed (mmbench's packed GEMM, the deepest level fused into its packing; with --local-strassen 0 the "
-       "packed GEMM alone) or both: blas,packed",
+       "packed GEMM alone; the profile's tuned block sizes where it has them), auto (the profile's faster leaf) "
+       "or a list: blas,packed. Default blas; with --local-strassen auto (and for --algo auto's pick) and a "
+       "profile that measured the packed GEMM, auto",
        &RunArgs::local_gemm, &algos::Uses::local_levels, local_gemm_values,
-       [](Config& c) { c.opt.local_gemm = "blas"; }, true},
+       [](Config& c) {
+         c.opt.local_gemm = "blas";
+         c.opt.packed_blocking = {};
+       },
+       false},
       {"--replicas",
        "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
        &RunArgs::replicas, &algos::Uses::replicas, replica_values, [](Config& c) { c.opt.replicas = 0; }, true},
@@ -305,7 +333,8 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   const std::vector<LocalChoice> given = given_local_choices(a, sel);
   // The model ranks candidates on one local GEMM (auto_space's base).
   if (wants_auto || a.validate || a.explain)
-    parse_one_local_gemm(a.local_gemm, "--algo auto, --validate and --explain rank the candidates on one (blas or packed)");
+    parse_one_local_gemm(local_gemm_text(a, sel, true),
+                         "--algo auto, --validate and --explain rank the candidates on one (blas, packed or auto)");
 
   std::vector<Config> out;
   const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);

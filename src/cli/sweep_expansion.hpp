@@ -50,6 +50,13 @@ struct AutoSpace {
   std::vector<int> levels;
 };
 
+// --local-gemm as given, or where it was not: "auto" when the profile has a
+// packed GEMM step and --local-strassen asks for auto, or (ranking: what
+// --algo auto, --validate and --explain rank) --algo does (the profile then
+// chooses the leaf too), else "blas". Named algorithms of a sweep keep BLAS
+// under --algo auto, so that the DGEMM peer stays among the rows.
+std::string local_gemm_text(const RunArgs& a, const Selection& sel, bool ranking);
+
 // given: the parsed --local-strassen values, empty when it was not given.
 AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::vector<LocalChoice>& given);
 // --local-strassen as parsed; empty when it was not given.

@@ -12,6 +12,7 @@
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "core/sysinfo.hpp"
+#include "local/packed_gemm.hpp"
 #include "tuner/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
@@ -20,7 +21,8 @@ namespace mmbench::cli {
 CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   CLI::App* t = app.add_subcommand(
       "tune", "Measure this machine: DGEMM profile -> lb by eq. 2.26, checked with PDGEMM; latency/bandwidth, "
-              "memory bandwidth, threaded DGEMM; write the machine profile (run it with the ranks you normally use)");
+              "memory bandwidth, threaded DGEMM (ranks x threads), the packed GEMM's block sizes; write the machine "
+              "profile (run it with the ranks you normally use)");
   t->add_option("--n", a.n, "Typical problem size n (local DGEMM shape n/pr x n/pc x k; PDGEMM check at n)")->capture_default_str();
   t->add_option("--grid", a.grid, "Process grid of the typical problem: auto (most square) or PxQ")->capture_default_str();
   t->add_option("--kmin", a.kmin, "Smallest panel width k of the DGEMM profile")->capture_default_str();
@@ -40,6 +42,9 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_flag("--no-local", a.no_local, "Skip measuring the local Strassen-Winograd crossover");
   t->add_flag("--no-blas-probe", a.no_blas_probe,
               "Skip trying OpenBLAS's other cores (OPENBLAS_CORETYPE) in child processes");
+  t->add_flag("--no-packed-tune", a.no_packed_tune,
+              "Skip timing the packed GEMM's block sizes against DGEMM (the profile then names no packed blocking "
+              "or leaf; run --local-gemm auto needs them)");
   return t;
 }
 
@@ -91,6 +96,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.scalapack_version = scalapack_version();
   o.local_crossover = !a.no_local;
   o.blas_probe = !a.no_blas_probe;
+  o.packed_tune = !a.no_packed_tune;
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? local_results_path(fmt::format("dgemm-profile-{}-n{}.csv", host_name(), a.n)) : a.csv;
@@ -152,6 +158,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       fmt::print("  DGEMM n = {}: {:.0f} MFLOPS with {} threads, {:.0f} with one (efficiency {:.2f})\n",
                  prof.dgemm_threaded_n, prof.dgemm_threaded_mflops, prof.dgemm_threads, prof.dgemm_single_mflops,
                  prof.dgemm_threaded_mflops / (prof.dgemm_threads * prof.dgemm_single_mflops));
+    if (prof.core_layout.measured) fmt::print("  cores: this machine wants {}\n", tuner::describe(prof.core_layout));
     if (prof.network_measured)
       fmt::print("  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
                  prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
@@ -168,6 +175,13 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
                  prof.strassen_l1_n, prof.strassen_l2_n);
     if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
+    if (prof.packed.measured) {
+      const tuner::PackedTuneRecord& pk = prof.packed;
+      fmt::print("  packed GEMM ({} kernel, n = {}, one thread): best blocking MCxKCxNC = {} at {:.0f} MFLOPS of {} "
+                 "tried; DGEMM {:.0f} MFLOPS: the local levels' leaf is {} ({:.3f}x)\n",
+                 local::to_string(pk.isa), pk.n, local::to_string(pk.best), pk.packed_mflops, pk.candidates.size(),
+                 pk.blas_mflops, local::to_string(pk.leaf), pk.packed_mflops / pk.blas_mflops);
+    }
     print_blas_kernels(prof.blas_kernels);
   }
   return 0;

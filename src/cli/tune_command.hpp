@@ -29,6 +29,7 @@ struct TuneArgs {
   bool quiet = false;
   bool no_local = false;
   bool no_blas_probe = false;
+  bool no_packed_tune = false;
   bool progress = false;
   std::string command_line;  // printed at the top (run_header.hpp)
 };

@@ -38,8 +38,9 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
      "recorded in the sidecar (omp_openblas_threads_env); mmbench sets the BLAS threads itself "
      "(--threads, default 1 per rank)"},
     {"MMBENCH_PACKED_ISA", EnvironmentReader::mmbench,
-     "avx512 where OpenBLAS runs an AVX-512 core, else avx2 where the CPU has it, else portable",
-     "forces the packed GEMM's micro-kernel: avx512, avx2 or portable (--local-gemm packed)"},
+     "the widest kernel the CPU runs (cpuid): avx512, else avx2, else portable",
+     "forces the packed GEMM's micro-kernel: avx512, avx2 or portable; match-blas keeps it at the "
+     "running OpenBLAS core's width (--local-gemm packed)"},
     {"MMBENCH_BLAS_PROBE_FAULT", EnvironmentReader::mmbench, "no fault",
      "test hook of tune's BLAS kernel probe: abort, hang, wrong or garbage makes the probe's child "
      "misbehave, so the parent's rejection can be tested"},

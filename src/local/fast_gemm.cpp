@@ -217,7 +217,9 @@ ParallelLayout parallel_layout(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
 // With the packed GEMM, the workspace starts with one packing area per
 // thread (packed_gemm.hpp: its A and B blocks), then the layout above.
 i64 pack_area(const FastGemmConfig& cfg) {
-  return cfg.leaf == LeafGemm::packed ? aligned(static_cast<i64>(packed_workspace_doubles(packed_isa()))) : 0;
+  return cfg.leaf == LeafGemm::packed
+             ? aligned(static_cast<i64>(packed_workspace_doubles(packed_isa(), cfg.packed_blocking)))
+             : 0;
 }
 
 i64 threads_pack(const FastGemmConfig& cfg) { return cfg.threads * pack_area(cfg); }
@@ -305,7 +307,8 @@ void leaf_dgemm(Ctx& ctx, i64 m, i64 n, i64 k, ConstBlock a, ConstBlock b, Block
     if (beta != 0.0 && beta != 1.0) throw std::logic_error("leaf_dgemm: the packed GEMM takes beta 0 or 1");
     const PackedTerm at{a.data, a.ld, 1.0}, bt{b.data, b.ld, 1.0};
     const PackedDestination ct{c.data, c.ld, alpha, beta == 0.0};
-    return leaf(ctx, m, n, k, [&] { packed_gemm(m, n, k, &at, 1, &bt, 1, &ct, 1, ctx.pack, packed_isa()); });
+    return leaf(ctx, m, n, k, [&] { packed_gemm(m, n, k, &at, 1, &bt, 1, &ct, 1, ctx.pack, packed_isa(), ctx.cfg.packed_blocking);
+    });
   }
   leaf(ctx, m, n, k, [&] {
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, blas_int(m), blas_int(n), blas_int(k), alpha, a.data,
@@ -622,7 +625,8 @@ void packed_strassen_level(Ctx& ctx, const Quadrants& q, i64 mh, i64 nh, i64 kh)
       }
     }
     leaf(ctx, mh, nh, kh, [&] {
-      packed_gemm(mh, nh, kh, at.data(), na, bt.data(), nb, ct.data(), nc, ctx.pack, packed_isa());
+      packed_gemm(mh, nh, kh, at.data(), na, bt.data(), nb, ct.data(), nc, ctx.pack, packed_isa(),
+                  ctx.cfg.packed_blocking);
     });
   }
 }
@@ -861,7 +865,16 @@ void FastGemm::AlignedDelete::operator()(double* p) const {
   ::operator delete[](p, kAlignBytes);
 }
 
-FastGemm::FastGemm(FastGemmConfig cfg) : cfg_(validated(cfg)) {}
+namespace {
+// The packed GEMM's blocking with the running kernel's defaults filled in
+// (checked: std::invalid_argument for one that kernel cannot take).
+FastGemmConfig with_resolved_blocking(FastGemmConfig cfg) {
+  if (cfg.leaf == LeafGemm::packed) cfg.packed_blocking = resolve_packed_blocking(cfg.packed_blocking, packed_isa());
+  return cfg;
+}
+}  // namespace
+
+FastGemm::FastGemm(FastGemmConfig cfg) : cfg_(with_resolved_blocking(validated(cfg))) {}
 
 void FastGemm::reserve(std::size_t doubles) {
   if (doubles <= capacity_) return;
@@ -883,7 +896,7 @@ void FastGemm::prepare(i64 m, i64 n, i64 k) {
 
 std::size_t FastGemm::workspace_bytes_needed(i64 m, i64 n, i64 k, const FastGemmConfig& cfg) {
   check_flops_shape(m, n, k);
-  const FastGemmConfig c = validated(cfg);
+  const FastGemmConfig c = with_resolved_blocking(validated(cfg));
   return static_cast<std::size_t>(workspace_doubles(m, n, k, c)) * sizeof(double);
 }
 

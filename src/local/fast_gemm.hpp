@@ -19,6 +19,8 @@
 #include <memory>
 #include <string_view>
 
+#include "local/packed_gemm.hpp"
+
 namespace mmbench::local {
 
 enum class FastVariant { winograd, strassen };
@@ -78,6 +80,11 @@ struct FastGemmConfig {
   // still cached; the leaves' time did not move in those runs.
   bool streaming_stores = true;
   LeafGemm leaf = LeafGemm::blas;
+  // The packed GEMM's block sizes (leaf = packed); zeros: the running
+  // kernel's defaults. FastGemm's constructor fills them in and checks them
+  // against that kernel (std::invalid_argument), so config() shows the
+  // blocking that runs.
+  PackedBlocking packed_blocking{};
 };
 
 // Whether a Winograd level runs the fused schedule under `fusion`; `deepest`:
@@ -108,7 +115,8 @@ struct FastGemmAccount {
 
 class FastGemm {
  public:
-  // Throws std::invalid_argument for levels outside 0..30, min_dim < 1 or threads < 1.
+  // Throws std::invalid_argument for levels outside 0..30, min_dim < 1,
+  // threads < 1 or (leaf = packed) a blocking the running kernel cannot take.
   explicit FastGemm(FastGemmConfig cfg);
 
   // C = A*B, C overwritten (never read, so it may hold garbage or NaN).

@@ -9,9 +9,10 @@ namespace mmbench::local {
 
 namespace {
 FastGemmConfig config_for(int levels, const std::string& variant, int threads, std::int64_t min_dim,
-                          const std::string& gemm) {
+                          const std::string& gemm, const PackedBlocking& blocking) {
   FastGemmConfig c;
   c.leaf = parse_leaf_gemm(gemm);
+  c.packed_blocking = blocking;
   if (min_dim > 0) c.min_dim = min_dim;
   c.levels = levels;
   c.variant = parse_fast_variant(variant);
@@ -24,14 +25,15 @@ FastGemmConfig config_for(int levels, const std::string& variant, int threads, s
 }  // namespace
 
 LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim,
-                             const std::string& gemm)
-    : fast_(config_for(levels, variant, threads, min_dim, gemm)) {}
+                             const std::string& gemm, const PackedBlocking& blocking)
+    : fast_(config_for(levels, variant, threads, min_dim, gemm, blocking)) {}
 
 Index LocalMultiply::workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
-                                              int threads, std::int64_t min_dim, const std::string& gemm) {
+                                              int threads, std::int64_t min_dim, const std::string& gemm,
+                                              const PackedBlocking& blocking) {
   if (m == 0 || n == 0 || k == 0) return 0;
   try {
-    const FastGemmConfig c = config_for(levels, variant, threads, min_dim, gemm);
+    const FastGemmConfig c = config_for(levels, variant, threads, min_dim, gemm, blocking);
     return static_cast<Index>(FastGemm::workspace_bytes_needed(m, n, k, c) / sizeof(double));
   } catch (const std::invalid_argument&) {
     return 0;  // a bad setting is reported by the plan, not by an estimate
@@ -55,13 +57,18 @@ double LocalMultiply::error_growth() const {
 }
 
 std::vector<std::string> LocalMultiply::columns() {
-  return {"local_gemm", "local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
+  return {"local_gemm", "packed_isa", "packed_blocking", "local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
           "local_passes_by_level"};
 }
 
 std::map<std::string, std::string> LocalMultiply::describe() const {
   std::map<std::string, std::string> d{{"local_levels_applied", std::to_string(fast_.deepest_levels())},
                                        {"local_gemm", std::string(to_string(fast_.config().leaf))}};
+  if (fast_.config().leaf == LeafGemm::packed) {
+    // The constructor resolved the blocking, so packed_isa() has answered.
+    d["packed_isa"] = std::string(to_string(packed_isa()));
+    d["packed_blocking"] = to_string(fast_.config().packed_blocking);
+  }
   if (fast_.config().levels > 0) {
     d["local_variant"] = std::string(to_string(fast_.config().variant));
     d["local_cutoff"] = std::to_string(fast_.config().min_dim);

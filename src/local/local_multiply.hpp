@@ -21,9 +21,10 @@ class LocalMultiply {
   // dimension is at least this (0 = FastGemmConfig's default, 256).
   // gemm: what multiplies at the bottom, "blas" (OpenBLAS DGEMM) or "packed"
   // (mmbench's packed GEMM with the deepest level fused, FastGemmConfig::leaf).
-  // Throws std::invalid_argument for a bad variant or gemm.
+  // blocking: the packed GEMM's block sizes (zeros: its kernel's defaults).
+  // Throws std::invalid_argument for a bad variant, gemm or blocking.
   LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim = 0,
-                const std::string& gemm = "blas");
+                const std::string& gemm = "blas", const PackedBlocking& blocking = {});
 
   // C = A * B (C overwritten), column-major.
   void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
@@ -42,11 +43,14 @@ class LocalMultiply {
   // threads: the parallel top level gives each product task its own
   // temporaries (n = 12288, 2 to 4 levels: 0.75 GiB on 1 thread, 3.5 GiB on 2).
   static Index workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
-                                        int threads, std::int64_t min_dim = 0, const std::string& gemm = "blas");
+                                        int threads, std::int64_t min_dim = 0, const std::string& gemm = "blas",
+                                        const PackedBlocking& blocking = {});
   // Factor by which the error bound grows: that of the levels the calls so
   // far really did (1 for plain DGEMM or before the first call).
   double error_growth() const;
-  // CSV columns local_gemm (blas or packed), local_levels_applied (the most levels one call did),
+  // CSV columns local_gemm (blas or packed), with the packed GEMM
+  // packed_isa (its micro-kernel: avx512, avx2, portable) and
+  // packed_blocking (MCxKCxNC as it ran), local_levels_applied (the most levels one call did),
   // local_variant and local_cutoff (when levels > 0), and where the time of
   // the calls so far went: local_add_share, local_add_share_by_level,
   // local_passes_by_level (when a level was done).

@@ -10,6 +10,10 @@
 // linker, which may keep either copy, and a CPU without AVX-512 could then
 // run the AVX-512 one.
 //
+// The block sizes MC, KC, NC are run-time values (PackedBlocking, already
+// validated by packed_gemm.cpp: MC a multiple of MR); the tile MR×NR and the
+// vector type are the template's.
+//
 // Packed layouts (Goto/BLIS), with MR = V·W rows per A panel:
 //   A block (mc × kc) -> ⌈mc/MR⌉ panels; panel r holds rows r·MR .. r·MR+MR-1
 //     column after column: Ap[r·MR·kc + p·MR + i] = Σ α_t A_t[ic + r·MR + i, pc + p]
@@ -75,22 +79,33 @@ inline void prefetch_column_run(const PackedTerm* t, int nt, pi64 row0, pi64 col
   }
 }
 
-template <class Simd, int V, int NR, pi64 MC, pi64 KC, pi64 NC>
+// n rounded up to whole 64-byte lines of doubles.
+inline pi64 whole_lines(pi64 n) { return (n + 7) / 8 * 8; }
+
+template <class Simd, int V, int NR>
 struct Blocked {
   using vec = typename Simd::vec;
   static constexpr int W = Simd::W;
   static constexpr int MR = V * W;
-  static constexpr pi64 kApDoubles = (MC + MR) * KC;
-  static constexpr pi64 kBpDoubles = (NC + NR) * KC;
-  static constexpr pi64 kWorkspaceDoubles = kApDoubles + kBpDoubles;
+  static constexpr int kNR = NR;
+
+  // The workspace: the packed A block, (MC + MR) × KC; the packed B block,
+  // (NC + NR) × KC; pack_a's column buffer, MC + MR; each starting on a
+  // 64-byte line (the micro-kernel loads A panels aligned).
+  static pi64 ap_doubles(const PackedBlocking& b) { return whole_lines((b.mc + MR) * b.kc); }
+  static pi64 bp_doubles(const PackedBlocking& b) { return whole_lines((b.nc + NR) * b.kc); }
+  static std::size_t workspace_doubles(const PackedBlocking& b) {
+    return static_cast<std::size_t>(ap_doubles(b) + bp_doubles(b) + whole_lines(b.mc + MR));
+  }
 
   // A block -> MR-tall panels (layout above). Walks each column of the block
   // once, top to bottom, so every column of every term is read as one
   // contiguous run (a column of a quadrant of a large matrix lies on its own
   // pages: reading it panel by panel instead touched each page MC/MR times
   // and ran ~2x slower in the prototype).
-  static void pack_a(pi64 mc, pi64 kc, const PackedTerm* t, int nt, pi64 ic, pi64 pc, double* __restrict ap) {
-    alignas(64) double col[MC + MR];
+  // `col`: a buffer of at least mc + MR doubles.
+  static void pack_a(pi64 mc, pi64 kc, const PackedTerm* t, int nt, pi64 ic, pi64 pc, double* __restrict ap,
+                     double* __restrict col) {
     const pi64 panels = (mc + MR - 1) / MR;
     for (pi64 p = 0; p < kc; ++p) {
       if (p + kPrefetchColumns < kc) prefetch_column_run(t, nt, ic, pc + p + kPrefetchColumns, mc);
@@ -194,10 +209,12 @@ struct Blocked {
   }
 
   static void gemm(pi64 m, pi64 n, pi64 k, const PackedTerm* a, int na, const PackedTerm* b, int nb,
-                   const PackedDestination* c, int nc, double* workspace) {
+                   const PackedDestination* c, int nc, double* workspace, const PackedBlocking& blocking) {
+    const pi64 MC = blocking.mc;
     double* ap = workspace;
-    double* bp = workspace + kApDoubles;
-    const pi64 nstep = even_step(n, NC), kstep = even_step(k, KC);
+    double* bp = workspace + ap_doubles(blocking);
+    double* col = bp + bp_doubles(blocking);
+    const pi64 nstep = even_step(n, blocking.nc), kstep = even_step(k, blocking.kc);
     for (pi64 jc = 0; jc < n; jc += nstep) {
       const pi64 ncols = pmin(nstep, n - jc);
       for (pi64 pc = 0; pc < k; pc += kstep) {
@@ -205,7 +222,7 @@ struct Blocked {
         pack_b(kc, ncols, b, nb, pc, jc, bp);
         for (pi64 ic = 0; ic < m; ic += MC) {
           const pi64 mc = pmin(MC, m - ic);
-          pack_a(mc, kc, a, na, ic, pc, ap);
+          pack_a(mc, kc, a, na, ic, pc, ap, col);
           for (pi64 jr = 0; jr < ncols; jr += NR) {
             const pi64 nr = pmin(NR, ncols - jr);
             for (pi64 ir = 0; ir < mc; ir += MR) {
@@ -222,10 +239,13 @@ struct Blocked {
   }
 };
 
-// The entry packed_gemm.cpp calls for one instantiation.
-template <class Blocking>
+// The entry packed_gemm.cpp calls for one instantiation; its tile must be
+// the one packed_kernels.hpp lists for its instruction set (the blockings
+// are validated against that list).
+template <class Blocking, int MR, int NR>
 const packed_kernels::Kernel* kernel_of() {
-  static const packed_kernels::Kernel kernel{Blocking::kWorkspaceDoubles, &Blocking::gemm};
+  static_assert(Blocking::MR == MR && Blocking::kNR == NR, "the kernel's tile differs from packed_kernels.hpp's");
+  static const packed_kernels::Kernel kernel{&Blocking::workspace_doubles, &Blocking::gemm};
   return &kernel;
 }
 

@@ -2,7 +2,8 @@
 // with -mavx2 -mfma (CMakeLists.txt) and only called where the CPU has them.
 //
 // MR×NR = 8×6: 12 accumulators, two A vectors and a broadcast in 15 of the
-// 16 registers. MC = 48, KC = 768, NC = 1024: in a one-run-each prototype
+// 16 registers. Default blocks (packed_kernels.hpp; `mmbench tune` measures
+// others on the machine at hand) MC = 48, KC = 768, NC = 1024: in a one-run-each prototype
 // sweep at n = 3072 (not kept), 8×6 ran at 97-99 % of OpenBLAS's Haswell
 // DGEMM (62-63 GF/s), 12×4 at 93-97 %, 8×4 at 89-92 %; then, in paired runs
 // against it at n = 4096 (outputs not kept), NC = 1024 ran at
@@ -30,7 +31,7 @@ struct Avx2 {
   static vec fma(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
 };
 }  // namespace
-const Kernel* avx2() { return kernel_of<Blocked<Avx2, 2, 6, 48, 768, 1024>>(); }
+const Kernel* avx2() { return kernel_of<Blocked<Avx2, 2, 6>, kAvx2Shape.mr, kAvx2Shape.nr>(); }
 }  // namespace mmbench::local::packed_kernels
 
 #else

@@ -3,8 +3,9 @@
 //
 // MR×NR = 16×12: 24 accumulators, two A vectors and a broadcast in 27 of
 // the 32 registers; per k step 2 vector loads, 12 broadcasts, 24 FMAs.
-// MC = 96, KC = 768, NC = 1024 (the A block 576 KiB in the 1 MiB L2, the
-// B block 6 MiB): NC was 4096 until a paired sweep against OpenBLAS's
+// Default blocks (packed_kernels.hpp; `mmbench tune` measures others on the
+// machine at hand) MC = 96, KC = 768, NC = 1024 (the A block 576 KiB in the
+// 1 MiB L2, the B block 6 MiB): NC was 4096 until a paired sweep against OpenBLAS's
 // AVX-512 DGEMM at n = 4096 and 8192 (outputs not kept; the committed runs:
 // docs/results.md, "Local Strassen–Winograd vs DGEMM") showed a 16 MiB B
 // block costing ~10 %, with NC anywhere in {768, 1024, 1536, 2048} and
@@ -40,7 +41,7 @@ struct Avx512 {
   static vec fma(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
 };
 }  // namespace
-const Kernel* avx512() { return kernel_of<Blocked<Avx512, 2, 12, 96, 768, 1024>>(); }
+const Kernel* avx512() { return kernel_of<Blocked<Avx512, 2, 12>, kAvx512Shape.mr, kAvx512Shape.nr>(); }
 }  // namespace mmbench::local::packed_kernels
 
 #else

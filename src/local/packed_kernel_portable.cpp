@@ -1,7 +1,8 @@
 // The packed GEMM in portable C++ (packed_gemm_blocked.hpp over GCC/Clang
 // vector extensions of two doubles: SSE2 on x86-64, NEON elsewhere), for
 // CPUs without AVX2 and to test the blocked loops with another MR×NR
-// (8×4). Correct everywhere, not tuned.
+// (8×4; default blocks MC = 128, KC = 256, NC = 2048, packed_kernels.hpp).
+// Correct everywhere, not tuned.
 
 #include "local/packed_kernels.hpp"
 #include "local/packed_gemm_blocked.hpp"
@@ -20,5 +21,5 @@ struct Portable {
   static vec fma(vec a, vec b, vec c) { return a * b + c; }
 };
 }  // namespace
-const Kernel* portable() { return kernel_of<Blocked<Portable, 4, 4, 128, 256, 2048>>(); }
+const Kernel* portable() { return kernel_of<Blocked<Portable, 4, 4>, kPortableShape.mr, kPortableShape.nr>(); }
 }  // namespace mmbench::local::packed_kernels

@@ -11,10 +11,22 @@
 
 namespace mmbench::local::packed_kernels {
 
+// A kernel's register tile and default block sizes, known whether or not
+// the build has the kernel (blockings are validated against them anywhere).
+// Each kernel's translation unit checks its template against its entry.
+struct Shape {
+  int mr, nr;
+  PackedBlocking defaults;
+};
+inline constexpr Shape kAvx512Shape{16, 12, {96, 768, 1024}};
+inline constexpr Shape kAvx2Shape{8, 6, {48, 768, 1024}};
+inline constexpr Shape kPortableShape{8, 4, {128, 256, 2048}};
+
 struct Kernel {
-  std::size_t workspace_doubles;  // its packing buffers
+  // Its packing buffers for a resolved (valid, no zeros) blocking.
+  std::size_t (*workspace_doubles)(const PackedBlocking& blocking);
   void (*gemm)(std::int64_t m, std::int64_t n, std::int64_t k, const PackedTerm* a, int na, const PackedTerm* b,
-               int nb, const PackedDestination* c, int nc, double* workspace);
+               int nb, const PackedDestination* c, int nc, double* workspace, const PackedBlocking& blocking);
 };
 
 // Whether the build has it, not whether the CPU can run it.

@@ -45,6 +45,10 @@ struct MachineParams {
   // as before the measurement existed (refined_model.hpp, add_speedup).
   double add_thread_speedup = 0;
   int add_thread_speedup_threads = 0;
+  // The packed GEMM's rate over DGEMM's, both on one thread at one size in
+  // the same rounds (tune's packed step, the best blocking). 0 = not
+  // measured: packed products are priced at DGEMM's rate.
+  double packed_speed = 0;
 };
 
 }  // namespace mmbench::model

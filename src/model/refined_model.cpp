@@ -102,8 +102,15 @@ double fused_operand_touches(int sums, bool streaming) {
   return streaming ? 0.75 * (4 + sums) : 4.0 + sums;
 }
 
+// A product at the bottom of the local levels: DGEMM's time, or with the
+// packed GEMM that over its measured speed relative to DGEMM.
+double leaf_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {
+  const double t = refined_dgemm_time(m, n, k, threads, mp);
+  return lk.packed && mp.packed_speed > 0 ? t / mp.packed_speed : t;
+}
+
 LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel& lk, const MachineParams& mp) {
-  if (!level_applies(m, n, k, lk)) return {refined_dgemm_time(m, n, k, 1, mp), 0.0};
+  if (!level_applies(m, n, k, lk)) return {leaf_time(m, n, k, 1, lk, mp), 0.0};
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
   LocalKernel below = lk;  // the same kernel, one level less
   --below.levels;
@@ -131,7 +138,7 @@ double add_speedup(int threads, const MachineParams& mp) {
 }
 
 double refined_local_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {
-  if (!level_applies(m, n, k, lk)) return refined_dgemm_time(m, n, k, threads, mp);
+  if (!level_applies(m, n, k, lk)) return leaf_time(m, n, k, threads, lk, mp);
   if (threads <= 1) {
     const LocalCost one = sequential_local_cost(m, n, k, lk, mp);
     return one.leaves_s + one.additions_s;

@@ -89,12 +89,10 @@ struct LocalKernel {
   bool streaming = local::FastGemmConfig{}.streaming_stores;  // the kernel's default stores
   // The packed GEMM at the bottom (FastGemmConfig::leaf = packed): the
   // deepest level makes no pass (its sums ride along the packing, its
-  // products go into C from registers), and its products, like every leaf,
-  // are priced at the profile's DGEMM rate — the tuner does not measure the
-  // packed GEMM, which runs faster than OpenBLAS's DGEMM where OpenBLAS runs
-  // AVX-512 and about as fast where it runs AVX2 (docs/results.md, "Local
-  // Strassen–Winograd vs DGEMM"), so packed rows are predicted slow where
-  // OpenBLAS runs AVX-512.
+  // products go into C from registers), and its products are priced at the
+  // profile's DGEMM rate times the packed GEMM's measured speed relative to
+  // DGEMM (MachineParams::packed_speed, tune's packed step), or at DGEMM's
+  // rate where the profile has no such measurement.
   bool packed = false;
 };
 

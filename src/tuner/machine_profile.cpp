@@ -209,6 +209,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
                              : std::max(p.strassen_l1_n, p.strassen_l2_n);
   }
   if (doc.contains("blas_kernels")) p.blas_kernels = blas_kernels_from_json(r.object(doc, "blas_kernels"), origin);
+  if (doc.contains("packed_gemm")) p.packed = packed_tune_from_json(r.object(doc, "packed_gemm"), origin);
+  if (doc.contains("core_layout")) p.core_layout = core_layout_from_json(r.object(doc, "core_layout"), origin);
   if (doc.contains("lb_check")) {
     const json& lc = r.object(doc, "lb_check");
     LbCheckRecord& c = p.lb_check;
@@ -350,6 +352,8 @@ json to_json(const MachineProfile& p) {
   doc["add_threaded_bytes_per_s"] = p.add_threaded_bytes_per_s;
   write_peak_record(p.cpu_peak, doc);
   if (p.blas_kernels.probed) doc["blas_kernels"] = blas_kernels_to_json(p.blas_kernels);
+  if (p.packed.measured) doc["packed_gemm"] = packed_tune_to_json(p.packed);
+  if (p.core_layout.measured) doc["core_layout"] = core_layout_to_json(p.core_layout);
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {
@@ -440,6 +444,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
     m.add_thread_speedup_threads = profile.add_threads;
     m.add_thread_speedup = profile.add_threaded_bytes_per_s / profile.add_bytes_per_s;
   }
+  if (profile.packed.measured) m.packed_speed = profile.packed.packed_mflops / profile.packed.blas_mflops;
   return m;
 }
 

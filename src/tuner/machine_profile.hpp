@@ -39,8 +39,8 @@
 //   }
 //
 // Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
-// "notes", "rule_lb", "lb_check", the four "dgemm_thread..." keys and the two
-// "add_thread..." keys may be left out (older profiles; all keys of a group
+// "notes", "rule_lb", "lb_check", the four "dgemm_thread..." keys, the two
+// "add_thread..." keys, "blas_kernels", "packed_gemm" and "core_layout" may be left out (older profiles; all keys of a group
 // or none). Every other key is required. The full list with meanings: docs/machine-profile.md.
 #pragma once
 
@@ -53,6 +53,8 @@
 #include "model/machine_params.hpp"
 #include "tuner/peak_record.hpp"
 #include "tuner/blas_kernel_record.hpp"
+#include "tuner/core_layout.hpp"
+#include "tuner/packed_tune_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -179,6 +181,12 @@ struct MachineProfile {
   std::optional<PeakRecord> cpu_peak;
   // tune's BLAS kernel probe (tuner/blas_kernel_record.hpp); probed = false: none.
   BlasKernelRecord blas_kernels;
+  // The packed GEMM's block-size ladder and leaf (tuner/packed_tune_record.hpp,
+  // key "packed_gemm"); measured = false: none.
+  PackedTuneRecord packed;
+  // One rank per core or one rank of threads (tuner/core_layout.hpp, key
+  // "core_layout"); measured = false: none.
+  CoreLayoutRecord core_layout;
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
@@ -213,7 +221,8 @@ void write_profile(const MachineProfile& profile, const std::string& path);
 // DGEMM (thread_efficiency = threaded / (threads x single), where measured
 // with threads >= 2) and the threaded addition (add_thread_speedup =
 // add_threaded_bytes_per_s / add_bytes_per_s, where measured with
-// add_threads >= 2).
+// add_threads >= 2), and the packed GEMM's speed relative to DGEMM
+// (packed_speed = packed.packed_mflops / packed.blas_mflops, where measured).
 model::MachineParams to_params(const MachineProfile& profile);
 
 // "configs/<host>.json". Throws std::invalid_argument for an empty host or

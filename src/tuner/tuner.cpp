@@ -23,6 +23,7 @@
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 #include "core/timing.hpp"
+#include "local/packed_gemm.hpp"
 #include "tuner/add_bandwidth.hpp"
 #include "tuner/dgemm_profile.hpp"
 #include "core/lb_in_force.hpp"
@@ -32,6 +33,8 @@
 #include "tuner/machine_check.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/network_calibration.hpp"
+#include "tuner/core_layout.hpp"
+#include "tuner/packed_ladder.hpp"
 #include "tuner/threaded_dgemm.hpp"
 
 namespace mmbench::tuner {
@@ -308,6 +311,24 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                   "efficiency {:.2f} ({:.1f} s)",
                   static_cast<long long>(thr.n), thr.threads, thr.threaded_mflops, thr.single_mflops, thr.efficiency(),
                   t_thr));
+  const CoreLayoutRecord layout = core_layout_of(thr, ranks);
+  if (layout.measured) say("cores: " + describe(layout));
+
+  // 6b. The packed GEMM's blockings and the leaf that pays.
+  PackedTuneRecord packed;
+  double t_packed = 0;
+  if (options.packed_tune) {
+    const double t0 = MPI_Wtime();
+    const std::int64_t pn = packed_ladder_size(options.n);
+    say(fmt::format("packed GEMM: {} kernel, {} blockings and DGEMM at n={}, one thread ({} rounds)",
+                    local::to_string(local::packed_isa()), packed_ladder(local::packed_isa()).size(),
+                    static_cast<long long>(pn), options.reps));
+    packed = measure_packed_ladder(pn, options.reps, std::min(options.warmup, 1), comm, say);
+    t_packed = MPI_Wtime() - t0;
+    say(fmt::format("packed GEMM: best blocking {} at {:.0f} MFLOPS, DGEMM {:.0f} MFLOPS: leaf {} ({:.1f} s)",
+                    local::to_string(packed.best), packed.packed_mflops, packed.blas_mflops,
+                    local::to_string(packed.leaf), t_packed));
+  }
 
   // 7a. OpenBLAS's cores, each in a child process of rank 0 while the other
   // ranks wait (tuner/blas_kernel_probe.hpp). Not under SMPI: the simulated
@@ -335,8 +356,8 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
 
   note(fmt::format("BLAS threads per rank: {}", blas_threads_per_rank));
   note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
-                   "Strassen {:.1f} s, threaded DGEMM {:.1f} s, BLAS cores {:.1f} s",
-                   t_dgemm, t_check, t_net, t_add, t_cross, t_thr, t_probe));
+                   "Strassen {:.1f} s, threaded DGEMM {:.1f} s, packed GEMM {:.1f} s, BLAS cores {:.1f} s",
+                   t_dgemm, t_check, t_net, t_add, t_cross, t_thr, t_packed, t_probe));
 
   // 7. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
   std::string text, error;
@@ -402,6 +423,8 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                        [](const model::DgemmPoint& a, const model::DgemmPoint& b) { return a.k < b.k; });
       p.dgemm_profile_csv = options.profile_csv_path;
       p.blas_kernels = kernels;
+      p.packed = packed;
+      p.core_layout = layout;
 
       if (!options.profile_csv_path.empty()) {
         write_file_atomically(options.profile_csv_path, profile_csv(rule, timings, options.x, lb));

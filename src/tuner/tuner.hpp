@@ -15,7 +15,10 @@
 //   4. memory bandwidth of C = A + B;
 //   5. local Strassen-Winograd crossover (unless local_crossover is off);
 //   6. multi-thread DGEMM on rank 0 against one thread per rank
-//      (tuner/threaded_dgemm.hpp);
+//      (tuner/threaded_dgemm.hpp), and from it the better layout of the
+//      cores, one rank per core or one rank of threads (tuner/core_layout.hpp);
+//   6b. unless packed_tune is off: the packed GEMM's block-size ladder
+//      against DGEMM on rank 0, one thread (tuner/packed_ladder.hpp);
 //   7. rank 0 writes the raw profile CSV, the lb check CSV and the machine
 //      profile JSON (each atomically), and every rank returns the same
 //      profile.
@@ -57,6 +60,7 @@ struct TuneOptions {
   int network_reps = 5;          // timed batches per ping-pong / all-to-all size
   bool local_crossover = true;   // measure where local Strassen-Winograd pays
   bool blas_probe = true;        // try OpenBLAS's cores in child processes (rank 0)
+  bool packed_tune = true;       // step 6b: the packed GEMM's blockings and leaf
   std::string executable = "/proc/self/exe";  // the probe's child program
 };
 

@@ -28,3 +28,68 @@ assert rows[0]["peer_ratio"] == "1.0000", rows[0]["peer_ratio"]
 assert all(r["peer_ratio"] for r in rows), [r["peer_ratio"] for r in rows]
 print("local_gemm_ok passed:", ", ".join(f"L={l} {g} x{float(r['peer_ratio']):.2f}" for (l, g), r in zip(got, rows)))
 PY
+
+# The packed rows name the kernel and block sizes that ran; the sidecar
+# says how the kernel was chosen (unset MMBENCH_PACKED_ISA: the widest
+# this CPU runs).
+isa=$(python3 - "$csv" "$csv.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in rows:
+    if r["local_gemm"] == "packed":
+        assert r["packed_isa"] in ("avx512", "avx2", "portable"), r["packed_isa"]
+        assert r["packed_blocking"].count("x") == 2, r["packed_blocking"]
+    else:
+        assert r["packed_isa"] == "" and r["packed_blocking"] == "", (r["packed_isa"], r["packed_blocking"])
+side = json.load(open(sys.argv[2]))["runs"][-1]["packed_isa"]
+isa = rows[1]["packed_isa"]
+assert side.startswith(isa + " ("), side
+print(isa)
+PY
+) || fail "packed_isa / packed_blocking"
+
+# --local-gemm auto takes the leaf and the blocking from a profile's packed
+# GEMM step (a copy of the thesis profile with one added, for the kernel
+# that runs here: 64 rows is a whole number of every kernel's MR), and the
+# summary says which layout of the cores the profile found best.
+prof=$dir/local-gemm-profile.json
+python3 - "$(dirname "$0")/../../configs/thesis-opteron.json" "$prof" "$isa" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+b = {"mc": 64, "kc": 128, "nc": 240}
+p["packed_gemm"] = {"isa": sys.argv[3], "n": 2048, "rounds": 3, "best": b, "packed_mflops": 2.0,
+                    "blas_mflops": 1.0, "leaf": "packed", "candidates": [dict(b, mflops_median=2.0)]}
+p["core_layout"] = {"n": 2048, "ranks": 2, "threads": 2, "ranks_mflops": 100.0, "threads_mflops": 90.0,
+                    "better": "rank-per-core"}
+json.dump(p, open(sys.argv[2], "w"))
+PY
+csv2=$dir/local-gemm-auto.csv
+rm -f "$csv2" "$csv2.json"
+"$mpirun" -n 1 "$mm" run --algo dgemm --n 256 --local-strassen 0,1 --local-gemm auto --profile "$prof" --reps 1 \
+  --csv "$csv2" --quiet >"$dir/local-gemm-auto.out" 2>&1 || { cat "$dir/local-gemm-auto.out"; fail "auto run"; }
+grep -q '^cores: the profile says this machine wants one rank per core' "$dir/local-gemm-auto.out" ||
+  { cat "$dir/local-gemm-auto.out"; fail "summary lacks the cores' layout"; }
+python3 - "$csv2" "$isa" <<'PY' || fail "auto rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = [(r["local_levels"], r["local_gemm"], r["packed_isa"], r["packed_blocking"], r["status"]) for r in rows]
+want = [(l, "packed", sys.argv[2], "64x128x240", "ok") for l in ("0", "1")]
+assert got == want, got
+PY
+# Without --local-gemm, --local-strassen auto takes the profile's leaf too.
+rm -f "$csv2" "$csv2.json"
+python3 - "$prof" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["strassen_crossover"] = {"local_l1_n": 128, "local_l2_n": 0, "largest_n_tried": 512}
+json.dump(p, open(sys.argv[1], "w"))
+PY
+"$mpirun" -n 1 "$mm" run --algo dgemm --n 256 --local-strassen auto --profile "$prof" --reps 1 --csv "$csv2" \
+  --quiet >"$dir/local-gemm-auto.out" 2>&1 || { cat "$dir/local-gemm-auto.out"; fail "local-strassen auto run"; }
+python3 - "$csv2" <<'PY' || fail "local-strassen auto rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["local_levels"], r["local_gemm"], r["packed_blocking"], r["status"]) for r in rows] == \
+    [("auto", "packed", "64x128x240", "ok")], rows
+PY
+echo "local_gemm_ok: packed_isa $isa, --local-gemm auto and --local-strassen auto take the profile's leaf"

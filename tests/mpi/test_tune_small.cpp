@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "core/mpi_check.hpp"
+#include "local/packed_gemm.hpp"
 #include "tuner/lb_check.hpp"
+#include "tuner/packed_ladder.hpp"
 #include "tuner/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
@@ -165,6 +167,32 @@ void run(int ranks) {
               p.dgemm_single_mflops > 0,
           "threaded DGEMM fields: threads " + std::to_string(p.dgemm_threads) + ", n " +
               std::to_string(p.dgemm_threaded_n));
+    // The layout of the cores, from the threaded DGEMM: one rank per core
+    // (this communicator's ranks) against one rank of the node's cores.
+    check(p.core_layout.measured == (p.cores >= 2), "core_layout measured where there are two cores or more");
+    if (p.core_layout.measured)
+      check(p.core_layout.ranks == ranks && p.core_layout.threads == p.cores && p.core_layout.n == 1024 &&
+                p.core_layout.ranks_mflops == p.dgemm_single_mflops * ranks &&
+                p.core_layout.threads_mflops == p.dgemm_threaded_mflops &&
+                (p.core_layout.better == CoreLayout::threads) ==
+                    (p.core_layout.threads_per_core() > p.core_layout.ranks_per_core()),
+            "core_layout: " + describe(p.core_layout));
+    // The packed GEMM's ladder on this CPU's kernel at n = 128, and the leaf.
+    check(p.packed.measured && p.packed.n == 128 && p.packed.rounds == 1 && p.packed.isa == local::packed_isa(),
+          "packed_gemm group: n " + std::to_string(p.packed.n) + ", rounds " + std::to_string(p.packed.rounds));
+    {
+      const std::vector<local::PackedBlocking> ladder = packed_ladder(p.packed.isa);
+      bool same = p.packed.candidates.size() == ladder.size(), best_found = false;
+      for (std::size_t i = 0; same && i < ladder.size(); ++i) {
+        same = p.packed.candidates[i].blocking == ladder[i] && p.packed.candidates[i].mflops_median > 0;
+        if (p.packed.candidates[i].blocking == p.packed.best)
+          best_found = p.packed.candidates[i].mflops_median == p.packed.packed_mflops;
+      }
+      check(same && best_found, "packed candidates are the ladder, best is the fastest of them");
+      check(p.packed.blas_mflops > 0 && p.packed.leaf == packed_leaf_choice(p.packed.packed_mflops, p.packed.blas_mflops),
+            "packed leaf follows the two rates");
+      check(to_params(p).packed_speed == p.packed.packed_mflops / p.packed.blas_mflops, "to_params packed_speed");
+    }
     // The threaded addition: measured with the node's cores where it has two or more.
     check(p.add_threads == (p.cores >= 2 ? p.cores : 0) && (p.add_threads == 0) == (p.add_threaded_bytes_per_s == 0),
           "threaded addition fields: threads " + std::to_string(p.add_threads) + ", cores " +

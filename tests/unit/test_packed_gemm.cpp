@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -51,7 +52,8 @@ std::vector<PackedIsa> runnable_isas() {
 // `nb` B terms and `nc` destinations of mixed coefficients and modes, all
 // parts of padded buffers (ld = rows + 3); returns the normwise error ratio
 // and checks the padding rows.
-double check_sum_of_products(i64 m, i64 n, i64 k, int na, int nb, int nc, PackedIsa isa) {
+double check_sum_of_products(i64 m, i64 n, i64 k, int na, int nb, int nc, PackedIsa isa,
+                             const PackedBlocking& blocking = {}) {
   const i64 lda = m + 3, ldb = k + 3, ldc = m + 3;
   const double alpha[4] = {1.0, -1.0, 1.0, -1.0}, beta[4] = {-1.0, 1.0, 1.0, -1.0};
   const double gamma[4] = {1.0, -1.0, 1.0, 1.0};
@@ -91,9 +93,9 @@ double check_sum_of_products(i64 m, i64 n, i64 k, int na, int nb, int nc, Packed
   for (int t = 0; t < na; ++t) at.push_back({as[t].data(), lda, alpha[t]});
   for (int t = 0; t < nb; ++t) bt.push_back({bs[t].data(), ldb, beta[t]});
   for (int d = 0; d < nc; ++d) ct.push_back({cs[d].data(), ldc, gamma[d], overwrite[d]});
-  std::vector<double> ws(packed_workspace_doubles(isa) + 8);
+  std::vector<double> ws(packed_workspace_doubles(isa, blocking) + 8);
   double* aligned_ws = reinterpret_cast<double*>((reinterpret_cast<std::uintptr_t>(ws.data()) + 63) & ~std::uintptr_t{63});
-  packed_gemm(m, n, k, at.data(), na, bt.data(), nb, ct.data(), nc, aligned_ws, isa);
+  packed_gemm(m, n, k, at.data(), na, bt.data(), nb, ct.data(), nc, aligned_ws, isa, blocking);
 
   double err = 0;
   for (int d = 0; d < nc; ++d)
@@ -148,22 +150,125 @@ TEST(PackedGemm, RejectsCountsOutOfRange) {
   EXPECT_THROW(packed_gemm(-1, 1, 1, &t, 1, &t, 1, &d, 1, ws.data(), PackedIsa::portable), std::invalid_argument);
 }
 
-TEST(PackedGemm, IsaChoice) {
-  // Forced by name; unknown names and kernels this CPU lacks are errors.
-  EXPECT_EQ(choose_packed_isa("portable", true), PackedIsa::portable);
-  EXPECT_THROW(choose_packed_isa("sse9", false), std::runtime_error);
-  for (PackedIsa isa : {PackedIsa::avx512, PackedIsa::avx2}) {
-    const std::string name(to_string(isa));
-    if (packed_isa_available(isa))
-      EXPECT_EQ(choose_packed_isa(name.c_str(), false), isa);
-    else
-      EXPECT_THROW(choose_packed_isa(name.c_str(), false), std::runtime_error);
+// Blockings other than the defaults, small enough that the shapes above
+// cross several MC, KC and NC blocks with ragged last ones: MC the smallest
+// multiple of MR (one panel per A block) and a few panels; KC and NC caps
+// that are not multiples of anything (k = 1000 with KC = 37: 28 blocks of
+// 35-36; n = 130 with NC = 50: 44 + 43 + 43, ragged NR tiles in each).
+TEST(PackedGemm, NonDefaultBlockingsMatchTheReference) {
+  const std::vector<Shape> shapes{{1, 1, 1}, {17, 13, 5}, {33, 29, 1000}, {300, 70, 40}, {64, 130, 257}};
+  for (PackedIsa isa : runnable_isas()) {
+    const PackedTile t = packed_tile(isa);
+    const std::vector<PackedBlocking> blockings{
+        {t.mr, 8, t.nr}, {3 * t.mr, 37, 50}, {5 * t.mr, 129, 3 * t.nr + 1}, {t.mr, 0, 0}, {0, 256, 0}};
+    for (const PackedBlocking& b : blockings)
+      for (const Shape& s : shapes)
+        for (int terms : {1, 2}) {
+          const double ratio = check_sum_of_products(s.m, s.n, s.k, terms, terms, terms, isa, b);
+          EXPECT_LE(ratio, 1.0) << to_string(isa) << " blocking " << to_string(b) << " " << s.m << "x" << s.n
+                                << "x" << s.k << " terms " << terms;
+        }
   }
-  // Unforced: AVX-512 only where OpenBLAS runs an AVX-512 core too.
-  const PackedIsa below = packed_isa_available(PackedIsa::avx2) ? PackedIsa::avx2 : PackedIsa::portable;
-  EXPECT_EQ(choose_packed_isa(nullptr, false), below);
-  EXPECT_EQ(choose_packed_isa("", false), below);
-  EXPECT_EQ(choose_packed_isa(nullptr, true), packed_isa_available(PackedIsa::avx512) ? PackedIsa::avx512 : below);
+}
+
+TEST(PackedBlocking, DefaultsAndValidation) {
+  for (PackedIsa isa : {PackedIsa::avx512, PackedIsa::avx2, PackedIsa::portable}) {
+    const PackedTile t = packed_tile(isa);
+    const PackedBlocking d = default_packed_blocking(isa);
+    EXPECT_EQ(packed_blocking_problem(d, isa), "") << to_string(isa);
+    EXPECT_EQ(d.mc % t.mr, 0) << to_string(isa);
+    // Zeros take the defaults.
+    EXPECT_EQ(resolve_packed_blocking({}, isa), d);
+    EXPECT_EQ(resolve_packed_blocking({0, 300, 0}, isa), (PackedBlocking{d.mc, 300, d.nc}));
+    // Edges of every rule.
+    EXPECT_EQ(packed_blocking_problem({t.mr, 8, t.nr}, isa), "");
+    EXPECT_EQ(packed_blocking_problem({8192 / t.mr * t.mr, 8192, 65536}, isa), "");
+    EXPECT_NE(packed_blocking_problem({t.mr + 1, 0, 0}, isa).find("not a multiple"), std::string::npos);
+    EXPECT_NE(packed_blocking_problem({-t.mr, 0, 0}, isa).find("MC = "), std::string::npos);
+    EXPECT_NE(packed_blocking_problem({8192 / t.mr * t.mr + t.mr, 0, 0}, isa).find("MC = "), std::string::npos);
+    EXPECT_NE(packed_blocking_problem({0, 7, 0}, isa).find("KC = 7"), std::string::npos);
+    EXPECT_NE(packed_blocking_problem({0, 8193, 0}, isa).find("KC = 8193"), std::string::npos);
+    EXPECT_NE(packed_blocking_problem({0, 0, t.nr - 1}, isa).find("NC = "), std::string::npos);
+    EXPECT_NE(packed_blocking_problem({0, 0, 65537}, isa).find("NC = 65537"), std::string::npos);
+    EXPECT_THROW(resolve_packed_blocking({0, 5, 0}, isa), std::invalid_argument);
+    EXPECT_THROW(packed_workspace_doubles(PackedIsa::portable, {0, 5, 0}), std::invalid_argument);
+  }
+  EXPECT_EQ(to_string(PackedBlocking{96, 768, 1024}), "96x768x1024");
+  EXPECT_EQ(packed_blocking_problem({100, 0, 0}, PackedIsa::avx512),
+            "MC = 100 is not a multiple of the avx512 kernel's MR = 16");
+  // A larger blocking needs a larger workspace.
+  EXPECT_LT(packed_workspace_doubles(PackedIsa::portable, {8, 8, 4}),
+            packed_workspace_doubles(PackedIsa::portable, {64, 256, 512}));
+  // packed_gemm itself rejects a bad blocking before touching anything.
+  std::vector<double> ws(packed_workspace_doubles(PackedIsa::portable)), c(1);
+  const double x = 1.0;
+  const PackedTerm term{&x, 1, 1.0};
+  const PackedDestination dest{c.data(), 1, 1.0, true};
+  EXPECT_THROW(packed_gemm(1, 1, 1, &term, 1, &term, 1, &dest, 1, ws.data(), PackedIsa::portable, {12, 0, 0}),
+               std::invalid_argument);
+  // FastGemm takes one through its config and shows the resolved one.
+  FastGemmConfig cfg{1, FastVariant::winograd, 2, 1};
+  cfg.leaf = LeafGemm::packed;
+  cfg.packed_blocking = {0, 64, 0};
+  const FastGemm fg(cfg);
+  EXPECT_EQ(fg.config().packed_blocking, resolve_packed_blocking({0, 64, 0}, packed_isa()));
+  cfg.packed_blocking = {0, 3, 0};
+  EXPECT_THROW(FastGemm{cfg}, std::invalid_argument);
+}
+
+// The choice of kernel, one case per rule, independent of this CPU.
+TEST(PackedIsaChoice, UnsetTakesTheWidestTheCpuRuns) {
+  const PackedIsaSupport all{true, true}, avx2_only{false, true}, none{};
+  // The BLAS's core does not matter without match-blas.
+  for (bool blas_avx512 : {false, true}) {
+    EXPECT_EQ(choose_packed_isa("", all, blas_avx512), PackedIsa::avx512);
+    EXPECT_EQ(choose_packed_isa("", avx2_only, blas_avx512), PackedIsa::avx2);
+    EXPECT_EQ(choose_packed_isa("", none, blas_avx512), PackedIsa::portable);
+  }
+}
+
+TEST(PackedIsaChoice, MatchBlasFollowsTheBlasCore) {
+  const PackedIsaSupport all{true, true}, avx2_only{false, true}, none{};
+  EXPECT_EQ(choose_packed_isa("match-blas", all, true), PackedIsa::avx512);
+  EXPECT_EQ(choose_packed_isa("match-blas", all, false), PackedIsa::avx2);  // e.g. OPENBLAS_CORETYPE=Haswell
+  EXPECT_EQ(choose_packed_isa("match-blas", avx2_only, true), PackedIsa::avx2);
+  EXPECT_EQ(choose_packed_isa("match-blas", none, true), PackedIsa::portable);
+  EXPECT_EQ(choose_packed_isa("match-blas", none, false), PackedIsa::portable);
+}
+
+TEST(PackedIsaChoice, ForcedByNameOrRejected) {
+  const PackedIsaSupport all{true, true}, avx2_only{false, true}, none{};
+  EXPECT_EQ(choose_packed_isa("avx512", all, false), PackedIsa::avx512);
+  EXPECT_EQ(choose_packed_isa("avx2", all, true), PackedIsa::avx2);
+  EXPECT_EQ(choose_packed_isa("portable", all, true), PackedIsa::portable);
+  EXPECT_EQ(choose_packed_isa("portable", none, false), PackedIsa::portable);
+  // A kernel the CPU lacks is an error naming what it has, never a silent fallback.
+  try {
+    choose_packed_isa("avx512", avx2_only, true);
+    ADD_FAILURE() << "no throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("avx2, portable, match-blas"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(choose_packed_isa("avx2", none, false), std::runtime_error);
+  try {
+    choose_packed_isa("sse9", all, false);
+    ADD_FAILURE() << "no throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'sse9'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("match-blas"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(choose_packed_isa("AVX512", all, false), std::runtime_error);  // names are exact
+}
+
+TEST(PackedIsaChoice, ThisProcessAgreesWithTheRule) {
+  // Whatever MMBENCH_PACKED_ISA the test runs under (normally unset).
+  const char* env = std::getenv("MMBENCH_PACKED_ISA");
+  const std::string forced = env ? env : "";
+  if (forced.empty()) {
+    EXPECT_EQ(packed_isa(), choose_packed_isa("", packed_isa_support(), false));
+    EXPECT_NE(describe_packed_isa().find("the widest this CPU runs"), std::string::npos) << describe_packed_isa();
+  }
+  EXPECT_EQ(describe_packed_isa().rfind(std::string(to_string(packed_isa())), 0), 0u) << describe_packed_isa();
 }
 
 // ---- FastGemm with the packed GEMM at the bottom -----------------------------

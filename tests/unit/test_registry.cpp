@@ -88,7 +88,8 @@ TEST(Registry, NamesInListOrder) {
 // Every algorithm declares the CSV columns its plans fill
 // (Algorithm::columns()); the results header is the columns every CSV has
 // had, unchanged and in order, then any declared column not among them.
-// The one appended so far is local_gemm (LocalMultiply's, --local-gemm);
+// Appended so far: LocalMultiply's local_gemm (--local-gemm), packed_isa and
+// packed_blocking (the packed GEMM's kernel and block sizes that ran);
 // another new column must be deliberate: it changes the header again.
 TEST(Registry, DeclaredColumnsAreResultsColumns) {
   const auto& base = cli::base_results_columns();
@@ -96,7 +97,7 @@ TEST(Registry, DeclaredColumnsAreResultsColumns) {
   ASSERT_GE(all.size(), base.size());
   EXPECT_TRUE(std::equal(base.begin(), base.end(), all.begin())) << "the base columns keep their order";
   EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(base.size()), all.end()),
-            std::vector<std::string>{"local_gemm"})
+            (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking"}))
       << "the columns appended after the base ones";
   for (const Algorithm* a : all_algorithms()) {
     const std::vector<std::string> cols = a->columns();

@@ -1,0 +1,112 @@
+#include "tuner/packed_ladder.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+#include "core/blas.hpp"
+#include "core/comm.hpp"
+#include "core/generate.hpp"
+#include "core/paired_stats.hpp"
+#include "core/timing.hpp"
+
+namespace mmbench::tuner {
+
+using local::PackedBlocking;
+
+std::vector<PackedBlocking> packed_ladder(local::PackedIsa isa) {
+  const PackedBlocking d = local::default_packed_blocking(isa);
+  const std::int64_t mr = local::packed_tile(isa).mr;
+  const auto panels = [&](std::int64_t mc) { return std::max<std::int64_t>(mr, mc / mr * mr); };
+  const std::vector<PackedBlocking> tries{d,
+                                          {panels(2 * d.mc), d.kc, d.nc},
+                                          {panels(d.mc / 2), d.kc, d.nc},
+                                          {d.mc, d.kc / 2, d.nc},
+                                          {d.mc, d.kc, 2 * d.nc},
+                                          {d.mc, d.kc, d.nc / 2}};
+  std::vector<PackedBlocking> out;
+  for (const PackedBlocking& b : tries)
+    if (local::packed_blocking_problem(b, isa).empty() && std::find(out.begin(), out.end(), b) == out.end())
+      out.push_back(b);
+  return out;
+}
+
+std::int64_t packed_ladder_size(std::int64_t n) { return std::clamp<std::int64_t>(n, 64, 2048); }
+
+PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, MPI_Comm comm_handle,
+                                       const std::function<void(const std::string&)>& say) {
+  if (n < 1 || rounds < 1 || warmup < 0)
+    throw std::invalid_argument(fmt::format("packed ladder: n = {}, rounds = {}, warmup = {}: needs n, rounds >= 1, "
+                                            "warmup >= 0",
+                                            static_cast<long long>(n), rounds, warmup));
+  const Comm comm = Comm::view(comm_handle);
+  const bool root = comm.rank() == 0;
+  const local::PackedIsa isa = local::packed_isa();
+  const std::vector<PackedBlocking> ladder = packed_ladder(isa);
+
+  // Operands on rank 0 only; the others sleep through every call.
+  const std::size_t size = root ? static_cast<std::size_t>(n * n) : 0;
+  std::vector<double> a(size), b(size), c(size, 0.0);
+  if (root)
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) {
+        a[static_cast<std::size_t>(i + j * n)] = matrix_entry(i, j, 21);
+        b[static_cast<std::size_t>(i + j * n)] = matrix_entry(i, j, 22);
+      }
+  std::size_t ws_doubles = 0;
+  for (const PackedBlocking& bl : ladder) ws_doubles = std::max(ws_doubles, local::packed_workspace_doubles(isa, bl));
+  // 64-byte aligned, as FastGemm's workspace (the kernel loads A panels aligned).
+  std::vector<double> ws_store(root ? ws_doubles + 8 : 0);
+  double* ws = root ? reinterpret_cast<double*>((reinterpret_cast<std::uintptr_t>(ws_store.data()) + 63) &
+                                                ~std::uintptr_t{63})
+                    : nullptr;
+
+  const int before = blas_threads();
+  set_blas_threads(1);
+  // Candidates 0 .. size-1 are the ladder; the last is the DGEMM.
+  const std::size_t count = ladder.size() + 1;
+  auto call = [&](std::size_t which) {
+    if (which == ladder.size()) {
+      dgemm(n, n, n, a.data(), n, b.data(), n, 0.0, c.data(), n);
+      return;
+    }
+    const local::PackedTerm at{a.data(), n, 1.0}, bt{b.data(), n, 1.0};
+    const local::PackedDestination ct{c.data(), n, 1.0, true};
+    local::packed_gemm(n, n, n, &at, 1, &bt, 1, &ct, 1, ws, isa, ladder[which]);
+  };
+  for (std::size_t w = 0; w < count; ++w)
+    for (int i = 0; i < warmup; ++i) run_taking_part(comm, [&] { call(w); }, root);
+  std::vector<std::vector<double>> times(count);
+  constexpr std::uint64_t kSeed = 0x7061636b65640000ULL;  // "packed"
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t which : round_order(count, kSeed, r))
+      times[which].push_back(time_max_over_ranks(comm, [&] { call(which); }, root));
+    if (say) say(fmt::format("packed GEMM round {}/{}", r + 1, rounds));
+  }
+  set_blas_threads(before);
+
+  const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  const auto rate = [&](std::size_t which) { return flops / summarize(times[which]).median / 1e6; };
+  PackedTuneRecord out;
+  out.measured = true;
+  out.isa = isa;
+  out.n = n;
+  out.rounds = rounds;
+  for (std::size_t i = 0; i < ladder.size(); ++i) out.candidates.push_back({ladder[i], rate(i)});
+  // The first of equal medians: the defaults where nothing beats them.
+  const auto best = std::max_element(out.candidates.begin(), out.candidates.end(),
+                                     [](const PackedCandidate& x, const PackedCandidate& y) {
+                                       return x.mflops_median < y.mflops_median;
+                                     });
+  out.best = best->blocking;
+  out.packed_mflops = best->mflops_median;
+  out.blas_mflops = rate(ladder.size());
+  out.leaf = packed_leaf_choice(out.packed_mflops, out.blas_mflops);
+  // The times are the maximum over ranks, and only rank 0 contributed: the
+  // same on every rank already.
+  return out;
+}
+
+}  // namespace mmbench::tuner
