@@ -19,5 +19,5 @@ asked = sorted((r["lb_asked"], r["lb"], r["status"]) for r in rows)
 assert asked == [("32", "32", "ok"), ("64", "64", "ok"), ("auto:668", "32", "ok")], asked
 PY
 summary=$dir/lb-ladder-p2-summary.md
-grep -q '^| 256 | 32: [^|]*, 64: [^|]*, auto=32: [^|]* | [^|]* | 32 | [0-9.]* \[ "$summary" || { cat "$summary"; fail "summary row for n = 256"; }
+grep -q '^| 256 | 32: [^|]*, 64: [^|]*, auto=32: [^|]* | [^|]* | 32 | [0-9.]* \[' "$summary" || { cat "$summary"; fail "summary row for n = 256"; }
 echo "ok: $(grep '^| 256 ' "$summary")"
