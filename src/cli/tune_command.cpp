@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "algos/process_grid.hpp"
+#include "space/process_grid.hpp"
 #include "cli/machine_report.hpp"
 #include "cli/run_header.hpp"
 #include "cli/local_results.hpp"
@@ -13,6 +13,8 @@
 #include "cli/value_lists.hpp"
 #include "core/sysinfo.hpp"
 #include "local/packed_gemm.hpp"
+#include "core/lb_in_force.hpp"
+#include "tuner/lb_check.hpp"
 #include "tuner/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
@@ -81,7 +83,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   tuner::TuneOptions o;
   o.n = a.n;
   auto [pr, pc] = parse_grid("--grid", a.grid);
-  if (pr == 0) std::tie(pr, pc) = algos::most_square_grid(world.size());
+  if (pr == 0) std::tie(pr, pc) = space::most_square_grid(world.size());
   o.pr = pr;
   o.pc = pc;
   o.kmin = a.kmin;
@@ -143,14 +145,17 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     fmt::print("  rule's lb = {} (eq. 2.26, x = {:g}, on the smoothed profile; largest median {:.0f} MFLOPS at k = {})\n",
                prof.rule_lb, o.x, prof.peak_dgemm_mflops, prof.lb_at_max);
     if (prof.lb_check.rounds > 0) {
+      const std::int64_t rule = tuner::rule_candidate(prof.lb_check, prof.rule_lb);
       double speed = 0, rule_speed = 0;
       for (const tuner::LbCheckCandidate& c : prof.lb_check.candidates) {
         if (c.lb == prof.lb) speed = c.ratio_median;
-        if (c.lb == prof.rule_lb) rule_speed = c.ratio_median;
+        if (c.lb == rule) rule_speed = c.ratio_median;
       }
-      fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = 32; the rule's lb {:.3f}x) "
-                 "in {}\n",
-                 prof.lb, prof.lb_check.n, prof.lb_check.rounds, speed, rule_speed, o.lb_check_csv_path);
+      const std::string rule_text =
+          rule == prof.rule_lb ? std::string("the rule's lb") : fmt::format("the rule's lb capped at {}", rule);
+      fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
+                 prof.lb, prof.lb_check.n, prof.lb_check.rounds, speed, kScalapackDefaultLb, rule_text, rule_speed,
+                 o.lb_check_csv_path);
     } else {
       fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
     }

@@ -52,7 +52,7 @@ std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, in
     add(even_at_least_2(v));
   }
   std::vector<std::int64_t> out = ladder;
-  if (std::find(out.begin(), out.end(), kLibraryDefaultLb) == out.end()) out.push_back(kLibraryDefaultLb);
+  if (std::find(out.begin(), out.end(), kScalapackDefaultLb) == out.end()) out.push_back(kScalapackDefaultLb);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -110,7 +110,7 @@ LbCheckOutcome check_lb_with_pdgemm(const LbCheckOptions& o, const std::vector<s
         "warmup >= 0, pr * pc = ranks",
         static_cast<long long>(o.n), o.pr, o.pc, comm.size(), o.nb, o.rounds, o.warmup));
   }
-  if (std::find(lbs.begin(), lbs.end(), kLibraryDefaultLb) == lbs.end()) {
+  if (std::find(lbs.begin(), lbs.end(), kScalapackDefaultLb) == lbs.end()) {
     throw std::invalid_argument("lb check: the candidates lack the reference lb = 32");
   }
   auto tell = [&](const std::string& line) {
@@ -155,7 +155,7 @@ LbCheckOutcome check_lb_with_pdgemm(const LbCheckOptions& o, const std::vector<s
   for (int w = 0; w < o.warmup; ++w) plans.front()->multiply(A, B, C);
   out.times.assign(static_cast<std::size_t>(o.rounds), std::vector<double>(lbs.size(), 0.0));
   const std::size_t ref = static_cast<std::size_t>(
-      std::find(lbs.begin(), lbs.end(), kLibraryDefaultLb) - lbs.begin());
+      std::find(lbs.begin(), lbs.end(), kScalapackDefaultLb) - lbs.begin());
   for (int r = 0; r < o.rounds; ++r) {
     std::vector<double>& t = out.times[static_cast<std::size_t>(r)];
     for (std::size_t i : round_order(lbs.size(), o.seed, r))
@@ -177,7 +177,7 @@ LbCheckOutcome check_lb_with_pdgemm(const LbCheckOptions& o, const std::vector<s
 
   const double flops_per_rank = 2.0 * static_cast<double>(o.n) * static_cast<double>(o.n) *
                                 static_cast<double>(o.n) / comm.size();
-  const LbDecision d = decide_lb(lbs, kLibraryDefaultLb, out.times, flops_per_rank);
+  const LbDecision d = decide_lb(lbs, kScalapackDefaultLb, out.times, flops_per_rank);
   // Every rank holds the same (max-over-ranks) times and so the same
   // decision; rank 0's is broadcast all the same, so that no rank can
   // differ even if a reduction were not bitwise reproducible.
@@ -188,12 +188,19 @@ LbCheckOutcome check_lb_with_pdgemm(const LbCheckOptions& o, const std::vector<s
   out.record.n = o.n;
   out.record.nb = o.nb;
   out.record.rounds = o.rounds;
-  out.record.reference_lb = kLibraryDefaultLb;
+  out.record.reference_lb = kScalapackDefaultLb;
   out.record.coverage = d.coverage;
   out.record.candidates = d.candidates;
   std::sort(out.record.candidates.begin(), out.record.candidates.end(),
             [](const LbCheckCandidate& a, const LbCheckCandidate& b) { return a.lb < b.lb; });
   return out;
+}
+
+std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb) {
+  std::int64_t best = 0;
+  for (const LbCheckCandidate& c : record.candidates)
+    if (c.lb <= rule_lb && c.lb > best) best = c.lb;
+  return best;
 }
 
 }  // namespace mmbench::tuner

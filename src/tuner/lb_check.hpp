@@ -51,8 +51,6 @@
 
 namespace mmbench::tuner {
 
-// ScaLAPACK's built-in PILAENV value: the reference of the check.
-inline constexpr std::int64_t kLibraryDefaultLb = kScalapackDefaultLb;
 
 // The candidates above, sorted, without duplicates, the reference included
 // (even if it is above width). rule_lb is clamped to [2, width]; other values
@@ -64,6 +62,13 @@ inline constexpr std::int64_t kLibraryDefaultLb = kScalapackDefaultLb;
 //           (16, 64)   -> 8, 16, 32, 64
 std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, int max_ladder = 6,
                                     double factor = 2.0);
+
+// The candidate that stands for the rule's lb in a check: the rule's lb
+// itself, or, where it lies above the ladder's width (the cap of the
+// tuning problem, which lb_ladder clamps it to), the largest candidate
+// below it. Example: rule 292, candidates 32, 64, 128, 256 -> 256;
+// rule 40 -> 40. 0 when no candidate is at or below rule_lb.
+std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb);
 
 struct LbDecision {
   std::int64_t lb = 0;  // the chosen candidate

@@ -238,9 +238,11 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
           if (c.lb == lb) return c.ratio_median;
         return 0.0;
       };
-      say(fmt::format("lb check: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {}: {:.3f}x) in {:.1f} s",
+      const std::int64_t rule_cand = rule_candidate(check.record, rule.lb);
+      say(fmt::format("lb check: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {} as checked, {}: {:.3f}x) in "
+                      "{:.1f} s",
                       static_cast<long long>(check.lb), speed(check.lb), static_cast<long long>(rule.lb),
-                      speed(rule.lb), t_check));
+                      static_cast<long long>(rule_cand), speed(rule_cand), t_check));
       note(fmt::format("lb: PDGEMM check at n = {} ({} candidates, {} rounds, nb {}): lb = {}, the rule's {}",
                        static_cast<long long>(options.n), lbs.size(), options.lb_check_rounds, options.lb_check_nb,
                        static_cast<long long>(check.lb), static_cast<long long>(rule.lb)));
