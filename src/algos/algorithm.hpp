@@ -18,75 +18,15 @@
 #include <string_view>
 #include <vector>
 
-#include "algos/strassen_groups.hpp"
+#include "algos/vocabulary.hpp"
 #include "core/comm.hpp"
 #include "core/dist_matrix.hpp"
-#include "local/packed_gemm.hpp"
 
 namespace mmbench::model {
 struct AlgorithmModel;  // model/algorithm_models.hpp
 }
 
 namespace mmbench::algos {
-
-// C (m x n) = A (m x k) * B (k x n).
-struct Problem {
-  Index m = 0, n = 0, k = 0;
-  double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
-};
-
-// The tunable choices of one configuration. Algorithms ignore what they do
-// not use (uses() says which they use).
-struct Options {
-  int threads = 1;        // BLAS threads per rank
-  int nb = 64;            // block-cyclic block size
-  int lb = 0;             // PBLAS logical block size; 0 = library default (32)
-  // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
-  // every PDGEMM -- also each leaf of parallel Strassen -- runs
-  // lb_in_force(lb, capped, its k, its grid, nb) (core/lb_in_force.hpp).
-  bool lb_tuned = false;
-  int pr = 0, pc = 0;     // process grid; 0 = most square
-  int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
-  int local_levels = 0;   // local Strassen-Winograd levels in each rank (at most)
-  std::string local_variant = "winograd";
-  // A local level is done only while min(m, n, k) of the block is at least
-  // this; 0 = the kernel's default (256). `--local-strassen auto` sets it to
-  // the machine profile's measured crossover.
-  std::int64_t local_min_dim = 0;
-  // What multiplies at the bottom of the local levels (local/fast_gemm.hpp
-  // LeafGemm): "blas" (OpenBLAS DGEMM) or "packed" (mmbench's packed GEMM,
-  // the deepest level fused into it). With 0 levels "packed" is still the
-  // local kernel -- the packed GEMM alone -- not plain DGEMM.
-  std::string local_gemm = "blas";
-  // The packed GEMM's block sizes where local_gemm is "packed"; zeros: its
-  // kernel's defaults (a machine profile's tuned ones come from `run
-  // --profile`, cli/sweep_expansion.cpp).
-  local::PackedBlocking packed_blocking{};
-  // Q7 group splits chosen by the cost model (--q7-split model); null = the
-  // paper's eq. 2.18.
-  std::shared_ptr<const Q7SplitTable> q7_splits;
-  // 2.5d: layers c (p = q^2 c); 0 = the largest that applies.
-  int replicas = 0;
-};
-
-// Which Options an algorithm reads (so a sweep does not repeat identical
-// configurations for options the algorithm ignores).
-struct Uses {
-  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false,
-       replicas = false;
-};
-
-// How a plan really ran: the options as asked with every choice the plan
-// made filled in, and the ranks that computed. Typed, so the run's rows and
-// its model prices need not read describe()'s CSV text back.
-// Example: --algo strassen-q7+ring --recursions max on 56 ranks asks
-// recursions = -1 and runs r = 2: opt.recursions = 2, ranks = 56. The dgemm
-// peer on 4 ranks × 1 thread: ranks = 1, opt.threads = 4 (its one rank with
-// all the job's cores; its models give the same price either way).
-struct AsRun {
-  Options opt;
-  int ranks = 0;
-};
 
 // Empty reason = applicable.
 struct Applicability {

@@ -22,7 +22,7 @@ class DgemmPlan : public Plan {
  public:
   DgemmPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm), threads_(opt.threads * comm.size()),
-        local_(opt.local_levels, opt.local_variant, threads_, opt.local_min_dim, opt.local_gemm, opt.packed_blocking),
+        local_(opt.local, threads_),
         a_(single_owner(pb.m, pb.k, comm.size(), 0)),
         b_(single_owner(pb.k, pb.n, comm.size(), 0)),
         c_(single_owner(pb.m, pb.n, comm.size(), 0)) {
@@ -74,7 +74,7 @@ model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const
 
 model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   return {0.0, model::refined_local_time(double(pb.m), double(pb.n), double(pb.k), model::threads_of(opt) * p,
-                                         model::local_of(opt), mp)};
+                                         model::local_of(opt.local), mp)};
 }
 
 class Dgemm : public Algorithm {
@@ -94,9 +94,7 @@ class Dgemm : public Algorithm {
   // estimated at 14.5 GB.
   double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
     return double(pb.m) * double(pb.k) + double(pb.k) * double(pb.n) + double(pb.m) * double(pb.n) +
-           double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local_levels,
-                                                                 opt.local_variant, opt.threads * ranks,
-                                                                 opt.local_min_dim, opt.local_gemm, opt.packed_blocking));
+           double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local, opt.threads * ranks));
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<DgemmPlan>(pb, opt, comm);

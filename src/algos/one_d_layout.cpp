@@ -20,9 +20,7 @@ double one_d_buffer_doubles(const Problem& pb, int ranks) {
 
 double one_d_local_workspace_doubles(const Problem& pb, const Options& opt, int ranks) {
   return double(local::LocalMultiply::workspace_doubles_needed(block_size(pb.m, ranks, 0), block_size(pb.n, ranks, 0),
-                                                               pb.k, opt.local_levels, opt.local_variant, opt.threads,
-                                                               opt.local_min_dim, opt.local_gemm,
-                                                               opt.packed_blocking));
+                                                               pb.k, opt.local, opt.threads));
 }
 
 }  // namespace mmbench::algos

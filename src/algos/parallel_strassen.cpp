@@ -24,7 +24,7 @@ class LocalDgemm : public Plan {
  public:
   LocalDgemm(Index m, Index n, Index k, const Options& opt)
       : m_(m), n_(n), k_(k),
-        local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim, opt.local_gemm, opt.packed_blocking),
+        local_(opt.local, opt.threads),
         a_(single_owner(m, k, 1, 0)), b_(single_owner(k, n, 1, 0)), c_(single_owner(m, n, 1, 0)) {
     local_.prepare(m, n, k);
   }

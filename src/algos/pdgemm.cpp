@@ -13,7 +13,7 @@
 #include <stdexcept>
 
 #include "algos/algorithm.hpp"
-#include "algos/process_grid.hpp"
+#include "space/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
 #include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"

@@ -35,6 +35,11 @@ const Algorithm* find_algorithm(std::string_view name) {
   return nullptr;
 }
 
+const model::AlgorithmModel* find_model(std::string_view name) {
+  const Algorithm* a = find_algorithm(name);
+  return a ? &a->models() : nullptr;
+}
+
 namespace {
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);

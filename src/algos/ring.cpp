@@ -17,7 +17,7 @@
 
 #include <algorithm>
 
-#include "algos/ring_chunks.hpp"
+#include "space/ring_chunks.hpp"
 #include "algos/algorithm.hpp"
 #include "algos/one_d_layout.hpp"
 #include "core/mpi_check.hpp"
@@ -33,7 +33,7 @@ class RingPlan : public Plan {
  public:
   RingPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm),
-        local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim, opt.local_gemm, opt.packed_blocking),
+        local_(opt.local, opt.threads),
         l_(one_d_layouts(pb, comm.size())) {
     const Index widest = block_size(pb.n, comm.size(), 0);
     if (comm.size() > 1)
@@ -104,7 +104,7 @@ model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const
 
 model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   return model::refined_ring(double(pb.m), double(pb.n), double(pb.k), p, model::threads_of(opt), mp,
-                             model::local_of(opt));
+                             model::local_of(opt.local));
 }
 
 class Ring : public Algorithm {

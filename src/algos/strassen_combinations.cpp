@@ -13,11 +13,11 @@
 #include <string_view>
 
 #include "algos/parallel_strassen.hpp"
-#include "algos/process_grid.hpp"
+#include "space/process_grid.hpp"
 #include "algos/registry.hpp"
 #include "algos/scalapack_availability.hpp"
-#include "algos/strassen_depth.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_depth.hpp"
+#include "space/strassen_groups.hpp"
 #include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
@@ -42,7 +42,7 @@ model::Prediction paper_q7_ring(const Problem& pb, const Options& opt, int p, co
 
 model::LeafModel q7_ring_leaf(const Options& opt, const model::MachineParams& mp) {
   const int t = model::threads_of(opt);
-  const model::LocalKernel lk = model::local_of(opt);
+  const model::LocalKernel lk = model::local_of(opt.local);
   return [t, lk, &mp](double m, double n, double k, int q) { return model::refined_ring(m, n, k, q, t, mp, lk); };
 }
 
@@ -111,7 +111,7 @@ model::Prediction paper_q8(const Problem& pb, const Options& opt, int p, const m
 template <model::Cutoff C>
 model::Prediction refined_q8(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   const int t = model::threads_of(opt), nb = opt.nb;
-  const model::LocalKernel lk = model::local_of(opt);
+  const model::LocalKernel lk = model::local_of(opt.local);
   auto leaf = [&](double m, double n, double k, int q) -> model::Prediction {
     if constexpr (C == model::Cutoff::pdgemm) {
       const auto [pr, pc] = most_square_grid(q);
@@ -260,9 +260,7 @@ class StrassenCombination : public Algorithm {
     leaf = std::max(1, leaf);
     const Index rows = c_.cutoff == Cutoff::dgemm ? lm : block_size(lm, leaf, 0);
     const Index cols = c_.cutoff == Cutoff::dgemm ? ln : block_size(ln, leaf, 0);
-    return double(local::LocalMultiply::workspace_doubles_needed(rows, cols, lk, opt.local_levels, opt.local_variant,
-                                                                 opt.threads, opt.local_min_dim, opt.local_gemm,
-                                                                 opt.packed_blocking));
+    return double(local::LocalMultiply::workspace_doubles_needed(rows, cols, lk, opt.local, opt.threads));
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, comm.size()) : opt.recursions;

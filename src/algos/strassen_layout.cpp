@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "algos/process_grid.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/process_grid.hpp"
+#include "space/strassen_groups.hpp"
 
 namespace mmbench::algos::strassen {
 

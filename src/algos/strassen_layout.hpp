@@ -20,8 +20,8 @@
 #include <array>
 #include <memory>
 
-#include "algos/strassen_formulas.hpp"
-#include "algos/strassen_groups.hpp"
+#include "algos/vocabulary.hpp"
+#include "space/strassen_groups.hpp"
 #include "core/layout.hpp"
 #include "core/simulation.hpp"
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <utility>
 
-#include "algos/process_grid.hpp"
+#include "space/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
 #include "algos/strassen_transport.hpp"
 #ifndef MMBENCH_SMPI

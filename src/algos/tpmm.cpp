@@ -34,7 +34,7 @@ class TpmmPlan : public Plan {
  public:
   TpmmPlan(const Problem& pb, const Options& opt, const Comm& comm)
       : pb_(pb), comm_(comm),
-        local_(opt.local_levels, opt.local_variant, opt.threads, opt.local_min_dim, opt.local_gemm, opt.packed_blocking),
+        local_(opt.local, opt.threads),
         steps_(tpmm_schedule(comm.size(), comm.rank())),
         l_(one_d_layouts(pb, comm.size())) {
     const Index widest = block_size(pb.n, comm.size(), 0);
@@ -103,7 +103,7 @@ model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const
 
 model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   return model::refined_tpmm(double(pb.m), double(pb.n), double(pb.k), p, model::threads_of(opt), mp,
-                             model::local_of(opt));
+                             model::local_of(opt.local));
 }
 
 class Tpmm : public Algorithm {

@@ -10,7 +10,7 @@
 
 #include "algos/algorithm.hpp"
 #include "cli/machine_source.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 namespace mmbench::cli {
 

@@ -17,7 +17,7 @@ struct Config {
   algos::Options opt;
   std::string selected_by = "user";
   std::string runner_up;
-  std::string local_label;  // --local-strassen as asked ("auto", "2"); empty: opt.local_levels
+  std::string local_label;  // --local-strassen as asked ("auto", "2"); empty: opt.local.levels
   std::string refuse;       // not applicable for a reason found while expanding
   int group = -1;           // --validate: index of the problem this candidate belongs to
   bool model_pick = false;  // --validate: the candidate --algo auto would run

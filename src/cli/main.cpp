@@ -15,6 +15,7 @@
 #include "cli/list_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/simulation_prices.hpp"
 #include "cli/tune_command.hpp"
 #include "cli/usage_error.hpp"
 #include "core/comm.hpp"
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    cli::set_simulation_prices();
     if (*list) {
       if (root) cli::list_command();
       return 0;

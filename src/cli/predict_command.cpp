@@ -12,7 +12,7 @@
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "core/csv_file.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 namespace mmbench::cli {
 
@@ -74,7 +74,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   if (a.top < 0) throw UsageError("--top: " + std::to_string(a.top) + " is out of range; allowed 0 (all) or more");
   const Machine machine = load_machine(a.machine);
 
-  model::CandidateSpace space;
+  ranking::CandidateSpace space;
   space.lbs.clear();
   for (const LbValue v : parse_lb_option(a.lb, &machine, a.machine.profile))
     if (!v.tuned) space.lbs.push_back(v.lb);
@@ -91,11 +91,11 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   space.cores_per_node = machine.cores;
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
-  if (machine.local_l1_n > 0) base.local_min_dim = machine.local_l1_n;
+  if (machine.local_l1_n > 0) base.local.min_dim = machine.local_l1_n;
   const LocalGemmChoice gemm =
       resolve_local_gemm(parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM"), &machine, a.machine.profile);
-  base.local_gemm = gemm.gemm;
-  base.packed_blocking = gemm.blocking;
+  base.local.gemm = gemm.gemm;
+  base.local.packed_blocking = gemm.blocking;
 
   if (world.rank() != 0) return 0;
 
@@ -111,9 +111,9 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   nlohmann::json doc = {{"schema", "mmbench-predict/1"}, {"machine", describe(machine)}, {"rankings", nlohmann::json::array()}};
   for (std::int64_t p : ps)
     for (const algos::Problem& pb : problems) {
-      model::Ranking rk;
+      ranking::Ranking rk;
       try {
-        rk = model::rank_candidates(pb, static_cast<int>(p), base, machine.params, kind, space);
+        rk = ranking::rank_candidates(pb, static_cast<int>(p), base, machine.params, kind, space);
       } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
       }

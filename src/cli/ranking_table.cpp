@@ -4,18 +4,19 @@
 
 #include <algorithm>
 
+#include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 
 namespace mmbench::cli {
 
-using model::Candidate;
+using ranking::Candidate;
 using model::ModelKind;
 
 double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int threads) {
   return seconds > 0 ? pb.flops() / seconds / (double(p) * std::max(1, threads)) / 1e6 : 0.0;
 }
 
-void print_ranking(const model::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded) {
+void print_ranking(const ranking::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded) {
   fmt::print("p = {}, m = {}, n = {}, k = {}: {} candidates ranked by the {} model, {} excluded\n", p, pb.m, pb.n, pb.k,
              rk.ranked.size(), model::to_string(rk.model), rk.excluded.size());
   fmt::print("  {:>4}  {:<44} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "rank", "candidate", "t_pred[s]", "MFLOPS/p",
@@ -30,7 +31,7 @@ void print_ranking(const model::Ranking& rk, const algos::Problem& pb, int p, st
   }
   if (shown < rk.ranked.size()) fmt::print("  ... {} more (--top 0 shows all)\n", rk.ranked.size() - shown);
   if (show_excluded)
-    for (const model::Excluded& e : rk.excluded) fmt::print("  excluded: {:<44} {}\n", e.label, e.reason);
+    for (const ranking::Excluded& e : rk.excluded) fmt::print("  excluded: {:<44} {}\n", e.label, e.reason);
   std::fflush(stdout);
 }
 
@@ -45,7 +46,7 @@ const std::vector<std::string>& predict_columns() {
 
 namespace {
 
-std::map<std::string, std::string> row_of(const Candidate& c, std::size_t rank, const model::Ranking& rk,
+std::map<std::string, std::string> row_of(const Candidate& c, std::size_t rank, const ranking::Ranking& rk,
                                           const algos::Problem& pb, int p) {
   const model::AlgorithmModel& am = c.algo->models();
   const algos::Uses u = c.algo->uses();
@@ -74,19 +75,19 @@ std::map<std::string, std::string> row_of(const Candidate& c, std::size_t rank, 
   };
   if (u.grid) r["grid"] = std::to_string(c.opt.pr) + "x" + std::to_string(c.opt.pc);
   if (u.nb) r["nb"] = std::to_string(c.opt.nb);
-  if (u.lb) r["lb"] = std::to_string(c.opt.lb > 0 ? c.opt.lb : 32);
+  if (u.lb) r["lb"] = std::to_string(c.opt.lb > 0 ? c.opt.lb : kScalapackDefaultLb);
   return r;
 }
 
 }  // namespace
 
-std::vector<std::map<std::string, std::string>> ranking_rows(const model::Ranking& rk, const algos::Problem& pb, int p) {
+std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Ranking& rk, const algos::Problem& pb, int p) {
   std::vector<std::map<std::string, std::string>> out;
   for (std::size_t i = 0; i < rk.ranked.size(); ++i) out.push_back(row_of(rk.ranked[i], i + 1, rk, pb, p));
   return out;
 }
 
-nlohmann::json ranking_json(const model::Ranking& rk, const algos::Problem& pb, int p) {
+nlohmann::json ranking_json(const ranking::Ranking& rk, const algos::Problem& pb, int p) {
   nlohmann::json doc = {{"p", p}, {"m", pb.m}, {"n", pb.n}, {"k", pb.k}, {"model", model::to_string(rk.model)}};
   nlohmann::json ranked = nlohmann::json::array(), excluded = nlohmann::json::array();
   for (std::size_t i = 0; i < rk.ranked.size(); ++i) {
@@ -99,14 +100,14 @@ nlohmann::json ranking_json(const model::Ranking& rk, const algos::Problem& pb, 
                       {"pr", c.opt.pr},
                       {"pc", c.opt.pc},
                       {"nb", c.opt.nb},
-                      {"lb", c.opt.lb > 0 ? c.opt.lb : 32},
+                      {"lb", c.opt.lb > 0 ? c.opt.lb : kScalapackDefaultLb},
                       {"t_pred", t},
                       {"mflops_per_proc", mflops_per_proc(pb, t, p, c.opt.threads)},
                       {"paper", {{"comm_s", c.paper.comm_s}, {"comp_s", c.paper.comp_s}, {"total_s", c.paper.total()}}},
                       {"refined",
                        {{"comm_s", c.refined.comm_s}, {"comp_s", c.refined.comp_s}, {"total_s", c.refined.total()}}}});
   }
-  for (const model::Excluded& e : rk.excluded) excluded.push_back({{"label", e.label}, {"reason", e.reason}});
+  for (const ranking::Excluded& e : rk.excluded) excluded.push_back({{"label", e.label}, {"reason", e.reason}});
   doc["ranked"] = std::move(ranked);
   doc["excluded"] = std::move(excluded);
   return doc;

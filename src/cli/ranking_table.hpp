@@ -8,21 +8,21 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 namespace mmbench::cli {
 
 // Prints one block for problem pb on p ranks: a title line, the best `top`
 // candidates (0 = all) with both predictions, and with show_excluded every
 // excluded candidate with its reason.
-void print_ranking(const model::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded);
+void print_ranking(const ranking::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded);
 
 // Columns of the predict CSV, in order.
 const std::vector<std::string>& predict_columns();
 // One CSV row per ranked candidate (rank 1 = the pick).
-std::vector<std::map<std::string, std::string>> ranking_rows(const model::Ranking& rk, const algos::Problem& pb, int p);
+std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Ranking& rk, const algos::Problem& pb, int p);
 // {"p", "m", "n", "k", "model", "ranked": [...], "excluded": [...]}.
-nlohmann::json ranking_json(const model::Ranking& rk, const algos::Problem& pb, int p);
+nlohmann::json ranking_json(const ranking::Ranking& rk, const algos::Problem& pb, int p);
 
 // MFLOPS per core of a predicted time: classical 2mnk count (docs/method.md §1) over
 // p x threads cores, the convention of the run CSV.

@@ -10,7 +10,7 @@
 #include "cli/value_lists.hpp"
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 namespace mmbench::cli {
 
@@ -24,7 +24,7 @@ std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, cons
   if (c.opt.lb == 0) used.opt.lb = 0;
   model::Prediction paper, refined;
   try {
-    model::predict_configuration(*c.algo, c.pb, used.opt, used.ranks, machine.params, paper, refined);
+    ranking::predict_configuration(*c.algo, c.pb, used.opt, used.ranks, machine.params, paper, refined);
   } catch (const std::invalid_argument&) {
     return std::nullopt;  // a model that does not cover this configuration
   }
@@ -45,9 +45,9 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
   row.warmup = a.warmup;
   row.reps_asked = a.reps;
   row.order_seed = order_seed;
-  row.local_levels = c.local_label.empty() ? std::to_string(c.opt.local_levels) : c.local_label;
+  row.local_levels = c.local_label.empty() ? std::to_string(c.opt.local.levels) : c.local_label;
   // Also on rows that never ran (not applicable), whose plan wrote nothing.
-  if (c.algo->uses().local_levels) row.local_gemm = c.opt.local_gemm;
+  if (c.algo->uses().local_levels) row.local_gemm = c.opt.local.gemm;
   row.selected_by = c.selected_by;
   row.runner_up = c.runner_up;
   return row;

@@ -37,7 +37,7 @@
 #include "cli/sweep_expansion.hpp"
 #include "cli/validation_report.hpp"
 #include "model/algorithm_models.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 #include "tuner/blas_check.hpp"
 
 namespace mmbench::cli {

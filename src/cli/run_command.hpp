@@ -3,7 +3,7 @@
 //
 // With a machine (--profile or --lambda/--tau/--flops) every row also gets
 // both model predictions and their relative errors. `--algo auto` runs the
-// candidate the model ranks first (model/selection.hpp); `--explain` prints
+// candidate the model ranks first (ranking/selection.hpp); `--explain` prints
 // the ranking; `--validate` runs every applicable candidate and reports,
 // per problem, the measured best, auto's pick, the regret and the models'
 // errors (<csv stem>-validate.csv and .txt).

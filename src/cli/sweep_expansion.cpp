@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "algos/registry.hpp"
-#include "algos/two_point_five_d.hpp"
+#include "space/replicas.hpp"
 #include "cli/common_options.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
@@ -55,9 +55,9 @@ RepsRule parse_reps(const RunArgs& a) {
 
 namespace {
 
-model::CandidateSpace space_for(const Selection& sel, const std::vector<std::string>& only,
+ranking::CandidateSpace space_for(const Selection& sel, const std::vector<std::string>& only,
                                const std::vector<int>& local_levels) {
-  model::CandidateSpace space;
+  ranking::CandidateSpace space;
   space.local_levels = local_levels;
   // The profile's lb is a candidate as tuned: capped per PDGEMM.
   if (sel.machine && sel.machine->lb > 0) space.tuned_lb = sel.machine->lb;
@@ -70,10 +70,10 @@ model::CandidateSpace space_for(const Selection& sel, const std::vector<std::str
 
 }  // namespace
 
-model::Ranking rank_for(const Problem& pb, const Options& base, int ranks, const Selection& sel,
+ranking::Ranking rank_for(const Problem& pb, const Options& base, int ranks, const Selection& sel,
                         const std::vector<std::string>& only, const std::vector<int>& local_levels) {
   try {
-    return model::rank_candidates(pb, ranks, base, sel.machine->params, sel.kind,
+    return ranking::rank_candidates(pb, ranks, base, sel.machine->params, sel.kind,
                                   space_for(sel, only, local_levels));
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("model: ") + e.what());
@@ -136,13 +136,13 @@ AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::
   AutoSpace out;
   out.base.threads = a.threads;
   out.base.nb = nb;
-  out.base.local_variant = a.local_variant;
+  out.base.local.variant = a.local_variant;
   // One value: expand() checks.
   const LocalGemmChoice gemm =
       resolve_local_gemm(parse_local_gemm_option(local_gemm_text(a, sel, true)).front(), sel.machine, a.machine.profile);
-  out.base.local_gemm = gemm.gemm;
-  out.base.packed_blocking = gemm.blocking;
-  if (sel.machine && sel.machine->local_l1_n > 0) out.base.local_min_dim = sel.machine->local_l1_n;
+  out.base.local.gemm = gemm.gemm;
+  out.base.local.packed_blocking = gemm.blocking;
+  if (sel.machine && sel.machine->local_l1_n > 0) out.base.local.min_dim = sel.machine->local_l1_n;
   out.levels = {0, 1, 2, 3};
   if (!given.empty()) {
     out.levels.clear();
@@ -194,8 +194,8 @@ std::vector<Setter> recursion_values(const std::string& text, const SweepContext
 
 Setter set_local(const LocalChoice& lc) {
   return [lc](Config& c) {
-    c.opt.local_levels = lc.levels;
-    c.opt.local_min_dim = lc.min_dim;
+    c.opt.local.levels = lc.levels;
+    c.opt.local.min_dim = lc.min_dim;
     c.local_label = lc.label;
   };
 }
@@ -213,8 +213,8 @@ std::vector<Setter> local_gemm_values(const std::string&, const SweepContext& x)
   for (const std::string& w : parse_local_gemm_option(local_gemm_text(x.a, x.sel, false))) {
     const LocalGemmChoice g = resolve_local_gemm(w, x.sel.machine, x.a.machine.profile);
     out.push_back([g](Config& c) {
-      c.opt.local_gemm = g.gemm;
-      c.opt.packed_blocking = g.blocking;
+      c.opt.local.gemm = g.gemm;
+      c.opt.local.packed_blocking = g.blocking;
     });
   }
   return out;
@@ -298,8 +298,8 @@ const std::vector<SweptOption>& swept_options() {
        "profile that measured the packed GEMM, auto",
        &RunArgs::local_gemm, &algos::Uses::local_levels, local_gemm_values,
        [](Config& c) {
-         c.opt.local_gemm = "blas";
-         c.opt.packed_blocking = {};
+         c.opt.local.gemm = "blas";
+         c.opt.local.packed_blocking = {};
        },
        false},
       {"--replicas",
@@ -347,7 +347,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     for (const Algorithm* al : algos_)
       if (al) only.emplace_back(al->name());
     for (std::size_t g = 0; g < problems.size(); ++g) {
-      const model::Ranking rk = rank_for(problems[g], base, ranks, sel, only, candidate_levels);
+      const ranking::Ranking rk = rank_for(problems[g], base, ranks, sel, only, candidate_levels);
       for (std::size_t i = 0; i < rk.ranked.size(); ++i) {
         Config c{rk.ranked[i].algo, problems[g], rk.ranked[i].opt};
         c.group = static_cast<int>(g);
@@ -361,7 +361,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (const Algorithm* al : algos_) {
     if (!al) {  // auto: the model's first candidate for each problem
       for (const Problem& pb : problems) {
-        const model::Ranking rk = rank_for(pb, base, ranks, sel, {}, candidate_levels);
+        const ranking::Ranking rk = rank_for(pb, base, ranks, sel, {}, candidate_levels);
         if (rk.ranked.empty()) throw UsageError("--algo auto: no applicable candidate for n = " + std::to_string(pb.n));
         Config c{rk.ranked[0].algo, pb, rk.ranked[0].opt};
         c.selected_by = "auto-" + model::to_string(sel.kind);
@@ -372,7 +372,7 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     }
     for (const Problem& pb : problems) {
       Options o;
-      o.local_variant = a.local_variant;
+      o.local.variant = a.local_variant;
       o.threads = a.threads;
       std::vector<Config> cs{Config{al, pb, o}};
       for (std::size_t i = 0; i < swept_options().size(); ++i) cs = apply(swept_options()[i], values[i], cs, al->uses());

@@ -2,7 +2,7 @@
 // Every rank parses the same arguments and expands them into the same list
 // of configurations (algorithm x problem x the options it takes), or throws
 // the same UsageError. `--algo auto` and `--validate` ask the cost model
-// (model/selection.hpp) for the candidates.
+// (ranking/selection.hpp) for the candidates.
 //
 //   arguments (RunArgs) --expand--> configurations (Config)
 //     --measure_in_rounds (sweep_rounds.hpp)--> measurements (Measured)
@@ -16,7 +16,7 @@
 #include "cli/configuration.hpp"
 #include "cli/machine_source.hpp"
 #include "cli/run_command.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 namespace mmbench::cli {
 
@@ -64,7 +64,7 @@ std::vector<LocalChoice> given_local_choices(const RunArgs& a, const Selection& 
 
 // The candidates the model ranks for one problem (only: restrict to these
 // algorithm names; empty = all). Throws UsageError when the model refuses.
-model::Ranking rank_for(const algos::Problem& pb, const algos::Options& base, int ranks, const Selection& sel,
+ranking::Ranking rank_for(const algos::Problem& pb, const algos::Options& base, int ranks, const Selection& sel,
                         const std::vector<std::string>& only, const std::vector<int>& local_levels);
 
 // What a swept option's parser may need besides its text.

@@ -70,7 +70,7 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
     auto label = [&](int i) {
       if (i < 0) return std::string();
       const Config& c = configs[static_cast<std::size_t>(i)];
-      return model::Candidate{c.algo, c.opt, {}, {}}.label();
+      return ranking::Candidate{c.algo, c.opt, {}, {}}.label();
     };
     std::map<std::string, std::string> r = {
         {"p", std::to_string(ranks)}, {"cores", std::to_string(cores)}, {"m", std::to_string(pb.m)},

@@ -17,7 +17,7 @@
 #include "cli/result_row.hpp"
 #include "cli/sweep_rounds.hpp"
 #include "core/csv_file.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 namespace mmbench::cli {
 

@@ -9,8 +9,6 @@
 #include <new>
 
 #include "core/large_buffer.hpp"
-
-#include "tuner/machine_profile.hpp"
 #endif
 
 namespace mmbench::sim {
@@ -22,28 +20,11 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-// Prices of charged work, read once per rank (each simulated rank has its
-// own copy of these globals: SMPI privatizes the executable's data).
-struct Prices {
-  bool from_profile = false;
-  double s_per_flop = 0;       // DGEMM
-  double s_per_element = 0;    // one addition pass, 24 bytes per element
-};
-
-const Prices& prices() {
-  static const Prices p = [] {
-    Prices out;
-    const std::string path = env("MMBENCH_SIM_PROFILE");
-    if (path.empty()) return out;
-    const tuner::MachineProfile prof = tuner::read_profile(path);
-    if (prof.t_op_s > 0) out.s_per_flop = prof.t_op_s;
-    else if (prof.peak_dgemm_mflops > 0) out.s_per_flop = 1.0 / (prof.peak_dgemm_mflops * 1e6);
-    if (prof.add_bytes_per_s > 0) out.s_per_element = 24.0 / prof.add_bytes_per_s;
-    out.from_profile = out.s_per_flop > 0;
-    return out;
-  }();
-  return p;
-}
+// Prices of charged work, set once per rank by the CLI (each simulated
+// rank has its own copy of these globals: SMPI privatizes the
+// executable's data).
+ChargedPrices g_prices;
+bool priced() { return g_prices.s_per_flop > 0; }
 }  // namespace
 #endif
 
@@ -67,20 +48,22 @@ namespace {
 int g_rank_threads = 1;  // per simulated rank (SMPI privatizes globals)
 }  // namespace
 
+void set_charged_prices(const ChargedPrices& prices) { g_prices = prices; }
+
 void set_rank_threads(int threads) { g_rank_threads = threads > 0 ? threads : 1; }
 int rank_threads() { return g_rank_threads; }
 
 void charge_dgemm(std::int64_t m, std::int64_t n, std::int64_t k) {
   if (!charged() || m <= 0 || n <= 0 || k <= 0) return;
   const double flops = 2.0 * double(m) * double(n) * double(k) / g_rank_threads;
-  if (prices().from_profile) smpi_execute(flops * prices().s_per_flop);
+  if (priced()) smpi_execute(flops * g_prices.s_per_flop);
   else smpi_execute_flops(flops);
 }
 
 void charge_add(std::int64_t elements) {
   if (!charged() || elements <= 0) return;
   const double e = double(elements) / g_rank_threads;
-  if (prices().from_profile && prices().s_per_element > 0) smpi_execute(e * prices().s_per_element);
+  if (priced() && g_prices.s_per_element > 0) smpi_execute(e * g_prices.s_per_element);
   else smpi_execute_flops(e);
 }
 
@@ -110,6 +93,7 @@ std::string compute_mode() { return {}; }
 std::string profile_path() { return {}; }
 void charge_dgemm(std::int64_t, std::int64_t, std::int64_t) {}
 void charge_add(std::int64_t) {}
+void set_charged_prices(const ChargedPrices&) {}
 void set_rank_threads(int) {}
 int rank_threads() { return 1; }
 #endif

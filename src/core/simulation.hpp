@@ -37,6 +37,18 @@ std::string profile_path();       // MMBENCH_SIM_PROFILE, or empty
 void charge_dgemm(std::int64_t m, std::int64_t n, std::int64_t k);
 void charge_add(std::int64_t elements);
 
+// What charged work costs where a machine profile prices it
+// (MMBENCH_SIM_PROFILE): seconds per DGEMM flop and per element of one
+// addition pass. The CLI reads the profile and passes the prices in
+// (cli/simulation_prices.hpp) before any work is charged; without them
+// DGEMM runs at the platform's host speed and an addition costs 1 flop
+// per element there. Zeros: not priced. A no-op outside the SMPI build.
+struct ChargedPrices {
+  double s_per_flop = 0;
+  double s_per_element = 0;
+};
+void set_charged_prices(const ChargedPrices& prices);
+
 // The BLAS threads a rank asked for (core/blas.cpp, SMPI build only: the
 // simulation itself runs one thread per rank). Default 1.
 void set_rank_threads(int threads);

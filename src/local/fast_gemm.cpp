@@ -106,7 +106,7 @@ i64 aligned(i64 doubles) { return (doubles + kAlignDoubles - 1) / kAlignDoubles 
 i64 temp_ld(i64 rows) { return std::max<i64>(rows, 1); }
 
 bool level_applies(i64 m, i64 n, i64 k, int levels, const FastGemmConfig& cfg) {
-  return levels > 0 && std::min({m, n, k}) >= std::max<i64>(cfg.min_dim, 2);
+  return local_level_applies(m, n, k, levels, cfg.min_dim);
 }
 
 // The deepest level: one whose seven products are plain DGEMM calls (the
@@ -972,6 +972,10 @@ double fast_gemm_error_growth(int levels, FastVariant variant) {
                                 " out of range (allowed 0.." + std::to_string(kMaxLevels) + ")");
   const double per_level = variant == FastVariant::winograd ? 18.0 : 12.0;
   return std::pow(per_level, levels);
+}
+
+bool local_level_applies(std::int64_t m, std::int64_t n, std::int64_t k, int levels, std::int64_t min_dim) {
+  return levels > 0 && std::min({m, n, k}) >= std::max<std::int64_t>(min_dim, 2);
 }
 
 }  // namespace mmbench::local

@@ -41,6 +41,13 @@ enum class LeafGemm { blas, packed };
 LeafGemm parse_leaf_gemm(std::string_view name);
 std::string_view to_string(LeafGemm leaf);
 
+// The level rule, the one the kernel runs and the cost model prices: one
+// more Strassen-Winograd level is done on an m x n x k block while levels
+// remain and min(m, n, k) >= max(min_dim, 2). Odd sizes are halved down
+// (the kernel peels the odd row/column). Example: min_dim = 256, levels = 3,
+// 1000^3: 1000 >= 256 (level 1), 500 >= 256 (level 2), 250 < 256: two levels.
+bool local_level_applies(std::int64_t m, std::int64_t n, std::int64_t k, int levels, std::int64_t min_dim);
+
 struct FastGemmConfig {
   int levels = 0;                   // L: Strassen levels (0 = plain DGEMM); 0..30
   FastVariant variant = FastVariant::winograd;

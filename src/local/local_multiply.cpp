@@ -8,14 +8,13 @@
 namespace mmbench::local {
 
 namespace {
-FastGemmConfig config_for(int levels, const std::string& variant, int threads, std::int64_t min_dim,
-                          const std::string& gemm, const PackedBlocking& blocking) {
+FastGemmConfig config_for(const LocalKernelSpec& spec, int threads) {
   FastGemmConfig c;
-  c.leaf = parse_leaf_gemm(gemm);
-  c.packed_blocking = blocking;
-  if (min_dim > 0) c.min_dim = min_dim;
-  c.levels = levels;
-  c.variant = parse_fast_variant(variant);
+  c.leaf = parse_leaf_gemm(spec.gemm);
+  c.packed_blocking = spec.packed_blocking;
+  if (spec.min_dim > 0) c.min_dim = spec.min_dim;
+  c.levels = spec.levels;
+  c.variant = parse_fast_variant(spec.variant);
   c.threads = threads;
 #ifdef MMBENCH_SMPI
   c.threads = 1;  // simulated ranks must not start threads of their own
@@ -24,16 +23,12 @@ FastGemmConfig config_for(int levels, const std::string& variant, int threads, s
 }
 }  // namespace
 
-LocalMultiply::LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim,
-                             const std::string& gemm, const PackedBlocking& blocking)
-    : fast_(config_for(levels, variant, threads, min_dim, gemm, blocking)) {}
+LocalMultiply::LocalMultiply(const LocalKernelSpec& spec, int threads) : fast_(config_for(spec, threads)) {}
 
-Index LocalMultiply::workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
-                                              int threads, std::int64_t min_dim, const std::string& gemm,
-                                              const PackedBlocking& blocking) {
+Index LocalMultiply::workspace_doubles_needed(Index m, Index n, Index k, const LocalKernelSpec& spec, int threads) {
   if (m == 0 || n == 0 || k == 0) return 0;
   try {
-    const FastGemmConfig c = config_for(levels, variant, threads, min_dim, gemm, blocking);
+    const FastGemmConfig c = config_for(spec, threads);
     return static_cast<Index>(FastGemm::workspace_bytes_needed(m, n, k, c) / sizeof(double));
   } catch (const std::invalid_argument&) {
     return 0;  // a bad setting is reported by the plan, not by an estimate

@@ -1,6 +1,6 @@
 // The local multiplication each algorithm performs on its blocks: plain
 // BLAS DGEMM, or L levels of Strassen–Winograd on top of it (fast_gemm.hpp),
-// chosen by Options::local_levels / local_variant. Algorithms call this
+// chosen by one LocalKernelSpec (Options::local). Algorithms call this
 // instead of dgemm() where their blocks are large (dgemm, ring, tpmm, the
 // Strassen leaves); PDGEMM cannot, its DGEMM is inside ScaLAPACK.
 #pragma once
@@ -11,20 +11,17 @@
 
 #include "core/layout.hpp"
 #include "local/fast_gemm.hpp"
+#include "local/local_kernel_spec.hpp"
 
 namespace mmbench::local {
 
 class LocalMultiply {
  public:
-  // threads: BLAS threads of this rank (also the task count of the fast
-  // kernel's top level). min_dim: a level is done only while every
-  // dimension is at least this (0 = FastGemmConfig's default, 256).
-  // gemm: what multiplies at the bottom, "blas" (OpenBLAS DGEMM) or "packed"
-  // (mmbench's packed GEMM with the deepest level fused, FastGemmConfig::leaf).
-  // blocking: the packed GEMM's block sizes (zeros: its kernel's defaults).
-  // Throws std::invalid_argument for a bad variant, gemm or blocking.
-  LocalMultiply(int levels, const std::string& variant, int threads, std::int64_t min_dim = 0,
-                const std::string& gemm = "blas", const PackedBlocking& blocking = {});
+  // spec: the kernel (local_kernel_spec.hpp; the default is plain BLAS
+  // DGEMM). threads: BLAS threads of this rank (also the task count of the
+  // fast kernel's top level). Throws std::invalid_argument for a bad
+  // variant, gemm or blocking.
+  explicit LocalMultiply(const LocalKernelSpec& spec, int threads = 1);
 
   // C = A * B (C overwritten), column-major.
   void operator()(Index m, Index n, Index k, const double* A, Index lda, const double* B, Index ldb, double* C,
@@ -42,9 +39,7 @@ class LocalMultiply {
   // for memory estimates before anything is allocated. It grows with the
   // threads: the parallel top level gives each product task its own
   // temporaries (n = 12288, 2 to 4 levels: 0.75 GiB on 1 thread, 3.5 GiB on 2).
-  static Index workspace_doubles_needed(Index m, Index n, Index k, int levels, const std::string& variant,
-                                        int threads, std::int64_t min_dim = 0, const std::string& gemm = "blas",
-                                        const PackedBlocking& blocking = {});
+  static Index workspace_doubles_needed(Index m, Index n, Index k, const LocalKernelSpec& spec, int threads);
   // Factor by which the error bound grows: that of the levels the calls so
   // far really did (1 for plain DGEMM or before the first call).
   double error_growth() const;

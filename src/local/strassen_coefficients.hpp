@@ -2,7 +2,7 @@
 // (docs/method.md §3.1, thesis eq. 2.4 with erratum 1 of §11 applied).
 //
 // One table for every Strassen in mmbench: the parallel driver derives its
-// tasks, transfers and per-task counts from it (algos/strassen_formulas.hpp),
+// tasks, transfers and per-task counts from it (space/strassen_formulas.hpp),
 // and the local kernel's classic Strassen (fast_gemm.cpp) takes each
 // operand sum from it. It sits in local/, the lowest layer that needs it.
 //

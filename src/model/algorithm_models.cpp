@@ -5,22 +5,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "algos/registry.hpp"
-#include "algos/strassen_depth.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_depth.hpp"
+#include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
 
 namespace mmbench::model {
 
-using algos::Options;
-using algos::Problem;
-
-// ---------------------------------------------------------------- by name
-
-const AlgorithmModel* find_model(std::string_view name) {
-  const algos::Algorithm* a = algos::find_algorithm(name);
-  return a ? &a->models() : nullptr;
-}
+using space::Options;
+using space::Problem;
 
 // ---------------------------------------------------------------- helpers
 
@@ -45,35 +37,35 @@ MachineParams pdgemm_params(const Options& opt, const MachineParams& mp) {
   return out;
 }
 
-LocalKernel local_of(const Options& opt) {
+LocalKernel local_of(const local::LocalKernelSpec& spec) {
   LocalKernel lk;
-  lk.levels = std::max(0, opt.local_levels);
-  if (opt.local_min_dim > 0) lk.min_dim = opt.local_min_dim;
-  lk.winograd = opt.local_variant != "strassen";
-  lk.packed = opt.local_gemm == "packed";
+  lk.levels = std::max(0, spec.levels);
+  if (spec.min_dim > 0) lk.min_dim = spec.min_dim;
+  lk.winograd = spec.variant != "strassen";
+  lk.packed = spec.gemm == "packed";
   return lk;
 }
 
 Prediction refined_q7(const Problem& pb, const Options& opt, int p, const MachineParams& mp, const LeafModel& leaf,
-                      algos::Q7SplitTable* choose) {
+                      space::Q7SplitTable* choose) {
   const Q7SplitPolicy policy{opt.q7_splits.get(), choose};
   return refined_strassen_q7(double(pb.m), double(pb.n), double(pb.k), p, q7_r(opt, p), leaf, mp, policy);
 }
 
 // ---------------------------------------------------------------- depth
 
-// The plans' own rule (algos/strassen_depth.hpp). Q7's leaves (ring or
+// The plans' own rule (space/strassen_depth.hpp). Q7's leaves (ring or
 // pdgemm) take any group size, so the cut-off does not matter there.
 int q7_r(const Options& opt, int p) {
   if (opt.recursions >= 0) return opt.recursions;
-  return algos::strassen_default_depth(algos::strassen::Schema::q7, algos::strassen::Cutoff::ring, p);
+  return space::strassen_default_depth(space::strassen::Schema::q7, space::strassen::Cutoff::ring, p);
 }
 
 int q8_r(std::string_view cutoff, const Options& opt, int p) {
   if (opt.recursions >= 0) return opt.recursions;
-  using algos::strassen::Cutoff;
+  using space::strassen::Cutoff;
   const Cutoff c = cutoff == "dgemm" ? Cutoff::dgemm : cutoff == "pdgemm" ? Cutoff::pdgemm : Cutoff::tpmm;
-  return algos::strassen_default_depth(algos::strassen::Schema::q8, c, p);
+  return space::strassen_default_depth(space::strassen::Schema::q8, c, p);
 }
 
 int resolve_recursions(const AlgorithmModel& model, const Options& opt, int p) {
@@ -84,14 +76,14 @@ int resolve_recursions(const AlgorithmModel& model, const Options& opt, int p) {
 
 // ---------------------------------------------------------------- Q7 splits
 
-std::shared_ptr<const algos::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const Problem& pb,
+std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const Problem& pb,
                                                             const Options& opt, int p, const MachineParams& mp) {
   if (model.schema != "q7" || !model.q7_leaf)
     throw std::invalid_argument("--q7-split model: the algorithm is not a Q7 combination (schema '" +
                                 std::string(model.schema) + "')");
   Options paper = opt;
   paper.q7_splits = nullptr;
-  auto table = std::make_shared<algos::Q7SplitTable>();
+  auto table = std::make_shared<space::Q7SplitTable>();
   refined_q7(pb, paper, p, mp, model.q7_leaf(paper, mp), table.get());
   return table;
 }

@@ -3,8 +3,8 @@
 // predictor (Tab. 2.5 as printed, paper_model.hpp) and a refined one
 // (refined_model.hpp), plus the building blocks those predictors share.
 //
-// There is no second table: find_model(name) reads the registry
-// (algos::all_algorithms), and an algorithm cannot compile without its
+// There is no second table: algos::find_model(name) reads the registry
+// (algos/registry.hpp), and an algorithm cannot compile without its
 // models, so none is silently left out of auto, explain or --validate.
 //
 // Conventions for both predictors:
@@ -21,31 +21,31 @@
 // - Options are resolved the way the algorithms resolve them: lb 0 -> 32
 //   (ScaLAPACK's default), grid 0x0 -> most square, recursions -1 -> the
 //   deepest that applies (resolve_recursions).
-// - local_levels / local_min_dim / local_variant (local Strassen-Winograd
+// - opt.local (levels, min_dim, variant, gemm: local Strassen-Winograd
 //   inside each rank) are priced by refined_local_time level by level,
 //   additions included; pdgemm and pdgemm leaves ignore them (ScaLAPACK's
 //   DGEMM); the paper predictor ignores them.
 // - opt.q7_splits: the refined Q7 models price the splits the run uses.
 //
-// Layering: this header needs the formula layer (paper_model, refined_model,
-// machine_params, prediction) and algos/algorithm.hpp, never the registry;
-// only find_model (in the .cpp) reads the registry.
+// Layering: this layer sees the configuration vocabulary (src/space/) and
+// the local kernels (src/local/), never the algorithms above it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string_view>
 
-#include "algos/algorithm.hpp"
+#include "space/options.hpp"
+#include "space/problem.hpp"
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
 #include "model/refined_model.hpp"
 
 namespace mmbench::model {
 
-using PredictFn = Prediction (*)(const algos::Problem& pb, const algos::Options& opt, int p, const MachineParams& mp);
+using PredictFn = Prediction (*)(const space::Problem& pb, const space::Options& opt, int p, const MachineParams& mp);
 // The refined price of one leaf group of a Q7 recursion, for these options.
-using Q7LeafFn = LeafModel (*)(const algos::Options& opt, const MachineParams& mp);
+using Q7LeafFn = LeafModel (*)(const space::Options& opt, const MachineParams& mp);
 
 struct AlgorithmModel {
   std::string_view schema = {};  // "q7", "q8" or "" (classical)
@@ -60,17 +60,13 @@ struct AlgorithmModel {
   Q7LeafFn q7_leaf = nullptr;
 };
 
-// The models of the registered algorithm with this name (a view of the
-// registry, not a table of its own); nullptr if no algorithm has it.
-const AlgorithmModel* find_model(std::string_view name);
-
 // The recursion depth an algorithm uses for opt.recursions = -1 on p ranks:
 //   Q7: floor(log7 p) (eq. 2.9), at least 1 when p >= 4;
 //   Q8: the largest r with p divisible by 4^r whose cut-off fits p' = p/4^r
 //       (dgemm: p' = 1; pdgemm: p' >= 2; tpmm: p' a power of two);
 //   classical: 0. Returns opt.recursions itself when it is >= 0.
 // Example: strassen-q8+pdgemm, p = 32 -> r = 2 (p' = 2); +dgemm, p = 64 -> 3.
-int resolve_recursions(const AlgorithmModel& model, const algos::Options& opt, int p);
+int resolve_recursions(const AlgorithmModel& model, const space::Options& opt, int p);
 
 // --q7-split model: the Q7 splits the refined model predicts fastest for
 // this problem, for every (levels to go, group size) of the recursion (see
@@ -78,33 +74,33 @@ int resolve_recursions(const AlgorithmModel& model, const algos::Options& opt, i
 // threads, nb, lb and the local kernel; its own q7_splits is ignored.
 // Throws std::invalid_argument for a model that is not Q7 or a depth the
 // model cannot split.
-std::shared_ptr<const algos::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const algos::Problem& pb,
-                                                            const algos::Options& opt, int p,
+std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const space::Problem& pb,
+                                                            const space::Options& opt, int p,
                                                             const MachineParams& mp);
 
 // ---- Building blocks of the units' predictors (the conventions above).
 
 // The square size the paper formulas are evaluated at.
-std::int64_t square_n(const algos::Problem& pb);
-int threads_of(const algos::Options& opt);  // at least 1
+std::int64_t square_n(const space::Problem& pb);
+int threads_of(const space::Options& opt);  // at least 1
 // The lb a PDGEMM of inner dimension k on pr x pc runs with opt
 // (core/lb_in_force.hpp): 0 -> 32, a tuned lb capped, an explicit one as is.
-int lb_of(const algos::Options& opt, double k, int pr, int pc);
-// The local kernel the plan builds from opt (local/local_multiply.cpp).
-LocalKernel local_of(const algos::Options& opt);
+int lb_of(const space::Options& opt, double k, int pr, int pc);
+// The local kernel LocalMultiply builds from this spec, as the model prices it.
+LocalKernel local_of(const local::LocalKernelSpec& spec);
 // pr with its computation multiplied by factor (paper: 1 / threads).
 Prediction scale_comp(Prediction pr, double factor);
 // The thesis priced untuned PDGEMM (lb = 32) with its own flop rate
 // (2500 instead of 3300 MFLOPS on the Opteron cluster, section 2.5.4):
 // mp with t_op_pdgemm_default as t_op when opt.lb is the default.
-MachineParams pdgemm_params(const algos::Options& opt, const MachineParams& mp);
+MachineParams pdgemm_params(const space::Options& opt, const MachineParams& mp);
 // The depth of a Q7 / Q8 recursion (resolve_recursions); cutoff as in
 // AlgorithmModel::cutoff.
-int q7_r(const algos::Options& opt, int p);
-int q8_r(std::string_view cutoff, const algos::Options& opt, int p);
+int q7_r(const space::Options& opt, int p);
+int q8_r(std::string_view cutoff, const space::Options& opt, int p);
 // The refined Q7 recursion with this leaf at depth q7_r, pricing the splits
 // the run uses (opt.q7_splits), or choosing them into *choose when set.
-Prediction refined_q7(const algos::Problem& pb, const algos::Options& opt, int p, const MachineParams& mp,
-                      const LeafModel& leaf, algos::Q7SplitTable* choose = nullptr);
+Prediction refined_q7(const space::Problem& pb, const space::Options& opt, int p, const MachineParams& mp,
+                      const LeafModel& leaf, space::Q7SplitTable* choose = nullptr);
 
 }  // namespace mmbench::model

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "algos/process_grid.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/process_grid.hpp"
+#include "space/strassen_groups.hpp"
 
 namespace mmbench::model {
 
@@ -104,7 +104,7 @@ Prediction q7_entry(std::int64_t n, int p, int r, const MachineParams& mp, bool 
   require(r >= 0, std::string(who) + ": r = " + to_string(r) + ", needs r >= 0");
   check_network_params(mp, who);
   check_q7_depth(p, r, who);
-  if (largest) return q7_ring_d(static_cast<double>(n), p, r, mp, [](int q) { return algos::q7_group_sizes(q)[0]; });
+  if (largest) return q7_ring_d(static_cast<double>(n), p, r, mp, [](int q) { return space::q7_group_sizes(q)[0]; });
   return q7_ring_d(static_cast<double>(n), p, r, mp, [](int q) { return 2 * q / 7; });
 }
 

@@ -23,8 +23,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "algos/process_grid.hpp"
-#include "algos/strassen_formulas.hpp"
+#include "space/process_grid.hpp"
+#include "space/strassen_formulas.hpp"
 
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
@@ -33,7 +33,7 @@ namespace mmbench::model {
 
 // Algorithm at the cut-off level of the Q8 schema (and inside Q7's leaves):
 // the algorithms' own enum, so the two cannot drift apart.
-using Cutoff = algos::strassen::Cutoff;
+using Cutoff = space::strassen::Cutoff;
 
 // Eq. 2.10: DGEMM(m, n, k) = 2 m n k t_op (computation only). m, n, k >= 0.
 Prediction paper_dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const MachineParams& mp);
@@ -71,7 +71,7 @@ Prediction paper_pdgemm(std::int64_t n, int nb, int pr, int pc, const MachinePar
 // thesis does, so the two may come from different groups).
 //
 // About floor(2p/7) (docs/method.md §11, erratum 5): with the group split of
-// algos::q7_group_sizes, floor(2p/7) is exactly the SMALLEST of G11, G12, G21
+// space::q7_group_sizes, floor(2p/7) is exactly the SMALLEST of G11, G12, G21
 // for every p >= 4 (write p = 7k + j and compare both sides for j = 0..6).
 // So the formula as printed prices the computation on the slowest of those
 // groups, and the communication of the cut-off Ring on that smallest group,
@@ -87,7 +87,7 @@ Prediction paper_pdgemm(std::int64_t n, int nb, int pr, int pc, const MachinePar
 Prediction paper_strassen_q7_ring(std::int64_t n, int p, int r, const MachineParams& mp);
 
 // The same recursion with floor(2p/7) replaced by the size of the LARGEST of
-// G11, G12, G21 as algos::q7_group_sizes makes them (ceil(p/7) stays: G22 is
+// G11, G12, G21 as space::q7_group_sizes makes them (ceil(p/7) stays: G22 is
 // always the smallest group). Differs from paper_strassen_q7_ring only when
 // p mod 7 is 2, 3, 5 or 6 at some level (e.g. p = 56, r = 2: the level-2
 // split of 16 ranks is {5, 4, 4, 3}, here 5 where the paper has 4). Note that
@@ -104,7 +104,7 @@ Prediction paper_strassen_q7_ring_largest_group(std::int64_t n, int p, int r, co
 // (nb is ignored by the other cut-offs); ring takes any p'.
 Prediction paper_strassen_q8(std::int64_t n, int p, int r, Cutoff cutoff, int nb, const MachineParams& mp);
 
-// The grid PDGEMM gets by default (algos/process_grid.hpp).
-using algos::most_square_grid;
+// The grid PDGEMM gets by default (space/process_grid.hpp).
+using space::most_square_grid;
 
 }  // namespace mmbench::model

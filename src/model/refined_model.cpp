@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "algos/ring_chunks.hpp"
-#include "algos/strassen_formulas.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/ring_chunks.hpp"
+#include "space/strassen_formulas.hpp"
+#include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
 
 namespace mmbench::model {
@@ -89,8 +89,13 @@ struct LocalCost {
   double leaves_s = 0, additions_s = 0;
 };
 
+// The kernel's own rule (local/fast_gemm.hpp). The model halves sizes as
+// real numbers; for a whole-number threshold x >= t holds exactly when
+// floor(x) >= t, so flooring gives the kernel's answer on its halved-down
+// sizes.
 bool level_applies(double m, double n, double k, const LocalKernel& lk) {
-  return lk.levels > 0 && std::min({m, n, k}) >= std::max<double>(2.0, double(lk.min_dim));
+  auto whole = [](double x) { return static_cast<std::int64_t>(std::floor(x)); };
+  return local::local_level_applies(whole(m), whole(n), whole(k), lk.levels, lk.min_dim);
 }
 
 // Operand-pass touches of one fused pass that reads 4 quadrants and writes
@@ -188,11 +193,11 @@ double refined_message_time(double doubles, const MachineParams& mp) {
 Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
                         const LocalKernel& lk) {
   const double bm = std::ceil(m / p), bn = std::ceil(n / p);
-  // The first p - 1 steps multiply in column chunks (algos/ring_chunks.hpp),
+  // The first p - 1 steps multiply in column chunks (space/ring_chunks.hpp),
   // overlapping the shift; the last step in one piece.
   const double whole = refined_local_time(bm, bn, k, threads, lk, mp);
   if (p == 1) return {0.0, whole};
-  const double chunks = double(algos::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim));
+  const double chunks = double(space::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim));
   const double step = chunks * refined_local_time(bm, std::ceil(bn / chunks), k, threads, lk, mp);
   const double shift = refined_message_time(k * bn, mp);
   return {(p - 1) * std::max(0.0, shift - step), (p - 1) * step + whole};
@@ -251,7 +256,7 @@ void check_split(int p, int r, int level, const char* who) {
                       to_string(level) + ", got " + to_string(p));
 }
 
-// algos::max_partners_1d walks the ranks of a group (O(p)); the ranking asks
+// space::max_partners_1d walks the ranks of a group (O(p)); the ranking asks
 // the same question for every lb and r of a candidate list, so the answers
 // are kept (per thread, bounded).
 int partners_cached(std::int64_t rows, int sa, int sb) {
@@ -259,7 +264,7 @@ int partners_cached(std::int64_t rows, int sa, int sb) {
   const auto key = std::make_tuple(rows, sa, sb);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() > 100000) cache.clear();
-  return cache[key] = algos::max_partners_1d(rows, sa, sb);
+  return cache[key] = space::max_partners_1d(rows, sa, sb);
 }
 
 // The recursion meets the same (level, group size) many times (the groups
@@ -283,13 +288,13 @@ struct Q7Walk {
     const int levels_to_go = r - level;
     Prediction best;
     if (!policy.choose) {
-      best = split_cost(algos::q7_split(p, levels_to_go, policy.use), level);
+      best = split_cost(space::q7_split(p, levels_to_go, policy.use), level);
     } else {
       // The paper's split comes first among the candidates; a later one
       // must be better by more than rounding to replace it.
       const int min_group = level + 1 < r ? 4 : 1;
       std::optional<std::array<int, 4>> chosen;
-      for (const std::array<int, 4>& g : algos::q7_split_candidates(p, min_group)) {
+      for (const std::array<int, 4>& g : space::q7_split_candidates(p, min_group)) {
         const Prediction c = split_cost(g, level);
         if (!chosen || c.total() < best.total() * (1.0 - 1e-9)) best = c, chosen = g;
       }
@@ -307,11 +312,11 @@ struct Q7Walk {
   }
 
   // Per task (T_C11, T_C12, T_C21, T_C22), counted from the formula tables
-  // (algos::strassen::task_work; the table in the header).
+  // (space::strassen::task_work; the table in the header).
   Prediction split_cost(const std::array<int, 4>& g, int level) {
-    static const std::array<algos::strassen::TaskWork, 4> work = {
-        algos::strassen::task_work(algos::strassen::Schema::q7, 0), algos::strassen::task_work(algos::strassen::Schema::q7, 1),
-        algos::strassen::task_work(algos::strassen::Schema::q7, 2), algos::strassen::task_work(algos::strassen::Schema::q7, 3)};
+    static const std::array<space::strassen::TaskWork, 4> work = {
+        space::strassen::task_work(space::strassen::Schema::q7, 0), space::strassen::task_work(space::strassen::Schema::q7, 1),
+        space::strassen::task_work(space::strassen::Schema::q7, 2), space::strassen::task_work(space::strassen::Schema::q7, 3)};
     const double hm = size(m, level + 1), hn = size(n, level + 1), hk = size(k, level + 1);
     const int largest = *std::max_element(g.begin(), g.end());
     // The groups run independently after the operand transfers: the level
@@ -323,7 +328,7 @@ struct Q7Walk {
     Prediction slowest{0.0, 0.0};
     for (int t = 0; t < 4; ++t) {
       const Prediction sub = at(g[t], level + 1);
-      const algos::strassen::TaskWork& w = work[t];
+      const space::strassen::TaskWork& w = work[t];
       const double sums = w.a_sums * refined_add_time(hm * hk / g[t], mp) +
                           w.b_sums * refined_add_time(hk * hn / g[t], mp) +
                           w.c_sums * refined_add_time(hm * hn / g[t], mp);

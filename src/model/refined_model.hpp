@@ -19,7 +19,7 @@
 // - Overlap where the code overlaps (Ring: max(shift, DGEMM) per step).
 // - Local Strassen levels priced level by level with their additions
 //   (refined_local_time), not as a flat 8/7 per level.
-// - Actual group sizes (Q7: algos::q7_group_sizes or the split the run
+// - Actual group sizes (Q7: space::q7_group_sizes or the split the run
 //   uses), actual recursion counts
 //   (Q8 level l runs 2^l subproblems), ceil() of uneven splits.
 //
@@ -31,7 +31,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_groups.hpp"
 #include "local/fast_gemm.hpp"
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
@@ -183,9 +183,9 @@ using LeafModel = std::function<Prediction(double m, double n, double k, int p)>
 
 // Strassen schema Q7 with r levels (eqs. 2.20/2.21 refined). Each level
 // halves m, n, k (ceil: the larger half) and splits the group into
-// algos::q7_group_sizes(p) = |G11|, |G12|, |G21|, |G22|. What each task
+// space::q7_group_sizes(p) = |G11|, |G12|, |G21|, |G22|. What each task
 // does, from the formulas of docs/method.md §3.1 (T_Cij computes Cij),
-// counted by algos::strassen::task_work; an A sum costs one addition pass
+// counted by space::strassen::task_work; an A sum costs one addition pass
 // over the rank's share of an A quadrant, a B sum over a B quadrant share:
 //   task   products  operand sums (A, B)  C sums   quadrants in  products in
 //   T_C11  Q1, Q7    2, 2                 3        4             2 (Q4, Q5)
@@ -197,19 +197,19 @@ using LeafModel = std::function<Prediction(double m, double n, double k, int p)>
 // comp = its sums + products x leaf comp; comm = max over groups of
 // (transfers into it) + its products x leaf comm. A transfer of an h x h quadrant into group g costs one rank of g
 // `partners` messages of h^2 / |g| / partners doubles each, partners =
-// algos::max_partners_1d(h, |g|, largest group) (at most 3, eq. 2.19).
+// space::max_partners_1d(h, |g|, largest group) (at most 3, eq. 2.19).
 // Requires every split to have >= 4 ranks (throws std::invalid_argument).
 //
 // The split of each group: policy.use's entry where it has one, else eq.
 // 2.18 -- unless policy.choose is set: then every (level, group size) the
-// recursion meets tries algos::q7_split_candidates and keeps the split with
+// recursion meets tries space::q7_split_candidates and keeps the split with
 // the smallest predicted total (the paper's split unless another one is
 // better by more than 1e-9 relative, so ties keep the thesis' rule), and
 // writes it to *policy.choose (key: levels to go, group size), ready for
-// algos::Options::q7_splits.
+// space::Options::q7_splits.
 struct Q7SplitPolicy {
-  const algos::Q7SplitTable* use = nullptr;
-  algos::Q7SplitTable* choose = nullptr;
+  const space::Q7SplitTable* use = nullptr;
+  space::Q7SplitTable* choose = nullptr;
 };
 Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
                                const MachineParams& mp, const Q7SplitPolicy& policy = {});

@@ -5,14 +5,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "algos/two_point_five_d.hpp"
+#include "space/replicas.hpp"
 #include "model/refined_model.hpp"
 
 namespace mmbench::model {
 
 namespace {
 int grid_side(int p, int c) {
-  const int q = algos::layer_grid_side(p, c);
+  const int q = space::layer_grid_side(p, c);
   if (q == 0)
     throw std::invalid_argument("2.5d: c = " + std::to_string(c) + " does not fit p = " + std::to_string(p) +
                                 " (p = q^2 c)");

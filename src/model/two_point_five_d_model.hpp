@@ -21,7 +21,7 @@
 // blocking), so comm and comp add.
 #pragma once
 
-#include "algos/algorithm.hpp"
+#include "space/problem.hpp"
 #include "model/machine_params.hpp"
 #include "model/prediction.hpp"
 

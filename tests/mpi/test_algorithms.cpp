@@ -11,7 +11,7 @@
 
 #include "algos/pilaenv_override.hpp"
 #include "algos/registry.hpp"
-#include "algos/two_point_five_d.hpp"
+#include "space/replicas.hpp"
 #include "core/comm.hpp"
 #include "core/generate.hpp"
 #include "core/mpi_env.hpp"
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
       if (algo->uses().local_levels)
         for (int L : {1, 2}) {
           Options opt;
-          opt.local_levels = L;
+          opt.local.levels = L;
           run_case(*algo, Problem{600, 530, 555}, opt, world, "L=" + std::to_string(L));
         }
   // At every p: a small cut-off (what `--local-strassen auto` sets from the
@@ -144,8 +144,8 @@ int main(int argc, char** argv) {
   for (const Algorithm* algo : all_algorithms())
     if (algo->uses().local_levels) {
       Options opt;
-      opt.local_levels = 2;
-      opt.local_min_dim = 8;
+      opt.local.levels = 2;
+      opt.local.min_dim = 8;
       const Problem pb{12 * world.size() + 4, 11 * world.size() + 3, 80};  // blocks of >= 11 rows and columns
       if (!algo->check(pb, opt, world.size()).ok()) continue;
       run_case(*algo, pb, opt, world, "L=2 cut-off 8");
@@ -165,9 +165,9 @@ int main(int argc, char** argv) {
     if (algo->uses().local_levels)
       for (int L : {0, 2}) {
         Options opt;
-        opt.local_gemm = "packed";
-        opt.local_levels = L;
-        opt.local_min_dim = 8;
+        opt.local.gemm = "packed";
+        opt.local.levels = L;
+        opt.local.min_dim = 8;
         const Problem pb{12 * world.size() + 4, 11 * world.size() + 3, 80};
         if (!algo->check(pb, opt, world.size()).ok()) continue;
         const std::string label = "packed L=" + std::to_string(L);
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   if (world.size() == 4)
     if (const Algorithm* q8 = find_algorithm("strassen-q8+dgemm")) {
       Options opt;
-      opt.local_levels = 1;
+      opt.local.levels = 1;
       run_case(*q8, Problem{600, 600, 600}, opt, world, "L=1");
     }
   // The lb override: PDGEMM must have called our pilaenv_.

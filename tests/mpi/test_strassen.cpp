@@ -81,7 +81,7 @@ void check_model_splits(const Comm& world) {
       o.recursions = r;
       o.nb = 8;
       try {
-        tables.push_back(model::choose_q7_splits(*model::find_model(name), pb, o, p, mp));
+        tables.push_back(model::choose_q7_splits(*algos::find_model(name), pb, o, p, mp));
       } catch (const std::invalid_argument&) {
         CHECK(r == 2 && p < 16, "{} r={} p={}: the model found no split", name, r, p);  // < 4 groups of 4
       }

@@ -3,7 +3,7 @@
 // serial DGEMM of the gathered inputs, square, non-square and
 // non-divisible sizes (k split over layers and grid columns unevenly).
 #include "algos/registry.hpp"
-#include "algos/two_point_five_d.hpp"
+#include "space/replicas.hpp"
 #include "core/comm.hpp"
 #include "core/generate.hpp"
 #include "core/mpi_env.hpp"

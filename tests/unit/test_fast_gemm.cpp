@@ -191,7 +191,7 @@ TEST(FastGemm, LevelsAppliedStopAtTheCutoff) {
 }
 
 TEST(LocalMultiply, CutoffReachesTheKernelAndTheCsv) {
-  local::LocalMultiply lm(3, "winograd", 1, 32);
+  local::LocalMultiply lm({.levels = 3, .min_dim = 32}, 1);
   std::vector<double> a(128 * 128), b(128 * 128), c(128 * 128), ref(128 * 128);
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -207,8 +207,8 @@ TEST(LocalMultiply, CutoffReachesTheKernelAndTheCsv) {
   EXPECT_EQ(d["local_levels_applied"], "3");
   EXPECT_EQ(d["local_cutoff"], "32");
   EXPECT_EQ(d["local_variant"], "winograd");
-  EXPECT_EQ(local::LocalMultiply(2, "winograd", 1).describe()["local_levels_applied"], "0");  // not called yet
-  EXPECT_EQ(local::LocalMultiply(0, "winograd", 1).describe().count("local_cutoff"), 0u);
+  EXPECT_EQ(local::LocalMultiply({.levels = 2}, 1).describe()["local_levels_applied"], "0");  // not called yet
+  EXPECT_EQ(local::LocalMultiply({}, 1).describe().count("local_cutoff"), 0u);
 }
 
 // The estimate the sweep's memory budget uses before anything is allocated
@@ -219,16 +219,16 @@ TEST(LocalMultiply, WorkspaceEstimateIsWhatACallAllocates) {
   std::vector<double> a(n * n, 1.0), b(n * n, 0.5), c(n * n);
   for (int threads : {1, 2}) {
     for (int levels : {1, 2, 3}) {
-      local::LocalMultiply lm(levels, "winograd", threads, 32);
+      local::LocalMultiply lm({.levels = levels, .min_dim = 32}, threads);
       lm(n, n, n, a.data(), n, b.data(), n, c.data(), n);
-      EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, levels, "winograd", threads, 32),
+      EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, {.levels = levels, .min_dim = 32}, threads),
                 lm.workspace_doubles())
           << "threads " << threads << ", levels " << levels;
       EXPECT_GT(lm.workspace_doubles(), 0);
     }
   }
-  EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, 0, "winograd", 2), 0);
-  EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, 2, "no-such-variant", 1), 0);
+  EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, {}, 2), 0);
+  EXPECT_EQ(local::LocalMultiply::workspace_doubles_needed(n, n, n, {.levels = 2, .variant = "no-such-variant"}, 1), 0);
 }
 
 // Plans call prepare() when built: the timed multiplies (this shape, or a
@@ -446,7 +446,7 @@ TEST(FastGemm, PassCountsPerLevel) {
 }
 
 TEST(FastGemm, LocalMultiplyReportsTheAccount) {
-  local::LocalMultiply lm(2, "winograd", 1, 2);
+  local::LocalMultiply lm({.levels = 2, .min_dim = 2}, 1);
   const std::vector<double> a(64 * 64, 1.0), b(64 * 64, 2.0);
   std::vector<double> c(64 * 64);
   EXPECT_EQ(lm.describe().count("local_add_share"), 0u);  // nothing done yet

@@ -14,7 +14,7 @@
 #include <tuple>
 #include <utility>
 
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 #include "tuner/machine_profile.hpp"
 
 using namespace mmbench;
@@ -121,16 +121,16 @@ model::MachineParams synthetic_wide_panels() {
 TEST(RefinedModelLb, NeverRanksAnLbWiderThanTheShareFirst) {
   for (const auto& [name, mp, tuned] : {std::tuple{"thesis-opteron", thesis_opteron(), 668},
                                         std::tuple{"synthetic", synthetic_wide_panels(), 868}}) {
-    model::CandidateSpace space;
+    ranking::CandidateSpace space;
     space.only = {"pdgemm"};
     space.lbs = {0, 64, 128, 256, 512, 668, 1024, 2048, 4096};
     space.tuned_lb = tuned;
     for (int p : {2, 4, 16, 56})
       for (std::int64_t n : {256, 512, 1024, 4096}) {
-        const model::Ranking rk =
-            model::rank_candidates({n, n, n}, p, {}, mp, model::ModelKind::refined, space);
+        const ranking::Ranking rk =
+            ranking::rank_candidates({n, n, n}, p, {}, mp, model::ModelKind::refined, space);
         ASSERT_FALSE(rk.ranked.empty()) << name << " p = " << p << " n = " << n;
-        const model::Candidate& first = rk.ranked[0];
+        const ranking::Candidate& first = rk.ranked[0];
         const int lb = first.opt.lb > 0 ? first.opt.lb : kScalapackDefaultLb;
         const std::int64_t share = n / std::max(first.opt.pr, first.opt.pc);
         EXPECT_LE(lb, std::max<std::int64_t>(kScalapackDefaultLb, share))
@@ -143,16 +143,16 @@ TEST(RefinedModelLb, NeverRanksAnLbWiderThanTheShareFirst) {
 // pdgemm` ranked lb = 512 and 668 first before the model priced wide panels.
 // On 2 x 2 the share is 256 and the cap 32.
 TEST(RefinedModelLb, ThesisOpteronSmallProblem) {
-  model::CandidateSpace space;
+  ranking::CandidateSpace space;
   space.only = {"pdgemm"};
   space.tuned_lb = 668;
-  const model::Ranking rk =
-      model::rank_candidates({512, 512, 512}, 4, {}, thesis_opteron(), model::ModelKind::refined, space);
+  const ranking::Ranking rk =
+      ranking::rank_candidates({512, 512, 512}, 4, {}, thesis_opteron(), model::ModelKind::refined, space);
   ASSERT_FALSE(rk.ranked.empty());
   EXPECT_LE(rk.ranked[0].opt.lb, 256) << rk.ranked[0].label();
   // The tuned lb runs capped on a known grid, and its label says so.
   bool seen = false;
-  for (const model::Candidate& c : rk.ranked)
+  for (const ranking::Candidate& c : rk.ranked)
     if (c.opt.lb_tuned && c.opt.pr == 2 && c.opt.pc == 2) {
       seen = true;
       EXPECT_EQ(c.opt.lb, 32);

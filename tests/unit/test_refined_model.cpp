@@ -2,7 +2,7 @@
 // by hand. Synthetic machine R unless a test says otherwise:
 //   lambda = 1e-3 s, tau = 1e6 doubles/s, t_op = 1e-9 s, no profile, no
 //   add bandwidth, no eager/rendezvous split.
-#include "algos/ring_chunks.hpp"
+#include "space/ring_chunks.hpp"
 #include "model/refined_model.hpp"
 
 #include <gtest/gtest.h>
@@ -405,10 +405,10 @@ TEST(RefinedLocal, RingAndTpmmPriceTheirBlocksWithTheKernel) {
 // p = 16, n = 4096, L = 1: 256-wide blocks stay whole, so the level applies
 // at every step (the SimGrid study found the code cutting them to 128).
 TEST(RefinedRing, ChunksKeepTheLocalLevels) {
-  EXPECT_EQ(mmbench::algos::ring_chunks(256, false, 0, 256), 2);
-  EXPECT_EQ(mmbench::algos::ring_chunks(256, false, 1, 256), 1);
-  EXPECT_EQ(mmbench::algos::ring_chunks(2048, false, 0, 256), 4);
-  EXPECT_EQ(mmbench::algos::ring_chunks(2048, true, 0, 256), 1);
+  EXPECT_EQ(mmbench::space::ring_chunks(256, false, 0, 256), 2);
+  EXPECT_EQ(mmbench::space::ring_chunks(256, false, 1, 256), 1);
+  EXPECT_EQ(mmbench::space::ring_chunks(2048, false, 0, 256), 4);
+  EXPECT_EQ(mmbench::space::ring_chunks(2048, true, 0, 256), 1);
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
   const LocalKernel lk{1, 256, true};
   const double block = refined_local_time(256, 256, 4096, 1, lk, mp);
@@ -439,17 +439,17 @@ TEST(RefinedQ7Split, ModelKeepsThePaperSplitWhereTheyTie) {
   // p a multiple of 7: 2p/7, 2p/7, 2p/7, p/7 balances the 2, 2, 2, 1
   // products exactly; n = 8400 keeps the blocks near-even.
   for (int p : {7, 14, 21, 28, 49, 56, 70}) {
-    mmbench::algos::Q7SplitTable table;
+    mmbench::space::Q7SplitTable table;
     const Prediction chosen = refined_strassen_q7(8400, 8400, 8400, p, 1, ring_leaf(mp), mp, {nullptr, &table});
     const Prediction paper = refined_strassen_q7(8400, 8400, 8400, p, 1, ring_leaf(mp), mp);
     ASSERT_EQ(table.size(), 1u) << p;
-    EXPECT_EQ(table.at({1, p}), mmbench::algos::q7_group_sizes(p)) << "p = " << p;
+    EXPECT_EQ(table.at({1, p}), mmbench::space::q7_group_sizes(p)) << "p = " << p;
     EXPECT_DOUBLE_EQ(chosen.total(), paper.total());
   }
   // An exact tie between different splits: p = 8, paper 2/2/2/2 (max of
   // 2 products / 2 ranks and 1 / 2) against e.g. 3/2/2/1 (2/2 and 1/1):
   // both 1 product per rank on the slowest group. Ties keep the paper.
-  mmbench::algos::Q7SplitTable table;
+  mmbench::space::Q7SplitTable table;
   refined_strassen_q7(8400, 8400, 8400, 8, 1, ring_leaf(mp), mp, {nullptr, &table});
   EXPECT_EQ(table.at({1, 8}), (std::array<int, 4>{2, 2, 2, 2}));
 }
@@ -464,7 +464,7 @@ TEST(RefinedQ7Split, ModelBeatsThePaperWhereItsRoundingHurts) {
   mp.t_op = 1.0 / 3300e6;
   mp.add_bytes_per_s = 2e9;
   for (int p : {64, 96, 128}) {
-    mmbench::algos::Q7SplitTable table;
+    mmbench::space::Q7SplitTable table;
     const Prediction chosen = refined_strassen_q7(8192, 8192, 8192, p, 1, ring_leaf(mp), mp, {nullptr, &table});
     const Prediction paper = refined_strassen_q7(8192, 8192, 8192, p, 1, ring_leaf(mp), mp);
     const auto split = table.at({1, p});
@@ -474,13 +474,13 @@ TEST(RefinedQ7Split, ModelBeatsThePaperWhereItsRoundingHurts) {
     // prices exactly what it ran).
     const Prediction again = refined_strassen_q7(8192, 8192, 8192, p, 1, ring_leaf(mp), mp, {&table, nullptr});
     EXPECT_DOUBLE_EQ(again.total(), chosen.total());
-    if (split != mmbench::algos::q7_group_sizes(p)) {
+    if (split != mmbench::space::q7_group_sizes(p)) {
       EXPECT_LT(chosen.total(), paper.total() * (1 - 1e-9)) << p;
     }
   }
   // Two levels: every group the recursion meets gets an entry, each with
   // >= 4 ranks where it splits again.
-  mmbench::algos::Q7SplitTable table;
+  mmbench::space::Q7SplitTable table;
   refined_strassen_q7(8192, 8192, 8192, 64, 2, ring_leaf(mp), mp, {nullptr, &table});
   EXPECT_TRUE(table.count({2, 64}));
   for (const auto& [key, g] : table) {

@@ -13,11 +13,12 @@
 #include "algos/registry.hpp"
 #include "cli/results_schema.hpp"
 #include "model/algorithm_models.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 using namespace mmbench;
 using namespace mmbench::algos;
 using namespace mmbench::model;
+using namespace mmbench::ranking;
 
 // Every registered algorithm brings its paper and refined model
 // (Algorithm::models()) and help texts, and the models agree with what the

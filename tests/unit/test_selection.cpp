@@ -1,13 +1,13 @@
-// The algorithms' models by name (model/algorithm_models.hpp: find_model
+// The algorithms' models by name (algos/registry.hpp: find_model
 // reads the registry, each model lives in its algorithm's file) and the
-// candidate ranking (model/selection.hpp): the paper column equals the
+// candidate ranking (ranking/selection.hpp): the paper column equals the
 // paper formulas, Options resolve like the algorithms resolve them, the
 // ranking is sorted by the chosen model and its first entry is what
 // --algo auto runs, exclusions carry reasons, and p = 100000 is cheap.
 //
 // The registry may grow (tpmm, Strassen): tests that name a winner restrict
 // the space to the algorithms they are about.
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,6 +24,8 @@
 
 using namespace mmbench;
 using namespace mmbench::model;
+using namespace mmbench::ranking;
+using mmbench::algos::find_model;
 
 namespace {
 
@@ -204,21 +206,21 @@ TEST(Selection, LocalLevelsAreACandidateDimension) {
   // for a few quadrant passes), so L = 3 ranks first, L = 0 last of dgemm.
   const Ranking rk = rank_candidates({4096, 4096, 4096}, 1, {}, mp, ModelKind::refined, space);
   ASSERT_FALSE(rk.ranked.empty());
-  EXPECT_EQ(rk.ranked[0].opt.local_levels, 3) << rk.ranked[0].label();
+  EXPECT_EQ(rk.ranked[0].opt.local.levels, 3) << rk.ranked[0].label();
   EXPECT_NE(rk.ranked[0].label().find(" L=3"), std::string::npos);
   // n = 200: below the kernel's cut-off (256) L = 1..3 change nothing and
   // are excluded as duplicates of L = 0, with the reason.
   const Ranking small = rank_candidates({200, 200, 200}, 1, {}, mp, ModelKind::refined, space);
-  for (const Candidate& c : small.ranked) EXPECT_EQ(c.opt.local_levels, 0) << c.label();
+  for (const Candidate& c : small.ranked) EXPECT_EQ(c.opt.local.levels, 0) << c.label();
   const auto dup = std::find_if(small.excluded.begin(), small.excluded.end(),
                                 [](const Excluded& e) { return e.reason.find("below the cut-off") != std::string::npos; });
   EXPECT_NE(dup, small.excluded.end());
   // The cut-off comes from base (the profile's crossover with auto): 3000
   // keeps n = 4096 at one level, so L = 2, 3 are duplicates of L = 1.
   algos::Options base;
-  base.local_min_dim = 3000;
+  base.local.min_dim = 3000;
   const Ranking cut = rank_candidates({4096, 4096, 4096}, 1, base, mp, ModelKind::refined, space);
-  for (const Candidate& c : cut.ranked) EXPECT_LE(c.opt.local_levels, 1) << c.label();
+  for (const Candidate& c : cut.ranked) EXPECT_LE(c.opt.local.levels, 1) << c.label();
 }
 
 TEST(Selection, ModelQ7SplitJoinsThePapersWhereItDiffers) {
@@ -296,12 +298,12 @@ TEST(Selection, DgemmEstimateCountsTheLocalWorkspace) {
   ASSERT_NE(dg, nullptr);
   algos::Problem pb{2048, 2048, 2048};
   algos::Options plain, fast;
-  fast.local_levels = 2;
+  fast.local.levels = 2;
   fast.threads = 2;
   const double abc = 3.0 * 2048 * 2048;
   EXPECT_DOUBLE_EQ(dg->estimate_doubles_per_rank(pb, plain, 1), abc);
   EXPECT_DOUBLE_EQ(dg->estimate_doubles_per_rank(pb, fast, 1),
-                   abc + double(local::LocalMultiply::workspace_doubles_needed(2048, 2048, 2048, 2, "winograd", 2)));
+                   abc + double(local::LocalMultiply::workspace_doubles_needed(2048, 2048, 2048, {.levels = 2}, 2)));
   EXPECT_GT(dg->estimate_doubles_per_rank(pb, fast, 1), abc);
 }
 
@@ -311,21 +313,21 @@ TEST(Selection, DgemmEstimateCountsTheLocalWorkspace) {
 TEST(Selection, DistributedEstimatesCountTheLocalWorkspace) {
   const algos::Problem pb{2048, 2048, 2048};
   algos::Options plain, fast;
-  fast.local_levels = 2;
+  fast.local.levels = 2;
   for (const char* name : {"ring", "tpmm"}) {
     SCOPED_TRACE(name);
     const algos::Algorithm* a = algos::find_algorithm(name);
     ASSERT_NE(a, nullptr);
     // p = 2: rows 1024, widest B block 1024 columns, k = 2048.
     EXPECT_DOUBLE_EQ(a->estimate_doubles_per_rank(pb, fast, 2) - a->estimate_doubles_per_rank(pb, plain, 2),
-                     double(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 2048, 2, "winograd", 1)));
+                     double(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 2048, {.levels = 2}, 1)));
   }
   // q8+dgemm at p = 4, r = 1: one leaf of 1024^3 per rank.
   const algos::Algorithm* q8 = algos::find_algorithm("strassen-q8+dgemm");
   ASSERT_NE(q8, nullptr);
   EXPECT_DOUBLE_EQ(q8->estimate_doubles_per_rank(pb, fast, 4) - q8->estimate_doubles_per_rank(pb, plain, 4),
-                   double(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 1024, 2, "winograd", 1)));
-  EXPECT_GT(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 1024, 2, "winograd", 1), 0);
+                   double(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 1024, {.levels = 2}, 1)));
+  EXPECT_GT(local::LocalMultiply::workspace_doubles_needed(1024, 1024, 1024, {.levels = 2}, 1), 0);
   // pdgemm leaves have no local levels: nothing added.
   const algos::Algorithm* q7pd = algos::find_algorithm("strassen-q7+pdgemm");
   ASSERT_NE(q7pd, nullptr);

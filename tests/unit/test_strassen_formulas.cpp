@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <random>
 
-#include "algos/strassen_formulas.hpp"
+#include "space/strassen_formulas.hpp"
 
-using namespace mmbench::algos::strassen;
+using namespace mmbench::space::strassen;
 
 TEST(StrassenFormulas, TablesMultiplyTwoByTwo) {
   // With scalar quadrants the 7 products and 4 sums must give the ordinary

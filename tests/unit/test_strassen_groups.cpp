@@ -1,7 +1,7 @@
 // Tests of the group arithmetic against hand-worked values and against
 // brute-force recounts that do not share code with the implementation.
-#include "algos/strassen_depth.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_depth.hpp"
+#include "space/strassen_groups.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-using namespace mmbench::algos;
+using namespace mmbench::space;
 
 namespace {
 
@@ -270,14 +270,14 @@ TEST(Q7Split, CandidatesStartWithThePaperSplit) {
   EXPECT_THROW(q7_split_candidates(8, 0), std::invalid_argument);
 }
 
-// The one depth rule (algos/strassen_depth.hpp), which the plans and the
+// The one depth rule (space/strassen_depth.hpp), which the plans and the
 // cost models share, against its closed forms: Q7 -- floor(log7 p), at
 // least 1, for p >= 4 (the smallest group ceil(p/7) >= 7^(r-1) keeps every
 // deeper level at >= 4 ranks); Q8 -- the largest r with 4^r | p whose leaf
 // groups of p / 4^r ranks suit the cut-off.
 TEST(StrassenDepth, DefaultDepthMatchesTheClosedForms) {
-  using mmbench::algos::strassen::Cutoff;
-  using mmbench::algos::strassen::Schema;
+  using mmbench::space::strassen::Cutoff;
+  using mmbench::space::strassen::Schema;
   for (int p = 1; p <= 5000; ++p) {
     SCOPED_TRACE(p);
     const int q7 = p >= 4 ? std::max(1, max_recursions_q7(p)) : 0;
@@ -291,7 +291,7 @@ TEST(StrassenDepth, DefaultDepthMatchesTheClosedForms) {
         const bool fits = c == Cutoff::dgemm ? cut == 1 : c == Cutoff::pdgemm ? cut >= 2 : (cut & (cut - 1)) == 0;
         if (fits) best = r;
       }
-      EXPECT_EQ(strassen_default_depth(Schema::q8, c, p), best) << mmbench::algos::strassen::cutoff_name(c);
+      EXPECT_EQ(strassen_default_depth(Schema::q8, c, p), best) << mmbench::space::strassen::cutoff_name(c);
     }
   }
   EXPECT_EQ(strassen_depth_problem(Schema::q8, Cutoff::tpmm, 24, 1), "a leaf group of 6 ranks is not a power of two (tpMM)");

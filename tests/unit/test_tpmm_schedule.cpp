@@ -5,10 +5,11 @@
 
 #include <set>
 
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_groups.hpp"
 #include "algos/tpmm_schedule.hpp"
 
 using namespace mmbench::algos;
+using namespace mmbench::space;
 
 TEST(TpmmSchedule, WorkedExampleP4Rank0) {
   auto s = tpmm_schedule(4, 0);

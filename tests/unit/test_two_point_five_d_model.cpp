@@ -6,13 +6,13 @@
 #include <cmath>
 #include <string>
 
-#include "algos/two_point_five_d.hpp"
+#include "space/replicas.hpp"
 #include "model/algorithm_models.hpp"
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 #include "model/two_point_five_d_model.hpp"
 
 using namespace mmbench;
-using namespace mmbench::algos;
+using namespace mmbench::space;
 using namespace mmbench::model;
 
 TEST(TwoPointFiveD, ReplicaChoices) {

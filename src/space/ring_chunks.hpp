@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 // Up to 4 chunks of >= 128 columns of a w-column block; with local Strassen
 // levels never narrower than the kernel's cut-off (min_dim), or no level
@@ -23,4 +23,4 @@ inline std::int64_t ring_chunks(std::int64_t w, bool last_step, int local_levels
   return std::min<std::int64_t>(4, std::max<std::int64_t>(1, w / narrowest));
 }
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

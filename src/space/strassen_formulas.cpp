@@ -1,8 +1,8 @@
-#include "algos/strassen_formulas.hpp"
+#include "space/strassen_formulas.hpp"
 
 #include <algorithm>
 
-namespace mmbench::algos::strassen {
+namespace mmbench::space::strassen {
 
 std::string schema_name(Schema s) { return s == Schema::q7 ? "q7" : "q8"; }
 
@@ -81,4 +81,4 @@ TaskWork task_work(Schema s, int g) {
   return w;
 }
 
-}  // namespace mmbench::algos::strassen
+}  // namespace mmbench::space::strassen

@@ -1,9 +1,9 @@
-#include "algos/process_grid.hpp"
+#include "space/process_grid.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 std::pair<int, int> most_square_grid(int p) {
   if (p < 1) throw std::invalid_argument("most_square_grid: p = " + std::to_string(p) + " ranks, needs p >= 1");
@@ -28,4 +28,4 @@ std::string grid_problem(const Options& opt, int ranks) {
   return {};
 }
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

@@ -4,9 +4,9 @@
 #include <string>
 #include <utility>
 
-#include "algos/algorithm.hpp"
+#include "space/options.hpp"
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 // The most square factorisation of p with pr <= pc. Example: p = 12 -> 3 x 4,
 // p = 7 -> 1 x 7.
@@ -16,4 +16,4 @@ std::pair<int, int> resolve_grid(const Options& opt, int ranks);
 // Empty if the options' grid fits `ranks`, else the reason.
 std::string grid_problem(const Options& opt, int ranks);
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

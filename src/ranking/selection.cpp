@@ -1,28 +1,22 @@
-#include "model/selection.hpp"
+#include "ranking/selection.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "algos/process_grid.hpp"
+#include "space/process_grid.hpp"
 #include "algos/registry.hpp"
-#include "algos/two_point_five_d.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/replicas.hpp"
+#include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 
-namespace mmbench::model {
+namespace mmbench::ranking {
+
+using namespace mmbench::model;
 
 using algos::Algorithm;
 using algos::Options;
 using algos::Problem;
-
-std::string to_string(ModelKind kind) { return kind == ModelKind::paper ? "paper" : "refined"; }
-
-ModelKind parse_model_kind(const std::string& word) {
-  if (word == "refined") return ModelKind::refined;
-  if (word == "paper") return ModelKind::paper;
-  throw std::invalid_argument("unknown model '" + word + "'; allowed: refined, paper");
-}
 
 std::string Candidate::label() const {
   std::string s(algo ? algo->name() : "?");
@@ -35,8 +29,8 @@ std::string Candidate::label() const {
   if (u.lb && opt.lb <= 0) s += " lb=" + std::to_string(kScalapackDefaultLb) + "(default)";
   else if (u.lb && opt.lb_tuned) s += opt.pr > 0 ? " lb=" + std::to_string(opt.lb) + "(auto)" : " lb=auto(" + std::to_string(opt.lb) + ")";
   else if (u.lb) s += " lb=" + std::to_string(opt.lb);
-  if (u.local_levels && opt.local_levels > 0) s += " L=" + std::to_string(opt.local_levels);
-  if (u.local_levels && opt.local_gemm == "packed") s += " gemm=packed";
+  if (u.local_levels && opt.local.levels > 0) s += " L=" + std::to_string(opt.local.levels);
+  if (u.local_levels && opt.local.gemm == "packed") s += " gemm=packed";
   if (u.replicas && opt.replicas > 0) s += " c=" + std::to_string(opt.replicas);
   if (opt.q7_splits && !opt.q7_splits->empty()) {
     // The top split: the entry with the most levels to go.
@@ -99,7 +93,7 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       for (const auto& [lb, tuned] : u.lb ? lbs : std::vector<std::pair<int, bool>>{{0, false}})
         for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r)
           for (int L : u.local_levels && !space.local_levels.empty() ? space.local_levels
-                                                                     : std::vector<int>{base.local_levels})
+                                                                     : std::vector<int>{base.local.levels})
             for (int c : u.replicas ? algos::replica_choices(p) : std::vector<int>{0}) {
             Options o = base;
             o.replicas = c;
@@ -111,7 +105,7 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
             // label shows it); under Strassen each leaf caps its own.
             if (tuned && o.pr > 0) o.lb = lb_of(o, double(pb.k), o.pr, o.pc);
             o.recursions = r;
-            o.local_levels = u.local_levels ? L : 0;
+            o.local.levels = u.local_levels ? L : 0;
             o.q7_splits = nullptr;  // the paper's split; the model's is added below
             variants.push_back(o);
           }
@@ -143,13 +137,13 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
         predict_configuration(*algo, pb, o, p, mp, c.paper, c.refined);
         // L levels that add no level to L - 1 at this size (the blocks are
         // below the kernel's cut-off) are the same configuration twice.
-        if (u.local_levels && o.local_levels > 0) {
+        if (u.local_levels && o.local.levels > 0) {
           Options fewer = o;
-          --fewer.local_levels;
+          --fewer.local.levels;
           Prediction paper_fewer, refined_fewer;
           predict_configuration(*algo, pb, fewer, p, mp, paper_fewer, refined_fewer);
           if (refined_fewer.total() == c.refined.total()) {
-            out.excluded.push_back({c.label(), "no more local levels than L=" + std::to_string(fewer.local_levels) +
+            out.excluded.push_back({c.label(), "no more local levels than L=" + std::to_string(fewer.local.levels) +
                                                    " (the blocks are below the cut-off)"});
             return false;
           }
@@ -180,4 +174,4 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
   return out;
 }
 
-}  // namespace mmbench::model
+}  // namespace mmbench::ranking

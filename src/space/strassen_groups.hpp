@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 // Q7 group sizes in the order G11, G12, G21, G22 (eq. 2.18).
 // |G22| = ceil(p/7) (it computes one product, the others two); the remaining
@@ -97,4 +97,4 @@ RowBlock ring_row_block(std::int64_t rows, int ranks, int rank);
 // Requires rows >= 0, sa >= 1, sb >= 1. O(sa).
 int max_partners_1d(std::int64_t rows, int sa, int sb);
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

@@ -13,15 +13,14 @@
 
 #include "algos/algorithm.hpp"
 #include "model/machine_params.hpp"
+#include "model/model_kind.hpp"
 #include "model/prediction.hpp"
 
-namespace mmbench::model {
+namespace mmbench::ranking {
 
-enum class ModelKind { refined, paper };
-// "refined" / "paper".
-std::string to_string(ModelKind kind);
-// Throws std::invalid_argument naming the word and the allowed values.
-ModelKind parse_model_kind(const std::string& word);
+using model::MachineParams;
+using model::ModelKind;
+using model::Prediction;
 
 struct Candidate {
   const algos::Algorithm* algo = nullptr;
@@ -55,7 +54,7 @@ struct CandidateSpace {
   // Only these algorithm names (empty = every registered algorithm).
   std::vector<std::string> only;
   // Local Strassen levels L to try for algorithms that use them, each with
-  // base.local_min_dim and base.local_variant (empty = base.local_levels
+  // base.local.min_dim and base.local.variant (empty = base.local.levels
   // only).
   std::vector<int> local_levels;
   // Also rank each Q7 combination with the refined model's own split
@@ -88,4 +87,4 @@ Ranking rank_candidates(const algos::Problem& pb, int p, const algos::Options& b
 void predict_configuration(const algos::Algorithm& algo, const algos::Problem& pb, const algos::Options& opt, int p,
                            const MachineParams& mp, Prediction& paper, Prediction& refined);
 
-}  // namespace mmbench::model
+}  // namespace mmbench::ranking

@@ -1,4 +1,4 @@
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_groups.hpp"
 
 #include "core/layout.hpp"
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 namespace {
 
@@ -161,4 +161,4 @@ int max_partners_1d(std::int64_t rows, int sa, int sb) {
   return best;
 }
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

@@ -13,10 +13,10 @@
 
 #include <string>
 
-#include "algos/strassen_formulas.hpp"
-#include "algos/strassen_groups.hpp"
+#include "space/strassen_formulas.hpp"
+#include "space/strassen_groups.hpp"
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 // Empty if r levels of schema s with cut-off c apply on p ranks, else why
 // not, in words. splits: Q7 splits chosen by the model (may be null).
@@ -27,4 +27,4 @@ std::string strassen_depth_problem(strassen::Schema s, strassen::Cutoff c, int p
 // floor(log4 p) (Q8) that applies with the paper's splits; 0 if none does.
 int strassen_default_depth(strassen::Schema s, strassen::Cutoff c, int p);
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

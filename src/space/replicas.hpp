@@ -1,6 +1,6 @@
 // 2.5D matrix multiplication (Solomonik & Demmel, Euro-Par 2011): what the
 // CLI, the selection and the cost model need to know about its replication
-// factor c. The algorithm itself is in two_point_five_d.cpp.
+// factor c. The algorithm itself is in algos/two_point_five_d.cpp.
 //
 // p = q^2 * c ranks form c layers of a q x q grid. Memory per rank grows
 // with c (each layer holds a copy of A and B), communication shrinks:
@@ -12,9 +12,9 @@
 
 #include <vector>
 
-#include "algos/algorithm.hpp"
+#include "space/problem.hpp"
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 // Every c with p = q^2 * c, ascending. p = 8 -> {2, 8}; p = 18 -> {2, 18};
 // p = 16 -> {1, 4, 16}; p = 2 -> {2}.
@@ -31,4 +31,4 @@ double two_point_five_d_doubles_per_rank(const Problem& pb, int p, int c);
 // max_doubles_per_rank (<= 0: no limit); 0 if none fits.
 int largest_replicas_that_fit(const Problem& pb, int p, double max_doubles_per_rank);
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

@@ -14,7 +14,7 @@
 
 #include "local/strassen_coefficients.hpp"
 
-namespace mmbench::algos::strassen {
+namespace mmbench::space::strassen {
 
 // The coefficient table itself (kProducts, kC) lives with the local kernel,
 // which uses it too (local/strassen_coefficients.hpp).
@@ -74,4 +74,4 @@ struct TaskWork {
 };
 TaskWork task_work(Schema s, int g);
 
-}  // namespace mmbench::algos::strassen
+}  // namespace mmbench::space::strassen

@@ -1,9 +1,9 @@
-#include "algos/strassen_depth.hpp"
+#include "space/strassen_depth.hpp"
 
 #include <algorithm>
 #include <set>
 
-namespace mmbench::algos {
+namespace mmbench::space {
 
 using strassen::Cutoff;
 using strassen::Schema;
@@ -35,4 +35,4 @@ int strassen_default_depth(Schema s, Cutoff c, int p) {
   return 0;
 }
 
-}  // namespace mmbench::algos
+}  // namespace mmbench::space

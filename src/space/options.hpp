@@ -1,0 +1,45 @@
+// The tunable choices of one configuration and which of them an algorithm
+// reads: the vocabulary shared by the algorithms (src/algos/), their cost
+// models (src/model/), the ranking of candidates (src/ranking/) and the CLI.
+// Plain data, no behaviour beyond defaults.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "local/local_kernel_spec.hpp"
+#include "space/strassen_groups.hpp"
+
+namespace mmbench::space {
+
+// The tunable choices of one configuration. Algorithms ignore what they do
+// not use (uses() says which they use).
+struct Options {
+  int threads = 1;        // BLAS threads per rank
+  int nb = 64;            // block-cyclic block size
+  int lb = 0;             // PBLAS logical block size; 0 = library default (32)
+  // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
+  // every PDGEMM -- also each leaf of parallel Strassen -- runs
+  // lb_in_force(lb, capped, its k, its grid, nb) (core/lb_in_force.hpp).
+  bool lb_tuned = false;
+  int pr = 0, pc = 0;     // process grid; 0 = most square
+  int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
+  // The local kernel in each rank (levels, variant, cut-off, the GEMM at
+  // the bottom and its blocking), one value (local/local_kernel_spec.hpp).
+  local::LocalKernelSpec local;
+  // Q7 group splits chosen by the cost model (--q7-split model); null = the
+  // paper's eq. 2.18.
+  std::shared_ptr<const Q7SplitTable> q7_splits;
+  // 2.5d: layers c (p = q^2 c); 0 = the largest that applies.
+  int replicas = 0;
+};
+
+// Which Options an algorithm reads (so a sweep does not repeat identical
+// configurations for options the algorithm ignores).
+struct Uses {
+  bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false,
+       replicas = false;
+};
+
+}  // namespace mmbench::space
