@@ -78,5 +78,16 @@ TEST(DecideLb, RejectsBadInput) {
   EXPECT_THROW(decide_lb(lbs, 32, {{1.0, 0.0}}, 1.0), std::invalid_argument);
 }
 
+// The rule's lb as the check ran it: itself, or clamped to the ladder's
+// width when it lies above (the tune line once printed 0.000x for it).
+TEST(RuleCandidate, ItselfOrTheLargestCandidateBelow) {
+  LbCheckRecord r;
+  for (std::int64_t lb : {32, 64, 128, 256}) r.candidates.push_back({lb, 1.0, 1.0, 1.0, 1.0});
+  EXPECT_EQ(rule_candidate(r, 292), 256);  // above the cap: the cap's candidate
+  EXPECT_EQ(rule_candidate(r, 128), 128);  // a candidate itself
+  EXPECT_EQ(rule_candidate(r, 100), 64);
+  EXPECT_EQ(rule_candidate(r, 16), 0);  // nothing at or below
+}
+
 }  // namespace
 }  // namespace mmbench::tuner
