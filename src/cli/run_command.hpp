@@ -40,6 +40,7 @@ struct RunArgs {
   // auto with --local-strassen auto / --algo auto and a profile that has a
   // packed GEMM step: sweep_expansion.hpp, local_gemm_text)
   std::string local_gemm;
+  std::string local_fusion = "all";  // --local-fusion: none, deepest, all or a list
   std::string q7_split = "paper";  // --q7-split: paper, model or both
   std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;

@@ -12,6 +12,7 @@
 #include "cli/usage_error.hpp"
 #include "cli/value_lists.hpp"
 #include "core/sysinfo.hpp"
+#include "local/fast_gemm.hpp"
 #include "model/algorithm_models.hpp"
 
 namespace mmbench::cli {
@@ -21,6 +22,18 @@ using algos::Options;
 using algos::Problem;
 
 namespace {
+
+// --local-fusion words: the local kernel's fusion schedules.
+std::vector<local::FastGemmConfig::Fusion> parse_fusions(const std::string& text) {
+  std::vector<local::FastGemmConfig::Fusion> out;
+  for (const std::string& w : parse_word_list("--local-fusion", text)) try {
+      out.push_back(local::parse_fusion(w));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--local-fusion: ") + e.what());
+    }
+  return out;
+}
+
 
 // nullptr stands for "auto".
 std::vector<const Algorithm*> resolve_algorithms(const std::string& text) {
@@ -137,6 +150,7 @@ AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::
   out.base.threads = a.threads;
   out.base.nb = nb;
   out.base.local.variant = a.local_variant;
+  out.base.local.fusion = parse_fusions(a.local_fusion).front();  // one value: expand() checks
   // One value: expand() checks.
   const LocalGemmChoice gemm =
       resolve_local_gemm(parse_local_gemm_option(local_gemm_text(a, sel, true)).front(), sel.machine, a.machine.profile);
@@ -207,6 +221,12 @@ std::vector<Setter> local_values(const std::string& text, const SweepContext& x)
   return out;
 }
 
+std::vector<Setter> local_fusion_values(const std::string& text, const SweepContext&) {
+  std::vector<Setter> out;
+  for (const auto f : parse_fusions(text)) out.push_back([f](Config& c) { c.opt.local.fusion = f; });
+  return out;
+}
+
 // text is RunArgs::local_gemm, "" when not given (local_gemm_text decides).
 std::vector<Setter> local_gemm_values(const std::string&, const SweepContext& x) {
   std::vector<Setter> out;
@@ -254,7 +274,7 @@ std::vector<Config> apply(const SweptOption& o, const std::vector<Setter>& value
                           const algos::Uses& u) {
   std::vector<Config> out;
   for (const Config& c : in) {
-    if (!(u.*o.used)) {
+    if (!(u.*o.used) || (o.applies && !o.applies(c))) {
       out.push_back(c);
       o.neutral(out.back());
       continue;
@@ -302,6 +322,12 @@ const std::vector<SweptOption>& swept_options() {
          c.opt.local.packed_blocking = {};
        },
        false},
+      {"--local-fusion",
+       "Which local Strassen-Winograd levels fuse their operand sums into one pass each for A and B: all, "
+       "deepest, none, or a list (the kernel's schedules, docs/method.md)",
+       &RunArgs::local_fusion, &algos::Uses::local_levels, local_fusion_values,
+       [](Config& c) { c.opt.local.fusion = local::FastGemmConfig::Fusion::all; }, true,
+       [](const Config& c) { return c.opt.local.levels > 0; }},
       {"--replicas",
        "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
        &RunArgs::replicas, &algos::Uses::replicas, replica_values, [](Config& c) { c.opt.replicas = 0; }, true},
@@ -332,9 +358,13 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   for (const SweptOption& o : swept_options()) values.push_back(o.values(a.*o.field, ctx));
   const std::vector<LocalChoice> given = given_local_choices(a, sel);
   // The model ranks candidates on one local GEMM (auto_space's base).
-  if (wants_auto || a.validate || a.explain)
+  if (wants_auto || a.validate || a.explain) {
     parse_one_local_gemm(local_gemm_text(a, sel, true),
                          "--algo auto, --validate and --explain rank the candidates on one (blas, packed or auto)");
+    if (parse_fusions(a.local_fusion).size() != 1)
+      throw UsageError("--local-fusion: '" + a.local_fusion +
+                       "' gives several values; --algo auto, --validate and --explain rank the candidates on one");
+  }
 
   std::vector<Config> out;
   const AutoSpace as = auto_space(a, sel, static_cast<int>(nbs.at(0)), given);

@@ -91,6 +91,11 @@ struct SweptOption {
   std::function<std::vector<Setter>(const std::string&, const SweepContext&)> values;
   Setter neutral;
   bool show_default;  // --help shows the default value
+  // Whether the option matters for a configuration the earlier options made
+  // (null: always, where the algorithm uses it); where it does not, the
+  // configuration takes the neutral value once instead of one copy per value
+  // (--local-fusion without local levels: nothing to fuse).
+  bool (*applies)(const Config&) = nullptr;
 };
 // The table, outermost axis first (the order rows come out in).
 const std::vector<SweptOption>& swept_options();

@@ -861,6 +861,19 @@ LeafGemm parse_leaf_gemm(std::string_view name) {
 
 std::string_view to_string(LeafGemm leaf) { return leaf == LeafGemm::blas ? "blas" : "packed"; }
 
+FastGemmConfig::Fusion parse_fusion(std::string_view name) {
+  using F = FastGemmConfig::Fusion;
+  if (name == "none") return F::none;
+  if (name == "deepest") return F::deepest;
+  if (name == "all") return F::all;
+  throw std::invalid_argument("unknown fusion schedule '" + std::string(name) + "' (allowed: none, deepest, all)");
+}
+
+std::string_view to_string(FastGemmConfig::Fusion fusion) {
+  using F = FastGemmConfig::Fusion;
+  return fusion == F::none ? "none" : fusion == F::deepest ? "deepest" : "all";
+}
+
 void FastGemm::AlignedDelete::operator()(double* p) const {
   ::operator delete[](p, kAlignBytes);
 }

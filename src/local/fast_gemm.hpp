@@ -69,6 +69,7 @@ struct FastGemmConfig {
   //   deepest only the deepest level, whose buffers are the smallest (7^(L-1)
   //           instances of it carry the largest share of the passes)
   //   all     every level (the default: the fastest measured, see below;
+  //           `run --local-fusion` chooses per run;
   //           sequential workspace about 2.7 n² doubles instead of 0.7 n²)
   // bench/fast_gemm_schedules pairs the schedules in one process, each round
   // against the same round's DGEMM: "all" was the fastest at n = 8192, L = 3
@@ -93,6 +94,11 @@ struct FastGemmConfig {
   // blocking that runs.
   PackedBlocking packed_blocking{};
 };
+
+// "none", "deepest", "all" (--local-fusion); parse throws
+// std::invalid_argument naming the allowed values.
+FastGemmConfig::Fusion parse_fusion(std::string_view name);
+std::string_view to_string(FastGemmConfig::Fusion fusion);
 
 // Whether a Winograd level runs the fused schedule under `fusion`; `deepest`:
 // its products are DGEMM calls. The kernel and the refined cost model

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "local/fast_gemm.hpp"
 #include "local/packed_gemm.hpp"
 
 namespace mmbench::local {
@@ -30,6 +31,10 @@ struct LocalKernelSpec {
   // kernel's defaults (a machine profile's tuned ones come from `run
   // --profile`, cli/sweep_expansion.cpp).
   PackedBlocking packed_blocking{};
+  // Which Winograd levels fuse their operand sums (fast_gemm.hpp,
+  // FastGemmConfig::fusion; --local-fusion): all (the default), deepest,
+  // none.
+  FastGemmConfig::Fusion fusion = FastGemmConfig::Fusion::all;
 };
 
 }  // namespace mmbench::local

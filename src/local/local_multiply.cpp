@@ -15,6 +15,7 @@ FastGemmConfig config_for(const LocalKernelSpec& spec, int threads) {
   if (spec.min_dim > 0) c.min_dim = spec.min_dim;
   c.levels = spec.levels;
   c.variant = parse_fast_variant(spec.variant);
+  c.fusion = spec.fusion;
   c.threads = threads;
 #ifdef MMBENCH_SMPI
   c.threads = 1;  // simulated ranks must not start threads of their own
@@ -53,7 +54,7 @@ double LocalMultiply::error_growth() const {
 
 std::vector<std::string> LocalMultiply::columns() {
   return {"local_gemm", "packed_isa", "packed_blocking", "local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
-          "local_passes_by_level"};
+          "local_passes_by_level", "local_fusion"};
 }
 
 std::map<std::string, std::string> LocalMultiply::describe() const {
@@ -67,6 +68,7 @@ std::map<std::string, std::string> LocalMultiply::describe() const {
   if (fast_.config().levels > 0) {
     d["local_variant"] = std::string(to_string(fast_.config().variant));
     d["local_cutoff"] = std::to_string(fast_.config().min_dim);
+    d["local_fusion"] = std::string(to_string(fast_.config().fusion));
   }
   // Where the kernel's time went (FastGemmAccount), once a level was done:
   // the share of addition passes in all (and per level, top first), and the

@@ -43,6 +43,7 @@ LocalKernel local_of(const local::LocalKernelSpec& spec) {
   if (spec.min_dim > 0) lk.min_dim = spec.min_dim;
   lk.winograd = spec.variant != "strassen";
   lk.packed = spec.gemm == "packed";
+  lk.fusion = spec.fusion;
   return lk;
 }
 

@@ -31,6 +31,8 @@ std::string Candidate::label() const {
   else if (u.lb) s += " lb=" + std::to_string(opt.lb);
   if (u.local_levels && opt.local.levels > 0) s += " L=" + std::to_string(opt.local.levels);
   if (u.local_levels && opt.local.gemm == "packed") s += " gemm=packed";
+  if (u.local_levels && opt.local.levels > 0 && opt.local.fusion != local::FastGemmConfig::Fusion::all)
+    s += " fusion=" + std::string(local::to_string(opt.local.fusion));
   if (u.replicas && opt.replicas > 0) s += " c=" + std::to_string(opt.replicas);
   if (opt.q7_splits && !opt.q7_splits->empty()) {
     // The top split: the entry with the most levels to go.

@@ -142,6 +142,15 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Thread counts that do not divide 7 evenly, and more threads than products:
 // the sliced products and the column split of the additions.
+// --local-fusion's words and back; the spec's schedule reaches the kernel.
+TEST(FastGemm, FusionNamesAndTheSpec) {
+  using F = local::FastGemmConfig::Fusion;
+  for (F f : {F::none, F::deepest, F::all}) EXPECT_EQ(local::parse_fusion(local::to_string(f)), f);
+  EXPECT_THROW(local::parse_fusion("some"), std::invalid_argument);
+  EXPECT_EQ(local::LocalMultiply({.levels = 1, .fusion = F::none}, 1).config().fusion, F::none);
+  EXPECT_EQ(local::LocalMultiply({.levels = 1}, 1).config().fusion, F::all);  // the default
+}
+
 TEST(FastGemm, ParallelTopWithUnevenThreadCounts) {
   for (int threads : {3, 4, 8})
     for (FastVariant v : {FastVariant::winograd, FastVariant::strassen}) {

@@ -98,7 +98,7 @@ TEST(Registry, DeclaredColumnsAreResultsColumns) {
   ASSERT_GE(all.size(), base.size());
   EXPECT_TRUE(std::equal(base.begin(), base.end(), all.begin())) << "the base columns keep their order";
   EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(base.size()), all.end()),
-            (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking", "lb_asked"}))
+            (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking", "local_fusion", "lb_asked"}))
       << "the columns appended after the base ones";
   for (const Algorithm* a : all_algorithms()) {
     const std::vector<std::string> cols = a->columns();
