@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "algos/registry.hpp"
-#include "cli/usage_error.hpp"
-#include "cli/value_lists.hpp"
+#include "core/usage_error.hpp"
+#include "core/value_lists.hpp"
 #include "local/fast_gemm.hpp"
 #include "local/packed_gemm.hpp"
 #include "tuner/packed_tune_record.hpp"
@@ -35,63 +35,25 @@ void check_threads(int threads) {
     throw UsageError("--threads: " + std::to_string(threads) + " is out of range; allowed 1 to 1024");
 }
 
-std::vector<LbValue> parse_lb_option(const std::string& text, const Machine* machine, const std::string& profile_path) {
-  std::vector<LbValue> lbs;
-  for (const std::string& w : parse_word_list("--lb", text)) {
-    if (w == "default") {
-      lbs.push_back({0, false});
-    } else if (w == "auto") {
-      if (profile_path.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
-      if (!machine || machine->lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
-      lbs.push_back({machine->lb, true});
-    } else {
-      lbs.push_back({static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)), false});
-    }
-  }
-  return lbs;
-}
-
-std::vector<std::string> parse_local_gemm_option(const std::string& text) {
-  std::vector<std::string> out;
-  for (const std::string& w : parse_word_list("--local-gemm", text)) {
-    if (w == "auto") {
-      out.push_back(w);
-      continue;
-    }
-    try {
-      out.emplace_back(local::to_string(local::parse_leaf_gemm(w)));
-    } catch (const std::invalid_argument&) {
-      throw UsageError("--local-gemm: unknown local gemm '" + w + "' (allowed: blas, packed, auto)");
-    }
-  }
-  return out;
-}
-
-LocalGemmChoice resolve_local_gemm(const std::string& word, const Machine* machine, const std::string& profile_path) {
-  const bool profiled = machine && !profile_path.empty() && machine->packed.measured;
-  std::string gemm = word;
-  if (word == "auto") {
-    if (profile_path.empty() || !machine)
-      throw UsageError("--local-gemm auto needs --profile FILE (a machine profile from `mmbench tune`)");
-    if (!profiled)
-      throw UsageError("--local-gemm auto: the profile " + profile_path +
-                       " has no packed GEMM step (tuned with --no-packed-tune, or before it existed); run `mmbench "
-                       "tune` or give blas or packed");
-    gemm = std::string(local::to_string(machine->packed.leaf));
-  }
-  if (gemm != "packed") return {gemm, {}};
-  try {
-    return {gemm, profiled ? tuner::recorded_blocking(machine->packed, local::packed_isa()) : local::PackedBlocking{}};
-  } catch (const std::runtime_error& e) {  // MMBENCH_PACKED_ISA names no kernel this CPU runs
-    throw UsageError(std::string("--local-gemm packed: ") + e.what());
-  }
-}
-
 std::string parse_one_local_gemm(const std::string& text, const std::string& takes_one) {
-  const std::vector<std::string> gemms = parse_local_gemm_option(text);
+  const std::vector<std::string> gemms = ranking::parse_local_gemm_words(text);
   if (gemms.size() != 1)
     throw UsageError("--local-gemm: '" + text + "' gives " + std::to_string(gemms.size()) + " values; " + takes_one);
   return gemms.front();
+}
+
+ranking::OptionContext option_context(const Machine* m, const std::string& profile_path) {
+  ranking::OptionContext ctx;
+  ctx.profile = profile_path;
+  if (!m) return ctx;
+  ctx.params = &m->params;
+  ctx.tuned_lb = m->lb;
+  ctx.local_tried_n = m->local_tried_n;
+  ctx.local_l1_n = m->local_l1_n;
+  ctx.packed_measured = m->packed.measured;
+  ctx.packed_leaf = std::string(local::to_string(m->packed.leaf));
+  ctx.packed_blocking = [m] { return tuner::recorded_blocking(m->packed, local::packed_isa()); };
+  return ctx;
 }
 
 const algos::Algorithm& algorithm_named(const std::string& name) {

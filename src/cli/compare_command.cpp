@@ -7,7 +7,7 @@
 
 #include "cli/comparison.hpp"
 #include "cli/result_file.hpp"
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 #include "core/csv_file.hpp"
 #include "core/mann_whitney.hpp"
 

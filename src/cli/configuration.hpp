@@ -4,6 +4,7 @@
 // list of these; measure_in_rounds runs them.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "algos/algorithm.hpp"
@@ -17,7 +18,9 @@ struct Config {
   algos::Options opt;
   std::string selected_by = "user";
   std::string runner_up;
-  std::string local_label;  // --local-strassen as asked ("auto", "2"); empty: opt.local.levels
+  // Each swept option's value as asked, by CSV column ("local_levels" ->
+  // "auto"); absent where the algorithm does not read the option.
+  std::map<std::string, std::string> asked;
   std::string refuse;       // not applicable for a reason found while expanding
   int group = -1;           // --validate: index of the problem this candidate belongs to
   bool model_pick = false;  // --validate: the candidate --algo auto would run

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/machine_report.hpp"
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/machine_check.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 #include "core/sysinfo.hpp"
 
 #include "tuner/machine_profile.hpp"

@@ -17,7 +17,7 @@
 #include "cli/run_command.hpp"
 #include "cli/simulation_prices.hpp"
 #include "cli/tune_command.hpp"
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 #include "core/comm.hpp"
 #include "core/mpi_check.hpp"
 #include "core/mpi_env.hpp"
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
 
   if (const std::string word = unknown_command(app, argc, argv); !word.empty()) {
     if (root) fmt::print(stderr, "mmbench: unknown command '{}' (commands: {})\n", word, command_names(app));
-    return cli::kExitUsage;
+    return kExitUsage;
   }
   try {
     app.parse(argc, argv);
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
       std::string what = e.what();
       fmt::print(stderr, "mmbench: {} (see mmbench --help)\n", what);
     }
-    return cli::kExitUsage;
+    return kExitUsage;
   }
 
   try {
@@ -119,9 +119,9 @@ int main(int argc, char** argv) {
     if (*explain) return cli::predict_command(explain_args, world);
     if (*doctor) return cli::doctor_command(doctor_args, world);
     if (*compare) return cli::compare_command(compare_args, world);
-  } catch (const cli::UsageError& e) {
+  } catch (const UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
-    return cli::kExitUsage;
+    return kExitUsage;
   } catch (const std::exception& e) {
     // An internal error on one rank may leave others inside a collective:
     // abort the job rather than hang.

@@ -9,8 +9,8 @@
 #include "algos/registry.hpp"
 #include "cli/common_options.hpp"
 #include "cli/ranking_table.hpp"
-#include "cli/usage_error.hpp"
-#include "cli/value_lists.hpp"
+#include "core/usage_error.hpp"
+#include "core/value_lists.hpp"
 #include "core/csv_file.hpp"
 #include "ranking/selection.hpp"
 
@@ -76,7 +76,8 @@ int predict_command(const PredictArgs& a, const Comm& world) {
 
   ranking::CandidateSpace space;
   space.lbs.clear();
-  for (const LbValue v : parse_lb_option(a.lb, &machine, a.machine.profile))
+  const ranking::OptionContext ctx = option_context(&machine, a.machine.profile);
+  for (const ranking::LbValue v : ranking::parse_lb_values(a.lb, ctx))
     if (!v.tuned) space.lbs.push_back(v.lb);
   // The profile's tuned lb is always a candidate, capped per PDGEMM.
   if (machine.lb > 0) space.tuned_lb = machine.lb;
@@ -92,8 +93,8 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
   if (machine.local_l1_n > 0) base.local.min_dim = machine.local_l1_n;
-  const LocalGemmChoice gemm =
-      resolve_local_gemm(parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM"), &machine, a.machine.profile);
+  const ranking::LocalGemmChoice gemm =
+      ranking::resolve_local_gemm(parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM"), ctx);
   base.local.gemm = gemm.gemm;
   base.local.packed_blocking = gemm.blocking;
 

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "cli/results_json.hpp"
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 #include "core/csv_file.hpp"
 
 namespace mmbench::cli {

@@ -7,7 +7,7 @@
 
 #include "cli/ranking_table.hpp"
 #include "cli/round_statistics.hpp"
-#include "cli/value_lists.hpp"
+#include "core/value_lists.hpp"
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 #include "ranking/selection.hpp"
@@ -45,7 +45,8 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
   row.warmup = a.warmup;
   row.reps_asked = a.reps;
   row.order_seed = order_seed;
-  row.local_levels = c.local_label.empty() ? std::to_string(c.opt.local.levels) : c.local_label;
+  const auto asked_levels = c.asked.find("local_levels");
+  row.local_levels = asked_levels == c.asked.end() ? std::to_string(c.opt.local.levels) : asked_levels->second;
   // Also on rows that never ran (not applicable), whose plan wrote nothing.
   if (c.algo->uses().local_levels) row.local_gemm = c.opt.local.gemm;
   row.selected_by = c.selected_by;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "algos/registry.hpp"
+#include "ranking/option_table.hpp"
 
 namespace mmbench::cli {
 
@@ -28,13 +29,17 @@ inline const std::vector<std::string>& base_results_columns() {
 }
 
 // The base columns, then every algorithm's declared column not among them,
-// in the order of the algorithm table.
+// in the order of the algorithm table, then every swept option's column
+// (ranking/option_table.hpp) not among them.
 inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = [] {
     std::vector<std::string> c = base_results_columns();
+    const auto add = [&c](const std::string& name) {
+      if (std::find(c.begin(), c.end(), name) == c.end()) c.push_back(name);
+    };
     for (const algos::Algorithm* a : algos::all_algorithms())
-      for (const std::string& name : a->columns())
-        if (std::find(c.begin(), c.end(), name) == c.end()) c.push_back(name);
+      for (const std::string& name : a->columns()) add(name);
+    for (const ranking::OptionRow& row : ranking::option_table()) add(row.column);
     return c;
   }();
   return cols;

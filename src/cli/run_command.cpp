@@ -22,14 +22,15 @@
 #include "cli/round_statistics.hpp"
 #include "cli/sweep_rounds.hpp"
 #include "cli/progress.hpp"
-#include "cli/usage_error.hpp"
-#include "cli/value_lists.hpp"
+#include "core/usage_error.hpp"
+#include "core/value_lists.hpp"
 #include "core/affinity.hpp"
 #include "core/blas.hpp"
 #include "core/csv_file.hpp"
 #include "core/sysinfo.hpp"
 #include "core/simulation.hpp"
 #include "local/packed_gemm.hpp"
+#include "ranking/option_table.hpp"
 #include "cli/results_schema.hpp"
 #include "cli/result_row.hpp"
 #include "cli/run_exports.hpp"
@@ -45,6 +46,12 @@ namespace mmbench::cli {
 using algos::Algorithm;
 using algos::Options;
 using algos::Problem;
+
+std::map<std::string, std::string> default_option_texts() {
+  std::map<std::string, std::string> out;
+  for (const ranking::OptionRow& r : ranking::option_table()) out[r.flag] = r.default_text;
+  return out;
+}
 
 CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   CLI::App* run = app.add_subcommand("run", "Measure algorithms over a sweep of sizes and options; verify; write CSV");
@@ -74,10 +81,10 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
                                     "(schema mmbench-results/2, docs/json-schema.md)");
   run->add_option("--markdown", a.markdown, "Also write the table as Markdown to this file");
   run->add_option("--threads", a.threads, "BLAS threads per rank")->capture_default_str();
-  // The swept options (--grid, --nb, --lb, --recursions, --local-strassen,
-  // --local-gemm, --replicas, --q7-split): one table, sweep_expansion.hpp.
-  for (const SweptOption& o : swept_options()) {
-    CLI::Option* opt = run->add_option(o.flag, a.*o.field, o.help);
+  // The swept options (--grid, --nb, --lb, ...): one table,
+  // ranking/option_table.hpp.
+  for (const ranking::OptionRow& o : ranking::option_table()) {
+    CLI::Option* opt = run->add_option(o.flag, a.options.at(o.flag), o.help);
     if (o.show_default) opt->capture_default_str();
   }
   run->add_option("--local-variant", a.local_variant, "Local fast kernel: winograd (15 additions) or strassen (18)")
@@ -258,15 +265,14 @@ int run_command(const RunArgs& a, const Comm& world) {
 
   if (a.explain && world.rank() == 0) {
     fmt::print("machine {}\n", describe(*machine));
-    const std::vector<LocalChoice> given = given_local_choices(a, sel);
+    const AutoSpace as = auto_space(a, sel, world.size());
     std::vector<Problem> shown;
     for (const Config& c : configs) {
       bool seen = false;
       for (const Problem& q : shown) seen = seen || (q.m == c.pb.m && q.n == c.pb.n && q.k == c.pb.k);
       if (seen) continue;
       shown.push_back(c.pb);
-      const AutoSpace as = auto_space(a, sel, c.opt.nb, given);
-      print_ranking(rank_for(c.pb, as.base, world.size(), sel, {}, as.levels), c.pb, world.size(), 0, true);
+      print_ranking(rank_for(c.pb, as, world.size(), sel, {}), c.pb, world.size(), 0, true);
     }
   }
   // Problems in the order they first appear; each is measured in rounds.

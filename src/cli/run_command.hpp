@@ -12,12 +12,16 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "cli/machine_source.hpp"
 #include "core/comm.hpp"
 
 namespace mmbench::cli {
+
+// Every row of the option table with its default text.
+std::map<std::string, std::string> default_option_texts();
 
 struct RunArgs {
   std::string algos;
@@ -29,20 +33,15 @@ struct RunArgs {
   int warmup = 1;
   std::string csv;
   std::string json, markdown;  // --json, --markdown exports (run_exports.hpp); "" = none
-  std::string nb = "64";
-  std::string lb = "default";
-  std::string grid = "auto";
-  std::string recursions = "max";
+  // The text of every swept option (ranking/option_table.hpp), keyed by its
+  // flag, each starting as its row's default text: "--nb" -> "64". An
+  // empty --local-strassen means not given (0 for named algorithms, 0..3
+  // for auto), an empty --local-gemm likewise (sweep_expansion.hpp,
+  // local_gemm_text).
+  std::map<std::string, std::string> options = default_option_texts();
+  const std::string& option(const std::string& flag) const { return options.at(flag); }
   int threads = 1;
-  std::string local_levels;  // --local-strassen; "" = not given (0 for named algorithms, 0..3 for auto)
   std::string local_variant = "winograd";
-  // --local-gemm: blas, packed, auto or a list; "" = not given (blas, or
-  // auto with --local-strassen auto / --algo auto and a profile that has a
-  // packed GEMM step: sweep_expansion.hpp, local_gemm_text)
-  std::string local_gemm;
-  std::string local_fusion = "all";  // --local-fusion: none, deepest, all or a list
-  std::string q7_split = "paper";  // --q7-split: paper, model or both
-  std::string replicas = "auto";   // --replicas: 2.5d layers c, numbers or auto
   std::uint64_t seed = 42;
   bool no_verify = false;
   bool keep_blas_kernel = false;  // read by switch_blas_kernel() from argv, before MPI_Init

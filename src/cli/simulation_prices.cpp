@@ -3,7 +3,7 @@
 #include <exception>
 #include <string>
 
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 #include "core/simulation.hpp"
 #include "tuner/machine_profile.hpp"
 

@@ -34,22 +34,6 @@ struct Selection {
   double max_doubles_per_rank = 0;   // memory per rank (same on every rank)
 };
 
-// One value of --local-strassen.
-struct LocalChoice {
-  int levels = 0;
-  std::int64_t min_dim = 0;  // 0: the kernel's default (256)
-  std::string label;         // as asked: "2", "auto"
-};
-
-// What --algo auto, --validate and --explain rank: the base options and the
-// local levels to try (0..3 unless --local-strassen is given), with the
-// profile's crossover as the kernel's cut-off where it was measured and the
-// one --local-gemm value (expand() refuses a list there).
-struct AutoSpace {
-  algos::Options base;
-  std::vector<int> levels;
-};
-
 // --local-gemm as given, or where it was not: "auto" when the profile has a
 // packed GEMM step and --local-strassen asks for auto, or (ranking: what
 // --algo auto, --validate and --explain rank) --algo does (the profile then
@@ -57,48 +41,25 @@ struct AutoSpace {
 // under --algo auto, so that the DGEMM peer stays among the rows.
 std::string local_gemm_text(const RunArgs& a, const Selection& sel, bool ranking);
 
-// given: the parsed --local-strassen values, empty when it was not given.
-AutoSpace auto_space(const RunArgs& a, const Selection& sel, int nb, const std::vector<LocalChoice>& given);
-// --local-strassen as parsed; empty when it was not given.
-std::vector<LocalChoice> given_local_choices(const RunArgs& a, const Selection& sel);
+// What the option table's parsers need (ranking/option_table.hpp): the
+// ranks, and the machine profile's facts; ranking as for local_gemm_text.
+ranking::OptionContext option_context(const RunArgs& a, int ranks, const Selection& sel, bool ranking);
+
+// What --algo auto, --validate and --explain rank: the base options, the
+// local levels to try (0..3 unless --local-strassen is given), with the
+// profile's crossover as the kernel's cut-off where it was measured, and
+// the given values of the rows auto does not search itself.
+struct AutoSpace {
+  algos::Options base;
+  std::vector<int> levels;
+  std::vector<std::vector<ranking::Setting>> given;  // per row of option_table()
+};
+AutoSpace auto_space(const RunArgs& a, const Selection& sel, int ranks);
 
 // The candidates the model ranks for one problem (only: restrict to these
 // algorithm names; empty = all). Throws UsageError when the model refuses.
-ranking::Ranking rank_for(const algos::Problem& pb, const algos::Options& base, int ranks, const Selection& sel,
-                        const std::vector<std::string>& only, const std::vector<int>& local_levels);
-
-// What a swept option's parser may need besides its text.
-struct SweepContext {
-  const RunArgs& a;
-  int ranks;
-  const Selection& sel;
-};
-using Setter = std::function<void(Config&)>;
-
-// One swept option of `run` -- everything about it in one entry: its flag
-// and help (add_run_command registers it), the RunArgs field CLI11 fills,
-// which algorithms take it (a flag of algos::Uses that each algorithm
-// declares in uses()), how its text becomes values (each a change to a
-// configuration; throws UsageError naming the bad value), and the neutral
-// value an algorithm that does not take it gets. Adding an option: a
-// RunArgs field, a Uses flag, one entry here (and a CSV column if the plan
-// reports something new).
-struct SweptOption {
-  const char* flag;
-  const char* help;
-  std::string RunArgs::*field;
-  bool algos::Uses::*used;
-  std::function<std::vector<Setter>(const std::string&, const SweepContext&)> values;
-  Setter neutral;
-  bool show_default;  // --help shows the default value
-  // Whether the option matters for a configuration the earlier options made
-  // (null: always, where the algorithm uses it); where it does not, the
-  // configuration takes the neutral value once instead of one copy per value
-  // (--local-fusion without local levels: nothing to fuse).
-  bool (*applies)(const Config&) = nullptr;
-};
-// The table, outermost axis first (the order rows come out in).
-const std::vector<SweptOption>& swept_options();
+ranking::Ranking rank_for(const algos::Problem& pb, const AutoSpace& as, int ranks, const Selection& sel,
+                          const std::vector<std::string>& only);
 
 // The sweep's configurations, problems outermost, then the algorithms in
 // --algo order, then each swept option.

@@ -21,35 +21,16 @@ using algos::Problem;
 std::string Candidate::label() const {
   std::string s(algo ? algo->name() : "?");
   const algos::Uses u = algo ? algo->uses() : algos::Uses{};
-  if (u.recursions) s += " r=" + std::to_string(opt.recursions);
-  if (u.grid && opt.pr > 0) s += " grid=" + std::to_string(opt.pr) + "x" + std::to_string(opt.pc);
-  if (u.nb) s += " nb=" + std::to_string(opt.nb);
-  // A tuned lb: "lb=64(auto)" where the grid is known (the lb in force),
-  // "lb=auto(668)" under Strassen (the profile's; each leaf caps it).
-  if (u.lb && opt.lb <= 0) s += " lb=" + std::to_string(kScalapackDefaultLb) + "(default)";
-  else if (u.lb && opt.lb_tuned) s += opt.pr > 0 ? " lb=" + std::to_string(opt.lb) + "(auto)" : " lb=auto(" + std::to_string(opt.lb) + ")";
-  else if (u.lb) s += " lb=" + std::to_string(opt.lb);
-  if (u.local_levels && opt.local.levels > 0) s += " L=" + std::to_string(opt.local.levels);
-  if (u.local_levels && opt.local.gemm == "packed") s += " gemm=packed";
-  if (u.local_levels && opt.local.levels > 0 && opt.local.fusion != local::FastGemmConfig::Fusion::all)
-    s += " fusion=" + std::string(local::to_string(opt.local.fusion));
-  if (u.replicas && opt.replicas > 0) s += " c=" + std::to_string(opt.replicas);
-  if (opt.q7_splits && !opt.q7_splits->empty()) {
-    // The top split: the entry with the most levels to go.
-    s += " split=model(" + algos::format_split(opt.q7_splits->rbegin()->second) + ")";
-  }
+  std::vector<const OptionRow*> rows;
+  for (const OptionRow& r : option_table())
+    if (u.*r.used) rows.push_back(&r);
+  std::sort(rows.begin(), rows.end(),
+            [](const OptionRow* a, const OptionRow* b) { return a->label_position < b->label_position; });
+  for (const OptionRow* r : rows) s += r->label(opt);
   return s;
 }
 
 namespace {
-
-// Every pr x pc = p with pr <= pc, squarest last. p = 12 -> 1x12 2x6 3x4.
-std::vector<std::pair<int, int>> grids_of(int p) {
-  std::vector<std::pair<int, int>> out;
-  for (long long pr = 1; pr * pr <= p; ++pr)
-    if (p % pr == 0) out.emplace_back(static_cast<int>(pr), static_cast<int>(p / pr));
-  return out;
-}
 
 // True if some split of the table is not the paper's.
 bool differs_from_paper(const algos::Q7SplitTable& t) {
@@ -77,12 +58,6 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
                                 ", " + std::to_string(pb.k) + ", each needs >= 1");
   Ranking out;
   out.model = model;
-  const int r_top = algos::max_recursions_q8(p) + 1;
-  const std::vector<std::pair<int, int>> grids = grids_of(p);
-  std::vector<std::pair<int, bool>> lbs;  // (lb, tuned)
-  for (int lb : space.lbs) lbs.emplace_back(lb, false);
-  if (space.tuned_lb > 0) lbs.emplace_back(space.tuned_lb, true);
-  if (lbs.empty()) lbs.emplace_back(0, false);
 
   for (const Algorithm* algo : algos::all_algorithms()) {
     if (!space.only.empty() &&
@@ -90,27 +65,29 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       continue;
     const algos::Uses u = algo->uses();
     const AlgorithmModel& m = algo->models();
-    std::vector<Options> variants;
-    for (auto g : u.grid ? grids : std::vector<std::pair<int, int>>{{0, 0}})
-      for (const auto& [lb, tuned] : u.lb ? lbs : std::vector<std::pair<int, bool>>{{0, false}})
-        for (int r = u.recursions ? 1 : -1; r <= (u.recursions ? r_top : -1); ++r)
-          for (int L : u.local_levels && !space.local_levels.empty() ? space.local_levels
-                                                                     : std::vector<int>{base.local.levels})
-            for (int c : u.replicas ? algos::replica_choices(p) : std::vector<int>{0}) {
-            Options o = base;
-            o.replicas = c;
-            o.pr = g.first;
-            o.pc = g.second;
-            o.lb = lb;
-            o.lb_tuned = tuned;
-            // A PDGEMM on a known grid: the tuned lb as it runs here (the
-            // label shows it); under Strassen each leaf caps its own.
-            if (tuned && o.pr > 0) o.lb = lb_of(o, double(pb.k), o.pr, o.pc);
-            o.recursions = r;
-            o.local.levels = u.local_levels ? L : 0;
-            o.q7_splits = nullptr;  // the paper's split; the model's is added below
-            variants.push_back(o);
+    // Every row the algorithm reads multiplies the configurations by the
+    // values auto tries (option_table.hpp), outermost first.
+    const SearchContext x{*algo, pb, p, space.lbs, space.tuned_lb, space.local_levels, space.given};
+    std::vector<Options> variants{base};
+    const std::vector<OptionRow>& rows = option_table();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const OptionRow& row = rows[i];
+      if (!(u.*row.used)) continue;
+      std::vector<Options> next;
+      for (const Options& o : variants) {
+        if (row.search) {
+          for (const Options& v : row.search(o, x)) next.push_back(v);
+        } else if (i < space.given.size() && !space.given[i].empty() && (!row.applies || row.applies(o))) {
+          for (const Setting& s : space.given[i]) {
+            Options v = o;
+            if (s.set(v, *algo, pb).empty()) next.push_back(v);
           }
+        } else {
+          next.push_back(o);
+        }
+      }
+      variants = std::move(next);
+    }
     // One configuration: ranked, or excluded with the reason.
     auto consider = [&](const Options& o) -> bool {
       Candidate c;

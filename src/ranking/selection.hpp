@@ -15,6 +15,7 @@
 #include "model/machine_params.hpp"
 #include "model/model_kind.hpp"
 #include "model/prediction.hpp"
+#include "ranking/option_table.hpp"
 
 namespace mmbench::ranking {
 
@@ -63,6 +64,10 @@ struct CandidateSpace {
   // group's share by less than 7/p (0.2% at 4096), below what the model
   // can resolve, and the search over every level costs seconds.
   int q7_model_split_max_p = 4096;
+  // Per row of option_table(), the values given on the command line for
+  // the rows auto does not search itself (nb, the local GEMM, the fusion
+  // schedule); empty: the base's value.
+  std::vector<std::vector<Setting>> given;
 };
 
 struct Ranking {

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "cli/usage_error.hpp"
-#include "cli/value_lists.hpp"
+#include "core/usage_error.hpp"
+#include "core/value_lists.hpp"
 
-using namespace mmbench::cli;
+using namespace mmbench;
 using V = std::vector<std::int64_t>;
 
 TEST(IntList, SingleListsAndRanges) {

@@ -1,10 +1,10 @@
-#include "cli/value_lists.hpp"
+#include "core/value_lists.hpp"
 
 #include <charconv>
 
-#include "cli/usage_error.hpp"
+#include "core/usage_error.hpp"
 
-namespace mmbench::cli {
+namespace mmbench {
 
 namespace {
 
@@ -78,4 +78,4 @@ std::pair<int, int> parse_grid(const std::string& option, const std::string& tex
   return {static_cast<int>(p), static_cast<int>(q)};
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench

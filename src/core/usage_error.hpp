@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace mmbench::cli {
+namespace mmbench {
 
 class UsageError : public std::runtime_error {
  public:
@@ -14,4 +14,4 @@ class UsageError : public std::runtime_error {
 
 constexpr int kExitUsage = 2;
 
-}  // namespace mmbench::cli
+}  // namespace mmbench

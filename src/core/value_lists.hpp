@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace mmbench::cli {
+namespace mmbench {
 
 std::vector<std::int64_t> parse_int_list(const std::string& option, const std::string& text,
                                          std::int64_t min, std::int64_t max);
@@ -25,4 +25,4 @@ std::vector<std::string> parse_word_list(const std::string& option, const std::s
 // "auto" -> {0, 0}; "PxQ" with P, Q >= 1 -> {P, Q}.
 std::pair<int, int> parse_grid(const std::string& option, const std::string& text);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench

@@ -1,0 +1,382 @@
+#include "ranking/option_table.hpp"
+
+#include <stdexcept>
+
+#include "core/lb_in_force.hpp"
+#include "core/usage_error.hpp"
+#include "core/value_lists.hpp"
+#include "local/fast_gemm.hpp"
+#include "model/algorithm_models.hpp"
+#include "space/replicas.hpp"
+#include "space/strassen_groups.hpp"
+
+namespace mmbench::ranking {
+
+using algos::Algorithm;
+using algos::Options;
+using algos::Problem;
+
+std::vector<LbValue> parse_lb_values(const std::string& text, const OptionContext& ctx) {
+  std::vector<LbValue> lbs;
+  for (const std::string& w : parse_word_list("--lb", text)) {
+    if (w == "default") {
+      lbs.push_back({0, false});
+    } else if (w == "auto") {
+      if (ctx.profile.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
+      if (ctx.tuned_lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
+      lbs.push_back({ctx.tuned_lb, true});
+    } else {
+      lbs.push_back({static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)), false});
+    }
+  }
+  return lbs;
+}
+
+std::vector<std::string> parse_local_gemm_words(const std::string& text) {
+  std::vector<std::string> out;
+  for (const std::string& w : parse_word_list("--local-gemm", text)) {
+    if (w == "auto") {
+      out.push_back(w);
+      continue;
+    }
+    try {
+      out.emplace_back(local::to_string(local::parse_leaf_gemm(w)));
+    } catch (const std::invalid_argument&) {
+      throw UsageError("--local-gemm: unknown local gemm '" + w + "' (allowed: blas, packed, auto)");
+    }
+  }
+  return out;
+}
+
+LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext& ctx) {
+  const bool profiled = !ctx.profile.empty() && ctx.packed_measured;
+  std::string gemm = word;
+  if (word == "auto") {
+    if (ctx.profile.empty())
+      throw UsageError("--local-gemm auto needs --profile FILE (a machine profile from `mmbench tune`)");
+    if (!profiled)
+      throw UsageError("--local-gemm auto: the profile " + ctx.profile +
+                       " has no packed GEMM step (tuned with --no-packed-tune, or before it existed); run `mmbench "
+                       "tune` or give blas or packed");
+    gemm = ctx.packed_leaf;
+  }
+  if (gemm != "packed") return {gemm, {}};
+  try {
+    return {gemm, profiled && ctx.packed_blocking ? ctx.packed_blocking() : local::PackedBlocking{}};
+  } catch (const std::runtime_error& e) {  // MMBENCH_PACKED_ISA names no kernel this CPU runs
+    throw UsageError(std::string("--local-gemm packed: ") + e.what());
+  }
+}
+
+namespace {
+
+// A value that only sets fields of the options.
+template <class F>
+Setting plain(std::string asked, F f) {
+  return {std::move(asked), [f](Options& o, const Algorithm&, const Problem&) {
+            f(o);
+            return std::string();
+          }};
+}
+
+// ---- --grid ----
+std::vector<Setting> parse_grid_values(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--grid", text)) {
+    const auto [pr, pc] = parse_grid("--grid", w);
+    if (pr > 0 && pr * pc != ctx.ranks)
+      throw UsageError("--grid: grid " + w + " needs " + std::to_string(pr * pc) + " ranks, have " +
+                       std::to_string(ctx.ranks) + " (pr x pc must equal the number of MPI ranks)");
+    out.push_back(plain(w, [pr = pr, pc = pc](Options& o) { o.pr = pr, o.pc = pc; }));
+  }
+  return out;
+}
+
+// Every pr x pc = p with pr <= pc, squarest last. p = 12 -> 1x12 2x6 3x4.
+std::vector<Options> search_grids(const Options& o, const SearchContext& x) {
+  std::vector<Options> out;
+  for (long long pr = 1; pr * pr <= x.p; ++pr)
+    if (x.p % pr == 0) {
+      out.push_back(o);
+      out.back().pr = static_cast<int>(pr);
+      out.back().pc = static_cast<int>(x.p / pr);
+    }
+  return out;
+}
+
+std::string label_grid(const Options& o) {
+  return o.pr > 0 ? " grid=" + std::to_string(o.pr) + "x" + std::to_string(o.pc) : "";
+}
+
+// ---- --nb ----
+std::vector<Setting> parse_nb_values(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (std::int64_t nb : parse_int_list("--nb", text, 1, 1 << 20))
+    out.push_back(plain(std::to_string(nb), [nb](Options& o) { o.nb = static_cast<int>(nb); }));
+  return out;
+}
+
+// ---- --lb ----
+std::vector<Setting> parse_lb_settings(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  for (const LbValue v : parse_lb_values(text, ctx))
+    out.push_back(plain(v.tuned ? "auto" : std::to_string(v.lb), [v](Options& o) { o.lb = v.lb, o.lb_tuned = v.tuned; }));
+  return out;
+}
+
+// The untuned lbs, then the profile's tuned one. A PDGEMM on a known grid
+// shows the tuned lb as it runs there (capped); under Strassen each leaf
+// caps its own.
+std::vector<Options> search_lbs(const Options& o, const SearchContext& x) {
+  std::vector<std::pair<int, bool>> lbs;  // (lb, tuned)
+  for (int lb : x.lbs) lbs.emplace_back(lb, false);
+  if (x.tuned_lb > 0) lbs.emplace_back(x.tuned_lb, true);
+  if (lbs.empty()) lbs.emplace_back(0, false);
+  std::vector<Options> out;
+  for (const auto& [lb, tuned] : lbs) {
+    Options v = o;
+    v.lb = lb;
+    v.lb_tuned = tuned;
+    if (tuned && v.pr > 0) v.lb = model::lb_of(v, double(x.pb.k), v.pr, v.pc);
+    out.push_back(v);
+  }
+  return out;
+}
+
+// "lb=32(default)"; a tuned lb: "lb=64(auto)" where the grid is known (the
+// lb in force), "lb=auto(668)" under Strassen (the profile's; each leaf caps it).
+std::string label_lb(const Options& o) {
+  if (o.lb <= 0) return " lb=" + std::to_string(kScalapackDefaultLb) + "(default)";
+  if (o.lb_tuned) return o.pr > 0 ? " lb=" + std::to_string(o.lb) + "(auto)" : " lb=auto(" + std::to_string(o.lb) + ")";
+  return " lb=" + std::to_string(o.lb);
+}
+
+// ---- --recursions ----
+std::vector<Setting> parse_recursion_values(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--recursions", text)) {
+    const int r = w == "max" ? -1 : static_cast<int>(parse_int_list("--recursions", w, 0, 30).at(0));
+    out.push_back(plain(w, [r](Options& o) { o.recursions = r; }));
+  }
+  return out;
+}
+
+// r = 1 .. floor(log4 p) + 1 (check() rejects what does not apply).
+std::vector<Options> search_recursions(const Options& o, const SearchContext& x) {
+  std::vector<Options> out;
+  for (int r = 1; r <= space::max_recursions_q8(x.p) + 1; ++r) {
+    out.push_back(o);
+    out.back().recursions = r;
+  }
+  return out;
+}
+
+// ---- --local-strassen ----
+// `--local-strassen auto` lets the kernel recurse while a block is at least
+// the measured crossover, up to this many levels (4096 -> 2048 -> 1024 ...:
+// with a crossover of 1536, 8192^3 gets 3 levels, 12288^3 4).
+constexpr int kAutoLocalLevels = 4;
+
+std::vector<Setting> parse_local_levels(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  const auto level = [](int levels, std::int64_t min_dim, std::string asked) {
+    return plain(std::move(asked), [levels, min_dim](Options& o) {
+      o.local.levels = levels;
+      o.local.min_dim = min_dim;
+    });
+  };
+  if (text.empty()) return {level(0, 0, "0")};
+  for (const std::string& w : parse_word_list("--local-strassen", text)) {
+    if (w != "auto") {
+      out.push_back(level(static_cast<int>(parse_int_list("--local-strassen", w, 0, 6).at(0)), 0, w));
+      continue;
+    }
+    if (ctx.profile.empty())
+      throw UsageError("--local-strassen auto needs --profile FILE (a machine profile from `mmbench tune`)");
+    if (ctx.local_tried_n <= 0)
+      throw UsageError("--local-strassen auto: the profile " + ctx.profile +
+                       " has no local Strassen crossover (tuned with --no-local?); run `mmbench tune` or give L");
+    // No win up to the largest size tried: nothing shows a level pays.
+    if (ctx.local_l1_n <= 0) out.push_back(level(0, 0, "auto"));
+    else out.push_back(level(kAutoLocalLevels, ctx.local_l1_n, "auto"));
+  }
+  return out;
+}
+
+std::vector<Options> search_local_levels(const Options& o, const SearchContext& x) {
+  if (x.local_levels.empty()) return {o};
+  std::vector<Options> out;
+  for (int L : x.local_levels) {
+    out.push_back(o);
+    out.back().local.levels = L;
+  }
+  return out;
+}
+
+// ---- --local-gemm ----
+std::vector<Setting> parse_local_gemms(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_local_gemm_words(text.empty() ? ctx.local_gemm_default : text)) {
+    const LocalGemmChoice g = resolve_local_gemm(w, ctx);
+    out.push_back(plain(w, [g](Options& o) {
+      o.local.gemm = g.gemm;
+      o.local.packed_blocking = g.blocking;
+    }));
+  }
+  return out;
+}
+
+// ---- --local-fusion ----
+std::vector<Setting> parse_fusions(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--local-fusion", text)) {
+    local::FastGemmConfig::Fusion f{};
+    try {
+      f = local::parse_fusion(w);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--local-fusion: ") + e.what());
+    }
+    out.push_back(plain(w, [f](Options& o) { o.local.fusion = f; }));
+  }
+  return out;
+}
+
+// ---- --replicas ----
+// auto: the largest c whose copies fit (0 if none: the plan's default,
+// which the memory check then refuses).
+std::vector<Setting> parse_replicas(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--replicas", text)) {
+    const int rc = w == "auto" ? 0 : static_cast<int>(parse_int_list("--replicas", w, 1, 1 << 24).at(0));
+    out.push_back({w, [rc, ranks = ctx.ranks, mem = ctx.max_doubles_per_rank](Options& o, const Algorithm&,
+                                                                             const Problem& pb) {
+                     o.replicas = rc > 0 ? rc : space::largest_replicas_that_fit(pb, ranks, mem);
+                     return std::string();
+                   }});
+  }
+  return out;
+}
+
+std::vector<Options> search_replicas(const Options& o, const SearchContext& x) {
+  std::vector<Options> out;
+  for (int c : space::replica_choices(x.p)) {
+    out.push_back(o);
+    out.back().replicas = c;
+  }
+  return out;
+}
+
+// ---- --q7-split ----
+// model: the refined model's split, chosen for the configuration's other
+// options -- so this row comes last. A depth the model cannot split (or
+// that does not apply) is refused with the reason instead of running the
+// paper's split under the model's name.
+std::vector<Setting> parse_q7_splits(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--q7-split", text)) {
+    if (w != "paper" && w != "model")
+      throw UsageError("--q7-split: '" + w + "' is not a split rule; allowed paper, model or paper,model");
+    if (w == "model" && !ctx.params)
+      throw UsageError("--q7-split model needs a machine: --profile FILE, or --lambda SECONDS --tau MB/s --flops MFLOPS");
+    if (w == "paper") {
+      out.push_back(plain(w, [](Options& o) { o.q7_splits = nullptr; }));
+      continue;
+    }
+    out.push_back({w, [ranks = ctx.ranks, mp = *ctx.params](Options& o, const Algorithm& al, const Problem& pb) {
+                     if (!al.check(pb, o, ranks).ok()) return std::string();  // the row will say why
+                     try {
+                       o.q7_splits = model::choose_q7_splits(al.models(), pb, o, ranks, mp);
+                     } catch (const std::invalid_argument& e) {
+                       return std::string("--q7-split model: ") + e.what();
+                     }
+                     return std::string();
+                   }});
+  }
+  return out;
+}
+
+// The paper's split; the ranking adds the model's own split of each Q7
+// candidate beside it (selection.cpp), where it differs.
+std::vector<Options> search_q7_split(const Options& o, const SearchContext&) {
+  Options v = o;
+  v.q7_splits = nullptr;
+  return {v};
+}
+
+std::string label_q7_split(const Options& o) {
+  // The top split: the entry with the most levels to go.
+  return o.q7_splits && !o.q7_splits->empty() ? " split=model(" + space::format_split(o.q7_splits->rbegin()->second) + ")"
+                                             : "";
+}
+
+}  // namespace
+
+const std::vector<OptionRow>& option_table() {
+  // Outermost first. No algorithm takes both --replicas and --q7-split, so
+  // their order matters only for the split (last, see above).
+  static const std::vector<OptionRow> table = {
+      {"--grid", "Process grid(s) for pdgemm: auto (most square) or PxQ", "auto", true, &algos::Uses::grid, "grid",
+       parse_grid_values, [](Options& o) { o.pr = o.pc = 0; }, search_grids, label_grid, 1},
+      {"--nb", "Block-cyclic block size(s) for pdgemm", "64", true, &algos::Uses::nb, "nb", parse_nb_values,
+       [](Options& o) { o.nb = 64; }, nullptr, [](const Options& o) { return " nb=" + std::to_string(o.nb); }, 2},
+      {"--lb",
+       "PBLAS logical block size(s): 'default' (library's 32), 'auto' (the --profile's lb, capped at each "
+       "PDGEMM's problem and grid to keep several panels per process) or numbers (run as given)",
+       "default", true, &algos::Uses::lb, "lb", parse_lb_settings, [](Options& o) { o.lb = 0, o.lb_tuned = false; },
+       search_lbs, label_lb, 3},
+      {"--recursions", "Parallel Strassen levels r: 'max' or numbers", "max", true, &algos::Uses::recursions,
+       "recursions", parse_recursion_values, [](Options& o) { o.recursions = -1; }, search_recursions,
+       [](const Options& o) { return " r=" + std::to_string(o.recursions); }, 0},
+      {"--local-strassen",
+       "Local Strassen levels L inside each rank (dgemm, ring, tpmm, Strassen leaves): numbers, e.g. 0,1,2,3, "
+       "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
+       "Default 0; --algo auto tries 0,1,2,3",
+       "", false, &algos::Uses::local_levels, "local_levels", parse_local_levels,
+       [](Options& o) { o.local.levels = 0, o.local.min_dim = 0; }, search_local_levels,
+       [](const Options& o) { return o.local.levels > 0 ? " L=" + std::to_string(o.local.levels) : std::string(); }, 4},
+      // Inside --local-strassen: each L on BLAS and on the packed GEMM side by side.
+      {"--local-gemm",
+       "GEMM at the bottom of the local levels (the algorithms of --local-strassen): blas (OpenBLAS DGEMM), "
+       "packed (mmbench's packed GEMM, the deepest level fused into its packing; with --local-strassen 0 the "
+       "packed GEMM alone; the profile's tuned block sizes where it has them), auto (the profile's faster leaf) "
+       "or a list: blas,packed. Default blas; with --local-strassen auto (and for --algo auto's pick) and a "
+       "profile that measured the packed GEMM, auto",
+       "", false, &algos::Uses::local_levels, "local_gemm", parse_local_gemms,
+       [](Options& o) {
+         o.local.gemm = "blas";
+         o.local.packed_blocking = {};
+       },
+       nullptr, [](const Options& o) { return o.local.gemm == "packed" ? std::string(" gemm=packed") : std::string(); },
+       5},
+      {"--local-fusion",
+       "Which local Strassen-Winograd levels fuse their operand sums into one pass each for A and B: all, "
+       "deepest, none, or a list (the kernel's schedules, docs/method.md)",
+       "all", true, &algos::Uses::local_levels, "local_fusion", parse_fusions,
+       [](Options& o) { o.local.fusion = local::FastGemmConfig::Fusion::all; }, nullptr,
+       [](const Options& o) {
+         return o.local.levels > 0 && o.local.fusion != local::FastGemmConfig::Fusion::all
+                    ? " fusion=" + std::string(local::to_string(o.local.fusion))
+                    : std::string();
+       },
+       6, [](const Options& o) { return o.local.levels > 0; }},
+      {"--replicas",
+       "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
+       "auto", true, &algos::Uses::replicas, "replicas", parse_replicas, [](Options& o) { o.replicas = 0; },
+       search_replicas,
+       [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); }, 7},
+      {"--q7-split",
+       "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
+       "split per level; needs a machine) or both: paper,model",
+       "paper", true, &algos::Uses::q7_split, "q7_split_rule", parse_q7_splits, [](Options&) {}, search_q7_split,
+       label_q7_split, 8},
+  };
+  return table;
+}
+
+const OptionRow& option_row(const std::string& flag) {
+  for (const OptionRow& r : option_table())
+    if (flag == r.flag) return r;
+  throw std::invalid_argument("no option row " + flag);
+}
+
+}  // namespace mmbench::ranking
