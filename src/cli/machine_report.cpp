@@ -1,5 +1,7 @@
 #include "cli/machine_report.hpp"
 
+#include "core/openblas_cores.hpp"
+
 #include <cblas.h>
 #include <fmt/format.h>
 
@@ -39,17 +41,17 @@ std::vector<std::string> machine_report_warnings(const MachineReport& f) {
   return out;
 }
 
-namespace {
-
 std::string pin_value(const MachineReport& f, const std::string& name) {
   for (const auto& [k, v] : f.pins)
     if (k == name) return v;
   return "";
 }
 
+namespace {
+
 std::string kernel_text(const MachineReport& f) {
   if (f.blas_core.empty()) return "unknown (the BLAS names no core)";
-  const auto kernel = tuner::openblas_core_kernel(f.blas_core);
+  const auto kernel = find_openblas_core(f.blas_core);
   std::string s = f.blas_core + (kernel ? " (" + std::string(kernel->isa) + ")" : " (width unknown to mmbench)");
   const std::string pin = pin_value(f, "OPENBLAS_CORETYPE");
   s += pin.empty() ? ", detected by OpenBLAS" : ", pinned by OPENBLAS_CORETYPE=" + pin;
@@ -68,7 +70,7 @@ nlohmann::json machine_report_json(const MachineReport& f) {
                 {"flags", to_string(f.cpu.flags)},
                 {"widest_vector", tuner::width_label(tuner::cpu_width(f.cpu.flags))},
                 {"cores", f.cpu.cores}};
-  const auto kernel = tuner::openblas_core_kernel(f.blas_core);
+  const auto kernel = find_openblas_core(f.blas_core);
   doc["blas"] = {{"config", f.blas},
                  {"core", f.blas_core},
                  {"core_isa", kernel ? std::string(kernel->isa) : std::string()},

@@ -35,6 +35,9 @@ struct MachineReport {
   std::string peak_source;                // "measured by doctor", "profile configs/x.json"
 };
 
+// The value of one of the kPinVariables, "" where it is not set.
+std::string pin_value(const MachineReport& facts, const std::string& name);
+
 // The facts that take no measuring (CPU, libraries, environment); peak
 // and peak_source as given.
 MachineReport gather_machine_report(std::optional<tuner::PeakRecord> peak = std::nullopt,

@@ -218,7 +218,8 @@ int run_command(const RunArgs& a, const Comm& world) {
   std::string csv_path = a.csv.empty() ? local_results_path("run-" + host_name() + ".csv") : a.csv;
   std::unique_ptr<CsvFile> csv, validate_csv;
   std::unique_ptr<RunExports> exports;  // --json, --markdown
-  const MachineFacts facts = machine_facts(world.size());
+  const MachineFacts facts =
+      machine_facts(world.size(), machine ? machine->peak : std::nullopt, "profile " + a.machine.profile);
   const std::string started = utc_timestamp();  // the sidecar and the JSON name the run alike
   std::string err;
   if (world.rank() == 0) {
@@ -232,9 +233,7 @@ int run_command(const RunArgs& a, const Comm& world) {
         std::ofstream txt(stem + "-validate.txt", std::ios::app);
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
-      write_sidecar(csv_path, a, world, order_seed, started,
-                    machine_report_json(gather_machine_report(machine ? machine->peak : std::nullopt,
-                                                      "profile " + a.machine.profile)));
+      write_sidecar(csv_path, a, world, order_seed, started, machine_report_json(facts.machine));
     } catch (const std::exception& e) {
       err = std::string("--csv: ") + e.what();
     }

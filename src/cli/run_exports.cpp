@@ -64,8 +64,9 @@ std::string signal_name(int signal) {
 std::string markdown_table(const std::vector<ResultRow>& rows, const std::string& command_line,
                            const MachineFacts& machine) {
   std::string md = fmt::format("`{}`: {}, {} ({} cores), {} MPI ranks, BLAS {}, mmbench {}\n\n", command_line,
-                               machine.host, machine.cpu, machine.cores, machine.ranks,
-                               machine.blas_core.empty() ? machine.blas : machine.blas_core, machine.mmbench);
+                               machine.host, machine.machine.cpu.model, machine.machine.cpu.cores, machine.ranks,
+                               machine.machine.blas_core.empty() ? machine.machine.blas : machine.machine.blas_core,
+                               machine.mmbench);
   const std::vector<std::string>& titles = table_titles();
   md += markdown_line(titles);
   // Text columns left-aligned, numbers right-aligned (as on the terminal).

@@ -3,45 +3,42 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <cstdlib>
 
 #include "core/blas.hpp"
 #include "core/sysinfo.hpp"
 
 namespace mmbench::cli {
 
-MachineFacts machine_facts(int ranks) {
+MachineFacts machine_facts(int ranks, std::optional<tuner::PeakRecord> peak, std::string peak_source) {
   MachineFacts m;
   m.host = host_name();
-  m.cpu = cpu_model();
-  m.cores = cpu_cores();
   m.ranks = ranks;
-  m.blas = blas_config();
-  m.blas_core = blas_core_name(m.blas);
-  if (const char* pin = std::getenv("OPENBLAS_CORETYPE")) m.coretype_pin = pin;
-  m.mpi = mpi_library_version();
-  m.scalapack = scalapack_version();
   m.mmbench = mmbench_version();
+  m.machine = gather_machine_report(std::move(peak), std::move(peak_source));
   return m;
 }
 
 void print_run_header(const std::string& command_line, const MachineFacts& m) {
+  const MachineReport& r = m.machine;
   fmt::print("# mmbench {}  command: {}\n", m.mmbench, command_line);
-  fmt::print("# host {}: {} ({} cores), {} MPI rank{}\n", m.host, m.cpu, m.cores, m.ranks, m.ranks == 1 ? "" : "s");
-  fmt::print("# BLAS: {} (kernel {})\n", m.blas, m.blas_core.empty() ? "unknown" : m.blas_core);
-  fmt::print("# MPI: {}; ScaLAPACK {}\n", m.mpi, m.scalapack);
+  fmt::print("# host {}: {} ({} cores), {} MPI rank{}\n", m.host, r.cpu.model, r.cpu.cores, m.ranks,
+             m.ranks == 1 ? "" : "s");
+  fmt::print("# BLAS: {} (kernel {})\n", r.blas, r.blas_core.empty() ? "unknown" : r.blas_core);
+  fmt::print("# MPI: {}; ScaLAPACK {}\n", r.mpi, r.scalapack);
   std::fflush(stdout);
 }
 
 nlohmann::json to_json(const MachineFacts& m) {
-  nlohmann::json pin = m.coretype_pin.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.coretype_pin);
+  const MachineReport& r = m.machine;
+  const std::string coretype = pin_value(r, "OPENBLAS_CORETYPE");
+  nlohmann::json pin = coretype.empty() ? nlohmann::json(nullptr) : nlohmann::json(coretype);
   return {{"host", m.host},
-          {"cpu", m.cpu},
-          {"cores", m.cores},
+          {"cpu", r.cpu.model},
+          {"cores", r.cpu.cores},
           {"ranks", m.ranks},
-          {"blas", {{"config", m.blas}, {"core", m.blas_core}, {"openblas_coretype", pin}}},
-          {"mpi", m.mpi},
-          {"scalapack", m.scalapack},
+          {"blas", {{"config", r.blas}, {"core", r.blas_core}, {"openblas_coretype", pin}}},
+          {"mpi", r.mpi},
+          {"scalapack", r.scalapack},
           {"mmbench", m.mmbench}};
 }
 

@@ -5,22 +5,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
+
+#include "cli/machine_report.hpp"
 
 namespace mmbench::cli {
 
+// The run's identity: this host, the job's ranks and the mmbench build,
+// with the machine's facts gathered once (machine_report.hpp: the CPU, the
+// BLAS and its kernel, the pins, MPI and ScaLAPACK).
 struct MachineFacts {
-  std::string host, cpu;
-  int cores = 0;             // online logical CPUs of this node
-  int ranks = 0;             // MPI ranks of the job
-  std::string blas;          // openblas_get_config(), with the OPENBLAS_CORETYPE pin if any
-  std::string blas_core;     // the kernel OpenBLAS runs (Haswell, SkylakeX, ...), "" if it names none
-  std::string coretype_pin;  // OPENBLAS_CORETYPE as set in the environment, "" if unset
-  std::string mpi, scalapack, mmbench;
+  std::string host;
+  int ranks = 0;  // MPI ranks of the job
+  std::string mmbench;
+  MachineReport machine;
 };
 
-// Collects the facts of this process (no communication).
-MachineFacts machine_facts(int ranks);
+// Collects the facts of this process (no communication); the peak and its
+// source as gather_machine_report takes them.
+MachineFacts machine_facts(int ranks, std::optional<tuner::PeakRecord> peak = std::nullopt,
+                           std::string peak_source = "");
 
 // The block, every line starting with "# " so a reader of the table can
 // skip it:

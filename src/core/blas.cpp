@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/openblas_cores.hpp"
 #include "core/simulation.hpp"
 
 namespace mmbench {
@@ -46,14 +47,11 @@ std::string blas_config() {
 }
 
 namespace {
-// OpenBLAS 0.3.21's cores with AVX-512 DGEMM kernels; later versions name
-// more (an unknown name counts as without).
-bool avx512_core(std::string core) {
-  static constexpr std::string_view avx512_cores[] = {"skylakex", "cooperlake", "sapphirerapids"};
-  for (char& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  for (std::string_view c : avx512_cores)
-    if (core == c) return true;
-  return false;
+// A core with AVX-512 DGEMM kernels (core/openblas_cores.hpp); an unknown
+// name counts as without.
+bool avx512_core(const std::string& core) {
+  const OpenblasCore* c = find_openblas_core(core);
+  return c && c->width == KernelWidth::avx512;
 }
 }  // namespace
 
@@ -70,8 +68,7 @@ std::string blas_core_note() {
 #endif
   return std::string("note: OPENBLAS_CORETYPE=") + pinned +
          " pins OpenBLAS to kernels without AVX-512 on a CPU that has it; every DGEMM here runs "
-         "them (unset it to let OpenBLAS choose: on our AMD EPYC VM one-thread DGEMM ran 1.7x "
-         "faster)";
+         "them (unset it to let OpenBLAS choose; `mmbench tune` measures each kernel this CPU runs)";
 }
 
 std::string blas_core_name(const std::string& config) {

@@ -17,20 +17,32 @@
 
 namespace mmbench {
 
-// One x86-64 core of OpenBLAS's DYNAMIC_ARCH list, as OPENBLAS_CORETYPE
-// names it, with the /proc/cpuinfo flags its kernels need.
+// Vector width of a kernel or of a CPU, narrowest first (comparable).
+enum class KernelWidth { sse, avx, avx2, avx512 };
+
+// One x86-64 core of OpenBLAS's DYNAMIC_ARCH list (driver/others/dynamic.c),
+// as OPENBLAS_CORETYPE names it: the width and instructions of its DGEMM
+// kernels, and -- for the cores worth a try -- the /proc/cpuinfo flags they
+// need (a core that needs more crashes with SIGILL).
 struct OpenblasCore {
   std::string_view name;
-  std::vector<std::string_view> needs;
+  KernelWidth width;
+  std::string_view isa;                 // "SSE3" for Prescott, "AVX2", "AVX-512", ...
+  std::vector<std::string_view> needs;  // empty: not probed
 };
 
-// The cores worth a try, narrowest first: one per kernel family (Nehalem's
-// DGEMM is Core2's, Zen's is Haswell's own tuning, SapphireRapids' DGEMM is
-// SkylakeX's with AMX elsewhere), so a probe costs a few seconds.
+// Every core, the probed ones narrowest first, one per kernel family
+// (Nehalem's DGEMM is Core2's, Zen's is Haswell's own tuning,
+// SapphireRapids' DGEMM is SkylakeX's with AMX elsewhere), so a probe
+// costs a few seconds.
 const std::vector<OpenblasCore>& openblas_cores();
 
-// The cores of openblas_cores() whose needed flags are all in cpu_flags
-// (the "flags" line of /proc/cpuinfo), narrowest first.
+// The core of that name (any case: openblas_get_config() writes "Haswell",
+// OPENBLAS_CORETYPE accepts "haswell"); null for a name mmbench does not know.
+const OpenblasCore* find_openblas_core(std::string_view name);
+
+// The probed cores of openblas_cores() whose needed flags are all in
+// cpu_flags (the "flags" line of /proc/cpuinfo), narrowest first.
 std::vector<std::string> candidate_cores(const std::set<std::string>& cpu_flags);
 
 // The flags of /proc/cpuinfo's first "flags" line; empty where unreadable.

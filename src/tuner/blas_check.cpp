@@ -30,33 +30,6 @@ KernelWidth cpu_width(const CpuFlags& f) {
   return KernelWidth::sse;
 }
 
-std::optional<CoreKernel> openblas_core_kernel(std::string_view core) {
-  // OpenBLAS's x86-64 DYNAMIC_ARCH core types (driver/others/dynamic.c),
-  // lower case, with the instructions their DGEMM kernels use.
-  struct Entry {
-    std::string_view name;
-    CoreKernel kernel;
-  };
-  static constexpr Entry kCores[] = {
-      {"prescott", {KernelWidth::sse, "SSE3"}},        {"core2", {KernelWidth::sse, "SSSE3"}},
-      {"penryn", {KernelWidth::sse, "SSE4.1"}},        {"dunnington", {KernelWidth::sse, "SSE4.1"}},
-      {"nehalem", {KernelWidth::sse, "SSE4.2"}},       {"atom", {KernelWidth::sse, "SSSE3"}},
-      {"opteron", {KernelWidth::sse, "SSE2"}},         {"opteron_sse3", {KernelWidth::sse, "SSE3"}},
-      {"barcelona", {KernelWidth::sse, "SSE4a"}},      {"bobcat", {KernelWidth::sse, "SSE4a"}},
-      {"nano", {KernelWidth::sse, "SSE3"}},            {"sandybridge", {KernelWidth::avx, "AVX"}},
-      {"bulldozer", {KernelWidth::avx, "AVX"}},        {"piledriver", {KernelWidth::avx, "AVX"}},
-      {"steamroller", {KernelWidth::avx, "AVX"}},      {"excavator", {KernelWidth::avx2, "AVX2"}},
-      {"haswell", {KernelWidth::avx2, "AVX2"}},        {"zen", {KernelWidth::avx2, "AVX2"}},
-      {"skylakex", {KernelWidth::avx512, "AVX-512"}},  {"cooperlake", {KernelWidth::avx512, "AVX-512"}},
-      {"sapphirerapids", {KernelWidth::avx512, "AVX-512"}},
-  };
-  std::string lower(core);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const Entry& e : kCores)
-    if (lower == e.name) return e.kernel;
-  return std::nullopt;
-}
-
 std::string suggested_coretype(const CpuFlags& f, std::string_view vendor) {
   switch (cpu_width(f)) {
     case KernelWidth::avx512: return f.avx512bf16 ? "Cooperlake" : "SkylakeX";
@@ -74,7 +47,7 @@ std::string blas_kernel_warning(const BlasKernelFacts& f) {
   const KernelWidth cpu = cpu_width(f.flags);
   const std::string suggestion = suggested_coretype(f.flags, f.vendor);
   const std::string on_cpu = fmt::format("on a CPU with {}", width_label(cpu));
-  const std::optional<CoreKernel> kernel = openblas_core_kernel(f.core);
+  const OpenblasCore* kernel = find_openblas_core(f.core);
 
   if (f.core.empty())
     return fmt::format("warning: the BLAS's kernel is unknown (not an OpenBLAS that names its core) and {}: "

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "core/cpu_features.hpp"
+#include "core/openblas_cores.hpp"
 #include "tuner/peak_record.hpp"
 
 namespace mmbench::tuner {
@@ -30,20 +31,10 @@ inline constexpr double kBlasSlowFraction = 0.75;
 // rate, small enough for a fraction of a second at a good one.
 inline constexpr std::int64_t kBlasCheckN = 2048;
 
-// Vector width of a kernel or of a CPU, narrowest first (comparable).
-enum class KernelWidth { sse, avx, avx2, avx512 };
+using mmbench::KernelWidth;  // core/openblas_cores.hpp
 std::string_view width_label(KernelWidth w);  // "SSE", "AVX", "AVX2", "AVX-512"
 // The widest the CPU runs: AVX-512 (avx512f), AVX2 (avx2 and fma), AVX, SSE.
 KernelWidth cpu_width(const CpuFlags& flags);
-
-// An OpenBLAS x86-64 core type (openblas_get_config()'s word, any case):
-// its width and the instructions its name stands for ("SSE3" for
-// Prescott); nullopt for a name mmbench does not know.
-struct CoreKernel {
-  KernelWidth width;
-  std::string_view isa;  // "SSE3", "AVX2", "AVX-512", ...
-};
-std::optional<CoreKernel> openblas_core_kernel(std::string_view core);
 
 // The OPENBLAS_CORETYPE for the widest kernel OpenBLAS 0.3.21 has for these
 // flags: Cooperlake (avx512f with avx512bf16), SkylakeX (avx512f), Zen
