@@ -6,7 +6,8 @@ Usage:
 
 Each input file is classified by its header (docs/csv-columns.md):
   * an `mmbench run` results CSV  -> mflops-vs-n, model-vs-measured,
-                                     pdgemm-vs-lb, regret
+                                     pdgemm-vs-lb, regret (read from its
+                                     <stem>-validate.csv where there is one)
   * a DGEMM profile CSV (`tune`)  -> dgemm-profile
   * a validation summary CSV      -> regret
     (`run --validate` writes <stem>-validate.csv: one row per problem)
@@ -643,81 +644,44 @@ def ci_of(row, columns):
     return num(field(row, "regret_ci_lo")), num(field(row, "regret_ci_hi"))
 
 
-def regret_of_run_rows(rows, columns=()):
-    """The regret rule on the rows of an `mmbench run` CSV (no drawing).
-
-    A pick is an ok row whose selected_by starts with "auto".  Its problem is
-    (cores, m, n, k) with cores = p x threads of the row; its regret is the
-    median t_median of the picks of one rule on that problem over the
-    smallest t_median of ALL ok rows of the same problem, whatever their rank
-    count (docs/method.md, section 9).  The dgemm peer of a 2-rank job (p = 1,
-    threads = 2) thus competes with the 2-rank algorithms, not with the
-    1-rank ones.
-
-    Returns (bars, problems, variants, lonely): bars maps (problem, rule) to
-    dict(regret, lo, hi, picked, best), lo/hi from the regret_ci_lo /
-    regret_ci_hi columns where the CSV has them (else None); problems and
-    variants are sorted; lonely lists the problems whose only measured rows
-    are picks (regret 1 by construction)."""
-    good = [r for r in ok_rows(rows, "p", "m", "n", "k", "t_median") if num(r["t_median"]) > 0]
-    auto = [r for r in good if field(r, "selected_by").startswith("auto")]
-
-    def problem(row):
-        return (cores_of(row),) + tuple(num(row[c]) for c in ("m", "n", "k"))
-
-    # Full labels, not bare algo names: "picked ring, best ring" would hide
-    # that the best was ring with a local Strassen level.
-    labels, _ = make_labels(good)
-    best = {}
-    for row in good:
-        t = num(row["t_median"])
-        if problem(row) not in best or t < best[problem(row)][0]:
-            best[problem(row)] = (t, labels[id(row)])
-    picks = {}  # (problem, rule) -> the auto rows
-    for row in auto:
-        picks.setdefault((problem(row), field(row, "selected_by")), []).append(row)
-    problems = sorted({pr for pr, _ in picks})
-    variants = sorted({v for _, v in picks})
-    lonely = [pr for pr in problems
-              if sum(1 for r in good if problem(r) == pr) == sum(len(picks.get((pr, v), [])) for v in variants)]
-    bars = {}
-    for (pr, variant), grp in picks.items():
-        t = statistics.median(num(r["t_median"]) for r in grp)
-        los = [v for v in (ci_of(r, columns)[0] for r in grp) if v is not None]
-        his = [v for v in (ci_of(r, columns)[1] for r in grp) if v is not None]
-        bars[(pr, variant)] = {"regret": t / best[pr][0],
-                               "lo": min(los) if los else None, "hi": max(his) if his else None,
-                               "picked": "/".join(sorted({labels[id(r)] for r in grp})),
-                               "best": best[pr][1]}
-    return bars, problems, variants, lonely
+def validation_csv_of(path):
+    """The validation CSV `run --validate` writes beside the results CSV
+    `path`: <stem>-validate.csv, the stem being the path without ".csv"
+    (as mmbench's validation_stem)."""
+    stem = path[:-4] if len(path) > 4 and path.endswith(".csv") else path
+    return stem + "-validate.csv"
 
 
 def plot_regret(ctx, rows):
-    """Regret of --algo auto per problem of a run CSV (regret_of_run_rows)."""
-    if not any(field(r, "selected_by").startswith("auto") for r in rows):
-        note("%s: no rows chosen by --algo auto: no regret plot" % ctx["path"])
+    """Regret of the model's pick per problem of a run CSV.  The regret is
+    mmbench's (run --validate computes it, paired by rounds, and writes it to
+    the validation CSV beside the results): this reads it from there and
+    computes nothing; without that file there is no regret plot."""
+    path = validation_csv_of(ctx["path"])
+    if not os.path.exists(path):
+        note("%s: no validation CSV %s (run --validate writes the regret): no regret plot" % (ctx["path"], path))
         return None
-    bars, problems, variants, lonely = regret_of_run_rows(rows, ctx["columns"])
-    if not bars:
-        note("%s: auto rows exist but none has status ok and a time: no regret plot" % ctx["path"])
+    try:
+        kind, columns, val_rows = read_table(path)
+    except InputError as exc:
+        note("%s: %s: no regret plot" % (ctx["path"], exc))
         return None
-    if lonely:
-        note("%s: %d problem(s) have only the auto run measured, so their regret is 1 by construction"
-             % (ctx["path"], len(lonely)))
-    picks = [r for r in rows if field(r, "selected_by").startswith("auto") and field(r, "status") == "ok"]
-    context = context_line(picks, p_column="__none__")
-    cores = "cores = " + ", ".join(fmt(c) for c in sorted({pr[0] for pr in problems}))
-    context = "  ·  ".join(x for x in (context, cores) if x)
-    return draw_regret(ctx, bars, problems, variants,
-                       "time of the pick / fastest measured on the same cores", context)
+    if kind != "validate":
+        note("%s: %s is not a validation CSV: no regret plot" % (ctx["path"], path))
+        return None
+    return plot_regret_validate(dict(ctx, path=path, columns=columns), val_rows)
 
 
 def regret_of_validate_rows(rows, columns):
     """The bars of a validation CSV (run --validate, one row per problem):
-    its own regret column; the problem is (cores, m, n, k) with the cores
+    its regret, regret_ci_lo and regret_ci_hi columns as mmbench wrote them
+    (nothing is recomputed); the problem is (cores, m, n, k) with the cores
     column, or p where the CSV has none; the rule is auto-<model>.  Rows
     without a numeric regret (the pick was not measured) are left out.
-    Returns (bars, problems, variants) like regret_of_run_rows."""
+
+    Returns (bars, problems, variants): bars maps (problem, rule) to
+    dict(regret, lo, hi, picked, best), lo/hi None where the CSV has no
+    interval; problems and variants are sorted."""
     cores_col = "cores" if "cores" in columns else "p"
     bars = {}
     for row in rows:

@@ -55,7 +55,7 @@ struct FastGemmConfig {
   int threads = 1;                  // > 1: the 7 products of the top level run on this many threads
   // Winograd's deepest level (whose products are DGEMM calls) lets DGEMM's
   // beta = 1 add two of its products into C and combines the rest in one
-  // pass: 9 passes instead of 11, one more temporary (fast_gemm.cpp,
+  // pass: 9 passes instead of 11, one more temporary (fast_gemm_winograd_accumulate.cpp,
   // "accumulate schedule"; a fused deepest level: 24 quadrant touches
   // instead of 27). false: no level uses DGEMM's beta; unfused
   // levels use the two-temporary schedule of Boyer et al. (kept for
@@ -64,7 +64,7 @@ struct FastGemmConfig {
   // Which Winograd levels compute their eight operand sums in two fused
   // passes (S1..S4 from A's quadrants, T1..T4 from B's: 16 quadrant touches
   // instead of 24) into eight buffers instead of two, with the seven products
-  // then reading their own buffers (fast_gemm.cpp, "fused schedule"):
+  // then reading their own buffers (fast_gemm_winograd_fused.cpp, "fused schedule"):
   //   none    every level reuses two temporaries (8 operand passes per level)
   //   deepest only the deepest level, whose buffers are the smallest (7^(L-1)
   //           instances of it carry the largest share of the passes)
@@ -151,9 +151,8 @@ class FastGemm {
   // How many times the workspace was (re)allocated.
   std::int64_t workspace_allocations() const { return allocations_; }
   // Allocate and touch the workspace an m×n×k multiply needs now, so that
-  // the first timed multiply does not pay for it (on this VM touching a
-  // fresh 3.5 GiB took ~19 s: a 2-thread n = 12288 call timed 48.8 s first,
-  // 29.9 s after).
+  // the first timed multiply does not pay for it (touching fresh memory is
+  // slow enough to dominate a first call: docs/method.md §4).
   void prepare(std::int64_t m, std::int64_t n, std::int64_t k);
   const FastGemmConfig& config() const { return cfg_; }
   // The most levels one multiply has done so far (0 before the first call):

@@ -12,7 +12,7 @@
 // Every pass takes a column range [j0, j1) so that threads can split a pass
 // by columns without any synchronisation inside it.
 //
-// Names of operands and products follow fast_gemm.cpp (Winograd: S1..S4,
+// Names of operands and products follow fast_gemm_schedules.hpp (Winograd: S1..S4,
 // T1..T4, P1..P7; classic Strassen: Q1..Q7 as in docs/method.md §3.1).
 #pragma once
 
@@ -73,14 +73,14 @@ void winograd_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b
 void winograd_combine(Columns r, ConstBlock p1, ConstBlock p6, ConstBlock p7, Block c11,
                       Block c12, Block c21, Block c22);
 // Five of the seven result additions (sequential schedule, steps 13-17 in
-// fast_gemm.cpp), with P3 in C11, P6 in C12, P7 in C21, P5 in C22:
+// fast_gemm_winograd_two_temporaries.cpp), with P3 in C11, P6 in C12, P7 in C21, P5 in C22:
 //   U2 = P1 + P6, U3 = U2 + P7,
 //   C12 = U2 + P5 + P3 (final), C21 = U3 (P4 still to subtract), C22 = U3 + P5 (final).
 // C11 is only read.
 void winograd_combine_partial(Columns r, ConstBlock p1, ConstBlock c11, Block c12, Block c21,
                               Block c22);
 
-// The deepest level's combination (accumulate schedule, fast_gemm.cpp),
+// The deepest level's combination (accumulate schedule, fast_gemm_winograd_accumulate.cpp),
 // with P1 in C11, P3 in C12, P7 in C21, P5 in C22 and P6 in z:
 //   U2 = P1 + P6, C12 = U2 + P5 + P3 (final), C21 = U2 + P7 (= U3; P4 is
 //   then subtracted by DGEMM's beta), C22 = U3 + P5 (final).

@@ -20,7 +20,7 @@
 // for one, and no write; the tile is added to two destinations from
 // registers instead of being written to a temporary and added in a pass.
 // That is what lets the deepest Strassen level run without any memory pass
-// (fast_gemm.cpp, packed_strassen_level).
+// (fast_gemm_packed_strassen.cpp, packed_strassen_level).
 //
 // Kernels: an AVX-512 one (MR×NR = 16×12, 24 accumulators of 32 registers),
 // an AVX2+FMA one (8×6, 12 of 16) and a portable C++ one, chosen at run time

@@ -3,7 +3,7 @@
 //
 // One table for every Strassen in mmbench: the parallel driver derives its
 // tasks, transfers and per-task counts from it (space/strassen_formulas.hpp),
-// and the local kernel's classic Strassen (fast_gemm.cpp) takes each
+// and the local kernel's classic Strassen (fast_gemm_strassen.cpp) takes each
 // operand sum from it. It sits in local/, the lowest layer that needs it.
 //
 // Quadrant index q = 2 i + j of block (i, j): 0 = X11, 1 = X12, 2 = X21,

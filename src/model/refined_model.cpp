@@ -120,7 +120,7 @@ LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel&
   LocalKernel below = lk;  // the same kernel, one level less
   --below.levels;
   const LocalCost product = sequential_local_cost(hm, hn, hk, below, mp);
-  // Winograd as fast_gemm.cpp runs it: the deepest level (its products are
+  // Winograd as fast_gemm_schedules.hpp runs it: the deepest level (its products are
   // DGEMM calls) uses the accumulate schedule, 8 C-quadrant touches instead
   // of 14 (11 when fused); a fused level reads each operand quadrant once,
   // 8 + 8 operand touches instead of 12 + 12 (6 + 6 streaming).
@@ -148,7 +148,7 @@ double refined_local_time(double m, double n, double k, int threads, const Local
     const LocalCost one = sequential_local_cost(m, n, k, lk, mp);
     return one.leaves_s + one.additions_s;
   }
-  // The parallel top level (fast_gemm.cpp, multiply_parallel_top): seven
+  // The parallel top level (fast_gemm_parallel.cpp, multiply_parallel_top): seven
   // products below it on one thread each, its own passes fused and split.
   const double hm = std::floor(m / 2), hn = std::floor(n / 2), hk = std::floor(k / 2);
   LocalKernel below = lk;

@@ -97,7 +97,7 @@ struct LocalKernel {
 };
 
 // One local multiply C = A B (m x k times k x n) with the kernel `lk` on
-// `threads` threads, priced the way fast_gemm.cpp runs it:
+// `threads` threads, priced the way the kernel (local/fast_gemm_*.cpp) runs it:
 //   no level applies -> refined_dgemm_time(m, n, k, threads)
 //   a level          -> 7 products of (m/2, n/2, k/2), plus the level's
 //                       additions: Winograd touches 8 A-quadrant,
@@ -115,7 +115,7 @@ struct LocalKernel {
 //                       level has no additions (LocalKernel::packed).
 //   threads > 1      -> the top level runs its seven products on the
 //                       threads at once, each product's levels below on one
-//                       thread (fast_gemm.cpp, multiply_parallel_top), and
+//                       thread (fast_gemm_parallel.cpp, multiply_parallel_top), and
 //                       its passes fused and split by columns: Winograd
 //                       8 + 8 + 11 touches (6 + 6 + 11 streaming), classic
 //                       Strassen 9 + 9 + 11 (6.75 + 6.75 + 11: five sums

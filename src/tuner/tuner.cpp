@@ -137,311 +137,426 @@ void validate(const TuneOptions& o, int ranks) {
   if (o.network_reps < 1) fail(fmt::format("network_reps = {} must be >= 1", o.network_reps));
 }
 
-MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
-                         const std::function<void(const std::string&)>& progress) {
-  int rank = 0, ranks = 1;
-  MMBENCH_MPI(MPI_Comm_rank(comm, &rank));
-  MMBENCH_MPI(MPI_Comm_size(comm, &ranks));
-  validate(options, ranks);
-  auto say = [&](const std::string& line) {
-    if (rank == 0 && progress) progress(line);
-  };
+namespace {
 
-  const std::int64_t m_local = options.n / options.pr;
-  const std::int64_t n_local = options.n / options.pc;
-  const std::int64_t kmax = effective_kmax(options);
-  std::string notes;
-  auto note = [&](const std::string& text) {
+// What every step reads: the options, the communicator, the typical local
+// shape, where the progress lines go (rank 0) and the profile's notes.
+struct Session {
+  Session(const TuneOptions& o, MPI_Comm c, const std::function<void(const std::string&)>& progress)
+      : options(o), comm(c) {
+    MMBENCH_MPI(MPI_Comm_rank(comm, &rank));
+    MMBENCH_MPI(MPI_Comm_size(comm, &ranks));
+    validate(options, ranks);
+    m_local = options.n / options.pr;
+    n_local = options.n / options.pc;
+    kmax = effective_kmax(options);
+    say = [this, progress](const std::string& line) {
+      if (rank == 0 && progress) progress(line);
+    };
+  }
+  void note(const std::string& text) {
     if (!notes.empty()) notes += "; ";
     notes += text;
-  };
+  }
+  // The line goes to the progress and into the notes.
+  void say_and_note(const std::string& text) {
+    say(text);
+    note(text);
+  }
 
-  // 0. The CPU's peak and the BLAS's one-thread DGEMM against it, on rank 0
-  // alone (tuner/machine_check.hpp; DGEMM at the threaded step's size).
-  const PeakRecord cpu_peak = check_machine({{}, threaded_dgemm_size(options.n)}, comm);
-  say(describe_peak_record(cpu_peak));
+  const TuneOptions& options;
+  MPI_Comm comm;
+  int rank = 0, ranks = 1;
+  std::int64_t m_local = 0, n_local = 0, kmax = 0;
+  std::function<void(const std::string&)> say;
+  std::string notes;
+};
 
-  // 1. DGEMM profile and the rule's lb.
+// A step's result and the seconds it took.
+template <class T>
+struct Timed {
+  T value{};
+  double seconds = 0;
+};
+
+// Step 0: the CPU's peak and the BLAS's one-thread DGEMM against it, on rank 0
+// alone (tuner/machine_check.hpp; DGEMM at the threaded step's size).
+PeakRecord measure_peak(Session& s) {
+  const PeakRecord cpu_peak = check_machine({{}, threaded_dgemm_size(s.options.n)}, s.comm);
+  s.say(describe_peak_record(cpu_peak));
+  return cpu_peak;
+}
+
+// Step 1: the DGEMM profile and the rule's lb.
+struct DgemmProfileStep {
+  std::map<std::int64_t, std::vector<DgemmTiming>> timings;  // every timed call, by k
+  RobustLb rule;
+  RobustPoint best;  // the point of the highest median
+  double seconds = 0;
+};
+
+DgemmProfileStep profile_dgemm(Session& s) {
+  const TuneOptions& options = s.options;
+  DgemmProfileStep out;
   const double t_start = MPI_Wtime();
-  const std::vector<std::int64_t> ks =
-      options.exhaustive ? even_grid(options.kmin, kmax) : coarse_grid(options.kmin, kmax, kProfileGridRatio);
-  DgemmProfiler profiler(m_local, n_local, kmax, 1, 0, comm);
-  if (!profiler.counters_available()) {
-    say(profiler.counters_message());
-    note(profiler.counters_message());
-  }
-  if (const std::string core = blas_core_note(); !core.empty()) {
-    say(core);
-    note(core);
-  }
-  say(fmt::format("dgemm profile m={} n={} k={}..{} ({} {} k, {} passes in shuffled order)",
-                  static_cast<long long>(m_local), static_cast<long long>(n_local),
-                  static_cast<long long>(ks.front()), static_cast<long long>(ks.back()), ks.size(),
-                  options.exhaustive ? "even" : "geometric", options.passes));
+  const std::vector<std::int64_t> ks = options.exhaustive ? even_grid(options.kmin, s.kmax)
+                                                          : coarse_grid(options.kmin, s.kmax, kProfileGridRatio);
+  DgemmProfiler profiler(s.m_local, s.n_local, s.kmax, 1, 0, s.comm);
+  if (!profiler.counters_available()) s.say_and_note(profiler.counters_message());
+  if (const std::string core = blas_core_note(); !core.empty()) s.say_and_note(core);
+  s.say(fmt::format("dgemm profile m={} n={} k={}..{} ({} {} k, {} passes in shuffled order)",
+                    static_cast<long long>(s.m_local), static_cast<long long>(s.n_local),
+                    static_cast<long long>(ks.front()), static_cast<long long>(ks.back()), ks.size(),
+                    options.exhaustive ? "even" : "geometric", options.passes));
   for (int w = 0; w < options.warmup; ++w) profiler.measure(ks.back());
-  std::map<std::int64_t, std::vector<DgemmTiming>> timings;
   constexpr std::uint64_t kPassSeed = 0x70726f66696c65ULL;  // "profile"
   const std::vector<ProfileSamples> samples = measure_in_passes(
       ks, options.passes, kPassSeed,
       [&](std::int64_t k, int) {
         const DgemmTiming t = profiler.measure(k);
-        timings[k].push_back(t);
+        out.timings[k].push_back(t);
         return t.mflops;
       },
       [&](int pass) {
-        say(fmt::format("dgemm profile pass {}/{} done ({:.1f} s)", pass + 1, options.passes, MPI_Wtime() - t_start));
+        s.say(fmt::format("dgemm profile pass {}/{} done ({:.1f} s)", pass + 1, options.passes,
+                          MPI_Wtime() - t_start));
       });
-  const RobustLb rule = choose_lb_robust(samples, options.x);
-  const auto best = std::max_element(rule.points.begin(), rule.points.end(),
-                                     [](const RobustPoint& a, const RobustPoint& b) { return a.median < b.median; });
-  const double t_dgemm = MPI_Wtime() - t_start;
-  say(fmt::format("dgemm profile: rule lb = {} (smoothed max {:.0f} MFLOPS at k = {}, threshold {:.0f}{}; "
-                  "{} k x {} passes in {:.1f} s)",
-                  static_cast<long long>(rule.lb), rule.max_smooth, static_cast<long long>(rule.k_at_max),
-                  rule.threshold, rule.fallback ? ", no k beyond the noise: the maximum's k" : "", ks.size(),
-                  options.passes, t_dgemm));
-  note(fmt::format("DGEMM profile: {} grid, {} k, {} passes, warmup {}; rule lb {} (eq. 2.26 on the running median "
-                   "of 3, a k counts when its median's lower confidence bound reaches x max too{})",
-                   options.exhaustive ? "every even k" : "geometric (ratio 1.2)", ks.size(), options.passes,
-                   options.warmup, static_cast<long long>(rule.lb), rule.fallback ? "; none did: argmax" : ""));
+  out.rule = choose_lb_robust(samples, options.x);
+  const RobustLb& rule = out.rule;
+  out.best = *std::max_element(rule.points.begin(), rule.points.end(),
+                               [](const RobustPoint& a, const RobustPoint& b) { return a.median < b.median; });
+  out.seconds = MPI_Wtime() - t_start;
+  s.say(fmt::format("dgemm profile: rule lb = {} (smoothed max {:.0f} MFLOPS at k = {}, threshold {:.0f}{}; "
+                    "{} k x {} passes in {:.1f} s)",
+                    static_cast<long long>(rule.lb), rule.max_smooth, static_cast<long long>(rule.k_at_max),
+                    rule.threshold, rule.fallback ? ", no k beyond the noise: the maximum's k" : "", ks.size(),
+                    options.passes, out.seconds));
+  s.note(fmt::format("DGEMM profile: {} grid, {} k, {} passes, warmup {}; rule lb {} (eq. 2.26 on the running "
+                     "median of 3, a k counts when its median's lower confidence bound reaches x max too{})",
+                     options.exhaustive ? "every even k" : "geometric (ratio 1.2)", ks.size(), options.passes,
+                     options.warmup, static_cast<long long>(rule.lb), rule.fallback ? "; none did: argmax" : ""));
+  return out;
+}
 
-  // 2. PDGEMM check of lb candidates around the rule's.
-  LbCheckOutcome check;
+// Step 2: PDGEMM check of lb candidates around the rule's (unless
+// --no-lb-check); check.lb is the rule's where it was not done.
+Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
+  const TuneOptions& options = s.options;
+  Timed<LbCheckOutcome> out;
+  LbCheckOutcome& check = out.value;
   check.lb = rule.lb;
-  double t_check = 0;
-  if (options.lb_check) {
-    const double t0 = MPI_Wtime();
-    // Up to the cap at the tuning problem (core/lb_in_force.hpp): the lb
-    // chosen here is then the one `--lb auto` runs at this size, and the
-    // cap scales it to others.
-    const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
-    const std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
-    std::string list;
-    for (std::int64_t v : lbs) {
-      if (!list.empty()) list += ',';
-      list += std::to_string(v);
-    }
-    say(fmt::format("lb check: PDGEMM n={} grid {}x{} nb={}, lb {} ({} rounds)", static_cast<long long>(options.n),
+  if (!options.lb_check) {
+    s.note("lb check skipped (--no-lb-check): lb = the rule's");
+    return out;
+  }
+  const double t0 = MPI_Wtime();
+  // Up to the cap at the tuning problem (core/lb_in_force.hpp): the lb
+  // chosen here is then the one `--lb auto` runs at this size, and the
+  // cap scales it to others.
+  const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
+  const std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
+  std::string list;
+  for (std::int64_t v : lbs) {
+    if (!list.empty()) list += ',';
+    list += std::to_string(v);
+  }
+  s.say(fmt::format("lb check: PDGEMM n={} grid {}x{} nb={}, lb {} ({} rounds)", static_cast<long long>(options.n),
                     options.pr, options.pc, options.lb_check_nb, list, options.lb_check_rounds));
-    LbCheckOptions co;
-    co.n = options.n;
-    co.pr = options.pr;
-    co.pc = options.pc;
-    co.nb = options.lb_check_nb;
-    co.rounds = options.lb_check_rounds;
-    co.warmup = std::max(1, options.warmup);
-    check = check_lb_with_pdgemm(co, lbs, rule.lb, comm, say);
-    t_check = MPI_Wtime() - t0;
-    if (check.done) {
-      auto speed = [&](std::int64_t lb) {
-        for (const LbCheckCandidate& c : check.record.candidates)
-          if (c.lb == lb) return c.ratio_median;
-        return 0.0;
-      };
-      const std::int64_t rule_cand = rule_candidate(check.record, rule.lb);
-      say(fmt::format("lb check: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {} as checked, {}: {:.3f}x) in "
-                      "{:.1f} s",
-                      static_cast<long long>(check.lb), speed(check.lb), static_cast<long long>(rule.lb),
-                      static_cast<long long>(rule_cand), speed(rule_cand), t_check));
-      note(fmt::format("lb: PDGEMM check at n = {} ({} candidates, {} rounds, nb {}): lb = {}, the rule's {}",
-                       static_cast<long long>(options.n), lbs.size(), options.lb_check_rounds, options.lb_check_nb,
-                       static_cast<long long>(check.lb), static_cast<long long>(rule.lb)));
-    } else {
-      say("lb check not done: " + check.reason + "; lb = the rule's");
-      note("lb check not done: " + check.reason + "; lb = the rule's");
-    }
-  } else {
-    note("lb check skipped (--no-lb-check): lb = the rule's");
+  LbCheckOptions co;
+  co.n = options.n;
+  co.pr = options.pr;
+  co.pc = options.pc;
+  co.nb = options.lb_check_nb;
+  co.rounds = options.lb_check_rounds;
+  co.warmup = std::max(1, options.warmup);
+  check = check_lb_with_pdgemm(co, lbs, rule.lb, s.comm, s.say);
+  out.seconds = MPI_Wtime() - t0;
+  if (!check.done) {
+    s.say_and_note("lb check not done: " + check.reason + "; lb = the rule's");
+    return out;
   }
-  const std::int64_t lb = check.done ? check.lb : rule.lb;
+  auto speed = [&](std::int64_t lb) {
+    for (const LbCheckCandidate& c : check.record.candidates)
+      if (c.lb == lb) return c.ratio_median;
+    return 0.0;
+  };
+  const std::int64_t rule_cand = rule_candidate(check.record, rule.lb);
+  s.say(fmt::format("lb check: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {} as checked, {}: {:.3f}x) in "
+                    "{:.1f} s",
+                    static_cast<long long>(check.lb), speed(check.lb), static_cast<long long>(rule.lb),
+                    static_cast<long long>(rule_cand), speed(rule_cand), out.seconds));
+  s.note(fmt::format("lb: PDGEMM check at n = {} ({} candidates, {} rounds, nb {}): lb = {}, the rule's {}",
+                     static_cast<long long>(options.n), lbs.size(), options.lb_check_rounds, options.lb_check_nb,
+                     static_cast<long long>(check.lb), static_cast<long long>(rule.lb)));
+  return out;
+}
 
-  // 3. Network.
-  const double t_net0 = MPI_Wtime();
+// Step 3: the network.
+Timed<NetworkCalibration> calibrate(Session& s) {
+  Timed<NetworkCalibration> out;
+  const double t0 = MPI_Wtime();
   NetworkOptions net_options;
-  net_options.reps = options.network_reps;
-  if (ranks > 1) {
+  net_options.reps = s.options.network_reps;
+  if (s.ranks > 1) {
     const auto sizes = default_pingpong_sizes();
-    say("network: ping-pong " + bytes_text(sizes.front()) + " .. " + bytes_text(sizes.back()) +
-        " between ranks 0 and 1, all-to-all over " + std::to_string(ranks) + " ranks");
+    s.say("network: ping-pong " + bytes_text(sizes.front()) + " .. " + bytes_text(sizes.back()) +
+          " between ranks 0 and 1, all-to-all over " + std::to_string(s.ranks) + " ranks");
   }
-  const NetworkCalibration net = calibrate_network(comm, net_options);
-  const double t_net = MPI_Wtime() - t_net0;
+  out.value = calibrate_network(s.comm, net_options);
+  out.seconds = MPI_Wtime() - t0;
+  const NetworkCalibration& net = out.value;
   if (net.measured) {
-    say(fmt::format("network: latency {:.3g} us, tau ping-pong {:.3g} GB/s, all-to-all {:.3g} GB/s per rank, "
-               "eager/rendezvous break {} B ({:.1f} s)",
-               net.latency_s * 1e6, net.tau_pingpong * 8 / 1e9, net.tau_alltoall * 8 / 1e9,
-               static_cast<long long>(net.two_regime.break_bytes), t_net));
+    s.say(fmt::format("network: latency {:.3g} us, tau ping-pong {:.3g} GB/s, all-to-all {:.3g} GB/s per rank, "
+                      "eager/rendezvous break {} B ({:.1f} s)",
+                      net.latency_s * 1e6, net.tau_pingpong * 8 / 1e9, net.tau_alltoall * 8 / 1e9,
+                      static_cast<long long>(net.two_regime.break_bytes), out.seconds));
   } else {
-    say("network: " + net.note);
+    s.say("network: " + net.note);
   }
-  if (!net.note.empty()) note("network: " + net.note);
+  if (!net.note.empty()) s.note("network: " + net.note);
+  return out;
+}
 
-  // 4. Memory bandwidth of an addition.
-  const double t_add0 = MPI_Wtime();
-  const AddBandwidth add = measure_add_bandwidth(options.add_n, options.reps, options.warmup, comm, cpu_cores());
-  const double t_add = MPI_Wtime() - t_add0;
-  say(fmt::format("add bandwidth: n={}, {:.3g} GB/s per rank{} ({:.1f} s)", static_cast<long long>(add.n),
-                  add.bytes_per_s / 1e9,
-                  add.threads >= 2 ? fmt::format(", {} threads on rank 0 {:.3g} GB/s ({:.2f}x)", add.threads,
-                                                 add.threaded_bytes_per_s / 1e9,
-                                                 add.threaded_bytes_per_s / add.bytes_per_s)
-                                   : std::string(),
-                  t_add));
+// Step 4: the memory bandwidth of an addition.
+Timed<AddBandwidth> measure_add(Session& s) {
+  Timed<AddBandwidth> out;
+  const double t0 = MPI_Wtime();
+  out.value = measure_add_bandwidth(s.options.add_n, s.options.reps, s.options.warmup, s.comm, cpu_cores());
+  out.seconds = MPI_Wtime() - t0;
+  const AddBandwidth& add = out.value;
+  s.say(fmt::format("add bandwidth: n={}, {:.3g} GB/s per rank{} ({:.1f} s)", static_cast<long long>(add.n),
+                    add.bytes_per_s / 1e9,
+                    add.threads >= 2 ? fmt::format(", {} threads on rank 0 {:.3g} GB/s ({:.2f}x)", add.threads,
+                                                   add.threaded_bytes_per_s / 1e9,
+                                                   add.threaded_bytes_per_s / add.bytes_per_s)
+                                     : std::string(),
+                    out.seconds));
+  return out;
+}
 
-  // 5. Local Strassen-Winograd crossover (sizes up to the typical local
-  // block, at most 3072 so the step stays within seconds).
-  LocalCrossover cross;
-  double t_cross = 0;
-  if (options.local_crossover) {
-    const double t0 = MPI_Wtime();
-    std::vector<std::int64_t> sizes;
-    for (std::int64_t s : {256, 512, 768, 1024, 1536, 2048, 3072})
-      if (s <= std::max<std::int64_t>(512, std::max(m_local, n_local))) sizes.push_back(s);
-    cross = measure_local_crossover(sizes, options.reps, options.warmup, comm, say);
-    t_cross = MPI_Wtime() - t0;
-    say(fmt::format("local Strassen: L=1 pays from n={}, L=2 from n={} (0 = not within the sizes tried)",
-               static_cast<long long>(cross.l1_n), static_cast<long long>(cross.l2_n)));
-  }
+// Step 5: the local Strassen-Winograd crossover (unless turned off; sizes up
+// to the typical local block, at most 3072 so the step stays within seconds).
+Timed<LocalCrossover> measure_crossover(Session& s) {
+  Timed<LocalCrossover> out;
+  if (!s.options.local_crossover) return out;
+  const double t0 = MPI_Wtime();
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t n : {256, 512, 768, 1024, 1536, 2048, 3072})
+    if (n <= std::max<std::int64_t>(512, std::max(s.m_local, s.n_local))) sizes.push_back(n);
+  out.value = measure_local_crossover(sizes, s.options.reps, s.options.warmup, s.comm, s.say);
+  out.seconds = MPI_Wtime() - t0;
+  s.say(fmt::format("local Strassen: L=1 pays from n={}, L=2 from n={} (0 = not within the sizes tried)",
+                    static_cast<long long>(out.value.l1_n), static_cast<long long>(out.value.l2_n)));
+  return out;
+}
 
-  // 6. Multi-thread DGEMM against one thread per rank.
-  const double t_thr0 = MPI_Wtime();
-  const int blas_threads_per_rank = blas_threads();
-  const ThreadedDgemm thr =
-      measure_threaded_dgemm(threaded_dgemm_size(options.n), cpu_cores(), options.reps, options.warmup, comm);
-  const double t_thr = MPI_Wtime() - t_thr0;
-  say(fmt::format("threaded DGEMM n={}: {} threads on rank 0 {:.0f} MFLOPS, one thread per rank {:.0f} MFLOPS, "
-                  "efficiency {:.2f} ({:.1f} s)",
-                  static_cast<long long>(thr.n), thr.threads, thr.threaded_mflops, thr.single_mflops, thr.efficiency(),
-                  t_thr));
-  const CoreLayoutRecord layout = core_layout_of(thr, ranks);
-  if (layout.measured) say("cores: " + describe(layout));
+// Step 6: multi-thread DGEMM against one thread per rank, and from it the
+// better layout of the cores.
+struct ThreadsStep {
+  ThreadedDgemm dgemm;
+  CoreLayoutRecord layout;
+  int blas_threads_per_rank = 0;  // as the caller set it
+  double seconds = 0;
+};
 
-  // 6b. The packed GEMM's blockings and the leaf that pays.
-  PackedTuneRecord packed;
-  double t_packed = 0;
-  if (options.packed_tune) {
-    const double t0 = MPI_Wtime();
-    const std::int64_t pn = packed_ladder_size(options.n);
-    say(fmt::format("packed GEMM: {} kernel, {} blockings and DGEMM at n={}, one thread ({} rounds)",
+ThreadsStep measure_threads(Session& s) {
+  ThreadsStep out;
+  const double t0 = MPI_Wtime();
+  out.blas_threads_per_rank = blas_threads();
+  out.dgemm = measure_threaded_dgemm(threaded_dgemm_size(s.options.n), cpu_cores(), s.options.reps,
+                                     s.options.warmup, s.comm);
+  out.seconds = MPI_Wtime() - t0;
+  const ThreadedDgemm& thr = out.dgemm;
+  s.say(fmt::format("threaded DGEMM n={}: {} threads on rank 0 {:.0f} MFLOPS, one thread per rank {:.0f} MFLOPS, "
+                    "efficiency {:.2f} ({:.1f} s)",
+                    static_cast<long long>(thr.n), thr.threads, thr.threaded_mflops, thr.single_mflops,
+                    thr.efficiency(), out.seconds));
+  out.layout = core_layout_of(thr, s.ranks);
+  if (out.layout.measured) s.say("cores: " + describe(out.layout));
+  return out;
+}
+
+// Step 6b: the packed GEMM's blockings and the leaf that pays (unless turned off).
+Timed<PackedTuneRecord> tune_packed(Session& s) {
+  Timed<PackedTuneRecord> out;
+  if (!s.options.packed_tune) return out;
+  const double t0 = MPI_Wtime();
+  const std::int64_t pn = packed_ladder_size(s.options.n);
+  s.say(fmt::format("packed GEMM: {} kernel, {} blockings and DGEMM at n={}, one thread ({} rounds)",
                     local::to_string(local::packed_isa()), packed_ladder(local::packed_isa()).size(),
-                    static_cast<long long>(pn), options.reps));
-    packed = measure_packed_ladder(pn, options.reps, std::min(options.warmup, 1), comm, say);
-    t_packed = MPI_Wtime() - t0;
-    say(fmt::format("packed GEMM: best blocking {} at {:.0f} MFLOPS, DGEMM {:.0f} MFLOPS: leaf {} ({:.1f} s)",
+                    static_cast<long long>(pn), s.options.reps));
+  out.value = measure_packed_ladder(pn, s.options.reps, std::min(s.options.warmup, 1), s.comm, s.say);
+  out.seconds = MPI_Wtime() - t0;
+  const PackedTuneRecord& packed = out.value;
+  s.say(fmt::format("packed GEMM: best blocking {} at {:.0f} MFLOPS, DGEMM {:.0f} MFLOPS: leaf {} ({:.1f} s)",
                     local::to_string(packed.best), packed.packed_mflops, packed.blas_mflops,
-                    local::to_string(packed.leaf), t_packed));
-  }
+                    local::to_string(packed.leaf), out.seconds));
+  return out;
+}
 
-  // 7a. OpenBLAS's cores, each in a child process of rank 0 while the other
-  // ranks wait (tuner/blas_kernel_probe.hpp). Not under SMPI: the simulated
-  // ranks share one process and one OpenBLAS.
-  BlasKernelRecord kernels;
-  double t_probe = 0;
-  if (options.blas_probe && !sim::simulated()) {
-    const double t0 = MPI_Wtime();
-    if (rank == 0) {
-      ProbeOptions po;
-      po.executable = options.executable;
-      kernels.probed = true;
-      kernels.n = po.n;
-      kernels.probes = probe_blas_kernels(po);
-      const char* pin = std::getenv("OPENBLAS_CORETYPE");
-      kernels.choice = choose_kernel(kernels.probes, blas_core_name(blas_config()), pin != nullptr && *pin != '\0');
-      for (const KernelProbe& k : kernels.probes)
-        say(k.verified ? fmt::format("BLAS core {} (ran {}): {:.0f} MFLOPS, verified", k.asked.empty() ? "detected" : k.asked,
-                                     k.ran, k.mflops)
+// Step 7a: OpenBLAS's cores, each in a child process of rank 0 while the
+// other ranks wait (tuner/blas_kernel_probe.hpp). Not under SMPI: the
+// simulated ranks share one process and one OpenBLAS.
+Timed<BlasKernelRecord> probe_kernels(Session& s) {
+  Timed<BlasKernelRecord> out;
+  if (!s.options.blas_probe || sim::simulated()) return out;
+  const double t0 = MPI_Wtime();
+  if (s.rank == 0) {
+    BlasKernelRecord& kernels = out.value;
+    ProbeOptions po;
+    po.executable = s.options.executable;
+    kernels.probed = true;
+    kernels.n = po.n;
+    kernels.probes = probe_blas_kernels(po);
+    const char* pin = std::getenv("OPENBLAS_CORETYPE");
+    kernels.choice = choose_kernel(kernels.probes, blas_core_name(blas_config()), pin != nullptr && *pin != '\0');
+    for (const KernelProbe& k : kernels.probes)
+      s.say(k.verified ? fmt::format("BLAS core {} (ran {}): {:.0f} MFLOPS, verified",
+                                     k.asked.empty() ? "detected" : k.asked, k.ran, k.mflops)
                        : fmt::format("BLAS core {}: rejected, {}", k.asked.empty() ? "detected" : k.asked, k.reason));
-    }
-    MMBENCH_MPI(MPI_Barrier(comm));
-    t_probe = MPI_Wtime() - t0;
   }
+  MMBENCH_MPI(MPI_Barrier(s.comm));
+  out.seconds = MPI_Wtime() - t0;
+  return out;
+}
 
-  note(fmt::format("BLAS threads per rank: {}", blas_threads_per_rank));
-  note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
-                   "Strassen {:.1f} s, threaded DGEMM {:.1f} s, packed GEMM {:.1f} s, BLAS cores {:.1f} s",
-                   t_dgemm, t_check, t_net, t_add, t_cross, t_thr, t_packed, t_probe));
+// Everything the steps measured.
+struct Measurements {
+  PeakRecord cpu_peak;
+  DgemmProfileStep dgemm;
+  Timed<LbCheckOutcome> check;
+  std::int64_t lb = 0;  // the lb in force: the check's, or the rule's
+  Timed<NetworkCalibration> net;
+  Timed<AddBandwidth> add;
+  Timed<LocalCrossover> cross;
+  ThreadsStep threads;
+  Timed<PackedTuneRecord> packed;
+  Timed<BlasKernelRecord> kernels;
+};
 
-  // 7. Assemble on rank 0 (the host facts are rank 0's), write, broadcast.
+// The machine profile from the measurements (rank 0: the host facts are its own).
+MachineProfile assemble_profile(const Session& s, const Measurements& m) {
+  const TuneOptions& options = s.options;
+  const RobustLb& rule = m.dgemm.rule;
+  const std::int64_t lb = m.lb;
+  const LbCheckOutcome& check = m.check.value;
+  const NetworkCalibration& net = m.net.value;
+  const AddBandwidth& add = m.add.value;
+  const LocalCrossover& cross = m.cross.value;
+  const ThreadedDgemm& thr = m.threads.dgemm;
+  MachineProfile p;
+  p.host = host_name();
+  p.cpu_model = cpu_model();
+  p.cores = cpu_cores();
+  p.date = utc_timestamp();
+  p.libraries.mpi = mpi_library_version();
+  p.libraries.blas = trim(blas_config());
+  p.libraries.scalapack = options.scalapack_version;
+  p.problem = {options.n, options.pr, options.pc, options.kmin, s.kmax, options.x, options.exhaustive};
+  p.lb = lb;
+  p.rule_lb = rule.lb;
+  p.lb_at_max = m.dgemm.best.k;
+  p.peak_dgemm_mflops = m.dgemm.best.median;
+  // The models' flop time is DGEMM's rate at the chosen panel width
+  // (that is what PDGEMM's local updates run at after tuning): the
+  // median of the profile point nearest to lb in log k (the checked lb
+  // need not lie on the grid).
+  const auto at_lb = std::min_element(rule.points.begin(), rule.points.end(), [&](const auto& a, const auto& b) {
+    const double la = std::abs(std::log(static_cast<double>(a.k) / static_cast<double>(lb)));
+    const double lbd = std::abs(std::log(static_cast<double>(b.k) / static_cast<double>(lb)));
+    return la < lbd;
+  });
+  p.t_op_s = 1.0 / (at_lb->median * 1e6);
+  if (check.done) {
+    p.lb_check = check.record;
+    p.lb_check.csv = options.lb_check_csv_path;
+  }
+  p.dgemm_threads = thr.threads;
+  p.dgemm_threaded_n = thr.n;
+  p.dgemm_threaded_mflops = thr.threaded_mflops;
+  p.dgemm_single_mflops = thr.single_mflops;
+  p.network_measured = net.measured;
+  p.latency_s = net.latency_s;
+  p.tau_pingpong = net.tau_pingpong;
+  p.tau_alltoall = net.tau_alltoall;
+  p.tau_model = TauModel::alltoall;  // the thesis' choice (docs/method.md §8.2)
+  p.two_regime = {net.two_regime.eager.latency_s, net.two_regime.eager.tau,
+                  net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
+                  net.two_regime.break_bytes};
+  p.add_bytes_per_s = add.bytes_per_s;
+  p.add_threads = add.threads;
+  p.add_threaded_bytes_per_s = add.threaded_bytes_per_s;
+  p.strassen_l1_n = cross.l1_n;
+  p.strassen_l2_n = cross.l2_n;
+  p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;
+  p.cpu_peak = m.cpu_peak;
+  p.notes = s.notes;
+  for (const RobustPoint& pt : rule.points) p.dgemm_profile.push_back({s.m_local, s.n_local, pt.k, pt.median});
+  // The crossover step's square DGEMMs are profile points too: the
+  // refined model prices local Strassen's square sub-products, which
+  // the panel shapes above (m x n x k with k <= kmax) do not cover.
+  for (const CrossoverPoint& pt : cross.points)
+    if (pt.t_dgemm > 0) {
+      const double n = static_cast<double>(pt.n);
+      p.dgemm_profile.push_back({pt.n, pt.n, pt.n, 2.0 * n * n * n / pt.t_dgemm / 1e6});
+    }
+  std::stable_sort(p.dgemm_profile.begin(), p.dgemm_profile.end(),
+                   [](const model::DgemmPoint& a, const model::DgemmPoint& b) { return a.k < b.k; });
+  p.dgemm_profile_csv = options.profile_csv_path;
+  p.blas_kernels = m.kernels.value;
+  p.packed = m.packed.value;
+  p.core_layout = m.threads.layout;
+  return p;
+}
+
+// Step 7: rank 0 writes the raw profile CSV, the lb check CSV and the
+// profile JSON; returns the profile as JSON text.
+std::string write_outputs(const Session& s, const Measurements& m, const MachineProfile& p) {
+  const TuneOptions& options = s.options;
+  if (!options.profile_csv_path.empty()) {
+    write_file_atomically(options.profile_csv_path, profile_csv(m.dgemm.rule, m.dgemm.timings, options.x, m.lb));
+    s.say("wrote " + options.profile_csv_path);
+  }
+  if (m.check.value.done && !options.lb_check_csv_path.empty()) {
+    write_file_atomically(options.lb_check_csv_path,
+                          lb_check_csv(m.check.value.record, options.pr, options.pc, m.dgemm.rule.lb, m.lb));
+    s.say("wrote " + options.lb_check_csv_path);
+  }
+  std::string text = profile_to_json(p, options.profile_path.empty() ? "<profile>" : options.profile_path);
+  if (!options.profile_path.empty()) {
+    write_profile(p, options.profile_path);
+    s.say("wrote " + options.profile_path);
+  }
+  return text;
+}
+
+}  // namespace
+
+MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
+                         const std::function<void(const std::string&)>& progress) {
+  Session s(options, comm, progress);
+  Measurements m;
+  m.cpu_peak = measure_peak(s);
+  m.dgemm = profile_dgemm(s);
+  m.check = check_lb(s, m.dgemm.rule);
+  m.lb = m.check.value.done ? m.check.value.lb : m.dgemm.rule.lb;
+  m.net = calibrate(s);
+  m.add = measure_add(s);
+  m.cross = measure_crossover(s);
+  m.threads = measure_threads(s);
+  m.packed = tune_packed(s);
+  m.kernels = probe_kernels(s);
+  s.note(fmt::format("BLAS threads per rank: {}", m.threads.blas_threads_per_rank));
+  s.note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
+                     "Strassen {:.1f} s, threaded DGEMM {:.1f} s, packed GEMM {:.1f} s, BLAS cores {:.1f} s",
+                     m.dgemm.seconds, m.check.seconds, m.net.seconds, m.add.seconds, m.cross.seconds,
+                     m.threads.seconds, m.packed.seconds, m.kernels.seconds));
+
+  // Assembled and written on rank 0, broadcast to every rank.
   std::string text, error;
-  if (rank == 0) {
+  if (s.rank == 0) {
     try {
-      MachineProfile p;
-      p.host = host_name();
-      p.cpu_model = cpu_model();
-      p.cores = cpu_cores();
-      p.date = utc_timestamp();
-      p.libraries.mpi = mpi_library_version();
-      p.libraries.blas = trim(blas_config());
-      p.libraries.scalapack = options.scalapack_version;
-      p.problem = {options.n, options.pr, options.pc, options.kmin, kmax, options.x, options.exhaustive};
-      p.lb = lb;
-      p.rule_lb = rule.lb;
-      p.lb_at_max = best->k;
-      p.peak_dgemm_mflops = best->median;
-      // The models' flop time is DGEMM's rate at the chosen panel width
-      // (that is what PDGEMM's local updates run at after tuning): the
-      // median of the profile point nearest to lb in log k (the checked lb
-      // need not lie on the grid).
-      const auto at_lb = std::min_element(rule.points.begin(), rule.points.end(), [&](const auto& a, const auto& b) {
-        const double la = std::abs(std::log(static_cast<double>(a.k) / static_cast<double>(lb)));
-        const double lbd = std::abs(std::log(static_cast<double>(b.k) / static_cast<double>(lb)));
-        return la < lbd;
-      });
-      p.t_op_s = 1.0 / (at_lb->median * 1e6);
-      if (check.done) {
-        p.lb_check = check.record;
-        p.lb_check.csv = options.lb_check_csv_path;
-      }
-      p.dgemm_threads = thr.threads;
-      p.dgemm_threaded_n = thr.n;
-      p.dgemm_threaded_mflops = thr.threaded_mflops;
-      p.dgemm_single_mflops = thr.single_mflops;
-      p.network_measured = net.measured;
-      p.latency_s = net.latency_s;
-      p.tau_pingpong = net.tau_pingpong;
-      p.tau_alltoall = net.tau_alltoall;
-      p.tau_model = TauModel::alltoall;  // the thesis' choice (docs/method.md §8.2)
-      p.two_regime = {net.two_regime.eager.latency_s, net.two_regime.eager.tau,
-                      net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
-                      net.two_regime.break_bytes};
-      p.add_bytes_per_s = add.bytes_per_s;
-      p.add_threads = add.threads;
-      p.add_threaded_bytes_per_s = add.threaded_bytes_per_s;
-      p.strassen_l1_n = cross.l1_n;
-      p.strassen_l2_n = cross.l2_n;
-      p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;
-      p.cpu_peak = cpu_peak;
-      p.notes = notes;
-      for (const RobustPoint& pt : rule.points) p.dgemm_profile.push_back({m_local, n_local, pt.k, pt.median});
-      // The crossover step's square DGEMMs are profile points too: the
-      // refined model prices local Strassen's square sub-products, which
-      // the panel shapes above (m x n x k with k <= kmax) do not cover.
-      for (const CrossoverPoint& pt : cross.points)
-        if (pt.t_dgemm > 0) {
-          const double n = static_cast<double>(pt.n);
-          p.dgemm_profile.push_back({pt.n, pt.n, pt.n, 2.0 * n * n * n / pt.t_dgemm / 1e6});
-        }
-      std::stable_sort(p.dgemm_profile.begin(), p.dgemm_profile.end(),
-                       [](const model::DgemmPoint& a, const model::DgemmPoint& b) { return a.k < b.k; });
-      p.dgemm_profile_csv = options.profile_csv_path;
-      p.blas_kernels = kernels;
-      p.packed = packed;
-      p.core_layout = layout;
-
-      if (!options.profile_csv_path.empty()) {
-        write_file_atomically(options.profile_csv_path, profile_csv(rule, timings, options.x, lb));
-        say("wrote " + options.profile_csv_path);
-      }
-      if (check.done && !options.lb_check_csv_path.empty()) {
-        write_file_atomically(options.lb_check_csv_path,
-                              lb_check_csv(check.record, options.pr, options.pc, rule.lb, lb));
-        say("wrote " + options.lb_check_csv_path);
-      }
-      text = profile_to_json(p, options.profile_path.empty() ? "<profile>" : options.profile_path);
-      if (!options.profile_path.empty()) {
-        write_profile(p, options.profile_path);
-        say("wrote " + options.profile_path);
-      }
+      text = write_outputs(s, m, assemble_profile(s, m));
     } catch (const std::exception& e) {
       error = e.what();
     }

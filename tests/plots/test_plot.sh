@@ -90,11 +90,11 @@ nout=$(wc -l <"$work/all.out")
 [ "$nout" -eq 6 ] || fail "three files: expected 6 stdout lines (one per PNG), got $nout"
 npng=$(find "$out" -type f | wc -l)
 [ "$npng" -eq 6 ] || fail "three files: expected exactly 6 files in the output folder (no temp files left), got $npng: $(ls -A "$out")"
-# the sweep has no predictions and no auto rows: both plots skipped with a note
+# the sweep has no predictions and no validation CSV: both plots skipped with a note
 grep -q "pdgemm-lb-sweep-synthetic.csv: no predictions" "$work/all.err" ||
     fail "three files: no note about the missing predictions of the sweep"
-grep -q "pdgemm-lb-sweep-synthetic.csv: no rows chosen by --algo auto" "$work/all.err" ||
-    fail "three files: no note about the missing auto rows of the sweep"
+grep -q "pdgemm-lb-sweep-synthetic.csv: no validation CSV" "$work/all.err" ||
+    fail "three files: no note about the sweep's missing validation CSV"
 
 # --- one file: plain names, and no pdgemm-vs-lb (pdgemm has one lb there) ---
 out="$work/one"
@@ -127,11 +127,11 @@ else
     fail "extra column, empty fields, one row: exit $(rc_of odd): $(cat "$work/odd.err")"
 fi
 
-# --- regret: picks against every row on the same cores; validation CSVs ---
+# --- regret: read from the validation CSV (the run CSV's <stem>-validate.csv) ---
 out="$work/regret"
-run regret --out "$out" "$data/regret-cores-synthetic.csv" "$data/validate-ci-synthetic.csv"
+run regret --out "$out" "$data/run-synthetic.csv" "$data/validate-ci-synthetic.csv"
 [ "$(rc_of regret)" = 0 ] || fail "regret files: exit $(rc_of regret): $(cat "$work/regret.err")"
-for f in regret-regret-cores-synthetic.png regret-validate-ci-synthetic.png; do
+for f in regret-run-synthetic.png regret-validate-ci-synthetic.png; do
     is_png "$out/$f" && pass "regret files: $f" || fail "regret files: $f missing or not a PNG"
 done
 # a validation CSV yields the regret plot only

@@ -1,5 +1,5 @@
 # Generator of the SYNTHETIC test CSVs of tests/plots (not measurements).
-# Deterministic (fixed seed): rerunning it rewrites the same three files.
+# Deterministic (fixed seed): rerunning it rewrites the same files.
 # Rates are shaped like the reference machine of docs/method.md §13 but invented.
 import csv, math, os, random
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -102,47 +102,25 @@ with open(os.path.join(HERE, "dgemm-profile-synthetic.csv"), "w", newline="") as
         w.writerow([4096, 2048, k, 5, g(t), g(mf), g(mf * (1 + rng.uniform(0.002, 0.015))), "", "", "0.98", lb])
 print("lb", lb, "max", mx)
 
-# The regret rule (plots/mmbench_plot.py regret_of_run_rows): picks compared
-# with every ok row of the same (m, n, k) on the same number of cores, cores =
-# p x threads. Times are set directly (seconds), rates follow from them.
-def timed(p, threads, algo, n, t, selected="user", status="ok", k=None, local_levels=0):
-    r = row(p, algo, n, 40000.0, selected=selected, status=status, local_levels=local_levels)
-    r["threads"] = threads
-    if k is not None:
-        r["k"] = k
-    if status != "ok":
-        r["t_median"] = g(t)
-        return r
-    kk = int(r["k"])
-    r.update(t_min=g(t * 0.99), t_median=g(t), t_max=g(t * 1.02),
-             mflops_per_proc=g(2.0 * n * n * kk / t / (p * threads) / 1e6), gflops_total=g(2.0 * n * n * kk / t / 1e9))
-    return r
-rows = [
-    # 1 core, n = 1024: pick pdgemm 0.052 s, best ring 0.048 s -> regret 1.0833
-    timed(1, 1, "dgemm", 1024, 0.050), timed(1, 1, "ring", 1024, 0.048),
-    timed(1, 1, "pdgemm", 1024, 0.052, selected="auto-refined"),
-    # 2 cores, n = 1024: the dgemm peer says p = 1, threads = 2. Pick dgemm L=1
-    # 0.027 s, best tpmm (p = 2) 0.025 s -> regret 1.08. Grouped by p, as
-    # before, it would have met only the 1-core rows and scored 1.
-    timed(2, 1, "ring", 1024, 0.030), timed(2, 1, "tpmm", 1024, 0.025), timed(1, 2, "dgemm", 1024, 0.028),
-    timed(1, 2, "dgemm", 1024, 0.027, selected="auto-refined", local_levels=1),
-    timed(2, 1, "tpmm", 1024, 0.001, status="failed"),          # not ok: ignored
-    timed(2, 1, "ring", 1024, 0.012, k=512),                    # another problem (k = 512)
-    # 4 cores, n = 1024: p = 2 x 2 threads counts as 4. Pick dgemm (p = 1,
-    # 4 threads, auto-paper) 0.0143 s, best tpmm 2x2 0.013 s -> regret 1.1
-    timed(4, 1, "ring", 1024, 0.014), timed(2, 2, "tpmm", 1024, 0.013),
-    timed(1, 4, "dgemm", 1024, 0.0143, selected="auto-paper"),
-]
-with open(os.path.join(HERE, "regret-cores-synthetic.csv"), "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=RUN, lineterminator="\n"); w.writeheader(); w.writerows(rows)
+# The validation CSV of run-synthetic.csv (run --validate writes
+# <stem>-validate.csv beside the results): the plot of a run CSV reads its
+# regret from there. The regret (a median of per-round ratios) is not
+# t_pick / t_best, so a plot that recomputed it would draw another bar.
+VAL = "p,cores,m,n,k,candidates,measured,rounds,best,t_best,pick,t_pick,regret,regret_ci_lo,regret_ci_hi,model".split(",")
+with open(os.path.join(HERE, "run-synthetic-validate.csv"), "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n"); w.writerow(VAL)
+    w.writerow([1, 1, 4096, 4096, 4096, 3, 3, 3, "ring", 1.43, "ring", 1.43, 1.0, 1.0, 1.0, "refined"])
+    w.writerow([2, 2, 2048, 2048, 2048, 4, 4, 3, "tpmm", 0.196, "ring", 0.198, 1.017, 1.004, 1.03, "refined"])
+    w.writerow([2, 2, 4096, 4096, 4096, 4, 4, 3, "ring", 1.52, "tpmm", 1.53, 1.012, 0.998, 1.02, "refined"])
 
 # A validation summary (run --validate) with the columns cores and
 # regret_ci_lo / regret_ci_hi; one problem without an interval, one whose
-# pick was not measured (regret empty).
+# pick was not measured (regret empty). At 1024 the regret (1.06, paired
+# by rounds) differs from t_pick / t_best (0.027 / 0.025 = 1.08).
 VAL = "p,cores,m,n,k,candidates,measured,best,t_best,pick,t_pick,regret,regret_ci_lo,regret_ci_hi,model".split(",")
 with open(os.path.join(HERE, "validate-ci-synthetic.csv"), "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n"); w.writerow(VAL)
-    w.writerow([2, 2, 1024, 1024, 1024, 9, 9, "tpmm", 0.025, "dgemm L=1", 0.027, 1.08, 1.02, 1.15, "refined"])
+    w.writerow([2, 2, 1024, 1024, 1024, 9, 9, "tpmm", 0.025, "dgemm L=1", 0.027, 1.06, 1.02, 1.15, "refined"])
     w.writerow([2, 2, 2048, 2048, 2048, 9, 9, "ring", 0.19, "ring", 0.19, 1.0, 1.0, 1.04, "refined"])
     w.writerow([2, 2, 4096, 4096, 4096, 9, 9, "tpmm", 1.5, "ring", 1.56, 1.04, "", "", "refined"])
     w.writerow([2, 2, 8192, 8192, 8192, 9, 8, "tpmm", 12.0, "ring", "", "", "", "", "refined"])
