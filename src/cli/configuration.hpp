@@ -22,8 +22,8 @@ struct Config {
   // "auto"); absent where the algorithm does not read the option.
   std::map<std::string, std::string> asked;
   std::string refuse;       // not applicable for a reason found while expanding
-  int group = -1;           // --validate: index of the problem this candidate belongs to
-  bool model_pick = false;  // --validate: the candidate --algo auto would run
+  int group = -1;           // index of the problem (--n x --m x --k) it belongs to
+  bool model_pick = false;  // the candidate --algo auto runs (--validate, or auto in a sweep)
 
   // Cores the configuration computes on: ranks x BLAS threads. The dgemm
   // peer runs on one rank with threads x ranks threads, so at p = 2 with one

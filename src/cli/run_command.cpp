@@ -217,6 +217,11 @@ int run_command(const RunArgs& a, const Comm& world) {
   // the others, so a bad path fails at once on every rank.
   std::string csv_path = a.csv.empty() ? local_results_path("run-" + host_name() + ".csv") : a.csv;
   std::unique_ptr<CsvFile> csv, validate_csv;
+  // --validate, or a sweep with --algo auto among named algorithms: the
+  // pick's regret against the best measured (validation_report.hpp).
+  const bool regret_report =
+      a.validate || (std::any_of(configs.begin(), configs.end(), [](const Config& c) { return c.model_pick; }) &&
+                     std::any_of(configs.begin(), configs.end(), [](const Config& c) { return !c.model_pick; }));
   std::unique_ptr<RunExports> exports;  // --json, --markdown
   const MachineFacts facts =
       machine_facts(world.size(), machine ? machine->peak : std::nullopt, "profile " + a.machine.profile);
@@ -226,7 +231,7 @@ int run_command(const RunArgs& a, const Comm& world) {
     try {
       if (a.csv.empty()) make_local_results_dir();
       csv = std::make_unique<CsvFile>(csv_path, results_columns());
-      if (a.validate) {
+      if (regret_report) {
         // Every file the run will write is checked now, not after the sweep.
         const std::string stem = validation_stem(csv_path);
         validate_csv = std::make_unique<CsvFile>(stem + "-validate.csv", validation_columns());
@@ -390,7 +395,7 @@ int run_command(const RunArgs& a, const Comm& world) {
                tuner::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
                a.threads == 1 ? "" : "s");
   if (exports) exports->finish(0);
-  if (a.validate && world.rank() == 0)
+  if (regret_report && world.rank() == 0)
     write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());
   return failures ? 1 : 0;
 }

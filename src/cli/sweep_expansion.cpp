@@ -176,23 +176,29 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     return out;
   }
 
+  // Each configuration knows its problem (group), and auto's is the model's
+  // pick: with auto in the sweep, its regret comes from the same rounds.
   for (const Algorithm* al : algos_) {
     if (!al) {  // auto: the model's first candidate for each problem
-      for (const Problem& pb : problems) {
+      for (std::size_t g = 0; g < problems.size(); ++g) {
+        const Problem& pb = problems[g];
         const ranking::Ranking rk = rank_for(pb, as, ranks, sel, {});
         if (rk.ranked.empty()) throw UsageError("--algo auto: no applicable candidate for n = " + std::to_string(pb.n));
         Config c{rk.ranked[0].algo, pb, rk.ranked[0].opt};
         c.selected_by = "auto-" + model::to_string(sel.kind);
         if (rk.ranked.size() > 1) c.runner_up = rk.ranked[1].label();
+        c.group = static_cast<int>(g);
+        c.model_pick = true;
         out.push_back(c);
       }
       continue;
     }
-    for (const Problem& pb : problems) {
+    for (std::size_t g = 0; g < problems.size(); ++g) {
       Options o;
       o.local.variant = a.local_variant;
       o.threads = a.threads;
-      std::vector<Config> cs{Config{al, pb, o}};
+      std::vector<Config> cs{Config{al, problems[g], o}};
+      cs.front().group = static_cast<int>(g);
       for (std::size_t i = 0; i < ranking::option_table().size(); ++i) cs = apply(ranking::option_table()[i], values[i], cs);
       out.insert(out.end(), cs.begin(), cs.end());
     }
