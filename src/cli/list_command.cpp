@@ -3,20 +3,18 @@
 #include <fmt/format.h>
 
 #include "algos/registry.hpp"
+#include "ranking/option_table.hpp"
 
 namespace mmbench::cli {
 
 void list_command() {
   for (const algos::Algorithm* a : algos::all_algorithms()) {
     fmt::print("{}\n  {}\n  needs:  {}\n  layout: {}\n", a->name(), a->summary(), a->requirements(), a->layout());
-    auto u = a->uses();
+    // The options it reads: the rows of the option table its uses() names.
+    const algos::Uses u = a->uses();
     std::string opts;
-    if (u.grid) opts += " --grid";
-    if (u.nb) opts += " --nb";
-    if (u.lb) opts += " --lb";
-    if (u.recursions) opts += " --recursions";
-    if (u.local_levels) opts += " --local-strassen --local-variant --local-gemm";
-    if (u.q7_split) opts += " --q7-split";
+    for (const ranking::OptionRow& row : ranking::option_table())
+      if (u.*row.used) opts += std::string(" ") + row.flag;
     if (!opts.empty()) fmt::print("  options:{}\n", opts);
     fmt::print("\n");
   }

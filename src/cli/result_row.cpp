@@ -198,10 +198,16 @@ std::vector<std::string> table_cells(const ResultRow& r) {
     cover.erase(cover.find(' '), 1);  // "75%": the column is narrow
     vs_peer = fmt::format("{:.3f} ±{:.3f} {}", q.median, std::max(q.median - q.lo, q.hi - q.median), cover);
   }
-  // L: the local levels, with the GEMM under them where it is not BLAS's
-  // ("2+packed", like the cut-off in strassen-q7+ring), so the two rows differ.
+  // L: the local levels, with what is not the default under them ("2+packed"
+  // for the packed GEMM, "+strassen" for the classic variant, "+none" or
+  // "+deepest" for the fusion schedule), so rows of one sweep differ.
   std::string levels = g("local_levels");
   if (g("local_gemm") == "packed") levels += "+packed";
+  if (levels != "0" && !levels.empty()) {
+    if (g("local_variant") == "strassen") levels += "+strassen";
+    const std::string fusion = g("local_fusion");
+    if (!fusion.empty() && fusion != "all") levels += "+" + fusion;
+  }
   return {g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
           g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"),
           r.peak_fraction ? fmt::format("{:.2f}", *r.peak_fraction) : "", vs_peer, g("residual"), status};

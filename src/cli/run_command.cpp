@@ -87,8 +87,6 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
     CLI::Option* opt = run->add_option(o.flag, a.options.at(o.flag), o.help);
     if (o.show_default) opt->capture_default_str();
   }
-  run->add_option("--local-variant", a.local_variant, "Local fast kernel: winograd (15 additions) or strassen (18)")
-      ->capture_default_str();
   run->add_option("--seed", a.seed, "Seed of the generated matrices")->capture_default_str();
   run->add_flag("--no-verify", a.no_verify, "Skip the residual check");
   run->add_flag("--keep-blas-kernel", a.keep_blas_kernel,

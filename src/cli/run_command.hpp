@@ -41,7 +41,6 @@ struct RunArgs {
   std::map<std::string, std::string> options = default_option_texts();
   const std::string& option(const std::string& flag) const { return options.at(flag); }
   int threads = 1;
-  std::string local_variant = "winograd";
   std::uint64_t seed = 42;
   bool no_verify = false;
   bool keep_blas_kernel = false;  // read by switch_blas_kernel() from argv, before MPI_Init

@@ -77,7 +77,6 @@ ranking::OptionContext option_context(const RunArgs& a, int ranks, const Selecti
 AutoSpace auto_space(const RunArgs& a, const Selection& sel, int ranks) {
   AutoSpace out;
   out.base.threads = a.threads;
-  out.base.local.variant = a.local_variant;
   if (sel.machine && sel.machine->local_l1_n > 0) out.base.local.min_dim = sel.machine->local_l1_n;
   const ranking::OptionContext ctx = option_context(a, ranks, sel, true);
   for (const ranking::OptionRow& row : ranking::option_table())
@@ -148,8 +147,6 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
   (void)parse_reps(a);
   if (a.warmup < 0 || a.warmup > 1000) throw UsageError("--warmup: " + std::to_string(a.warmup) + " is out of range; allowed 0 to 1000");
   check_threads(a.threads);
-  if (a.local_variant != "winograd" && a.local_variant != "strassen")
-    throw UsageError("--local-variant: '" + a.local_variant + "' is not a variant; allowed winograd or strassen");
   // Every swept option parsed and checked once, before anything runs.
   const ranking::OptionContext ctx = option_context(a, ranks, sel, false);
   std::vector<std::vector<ranking::Setting>> values;
@@ -195,7 +192,6 @@ std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel) {
     }
     for (std::size_t g = 0; g < problems.size(); ++g) {
       Options o;
-      o.local.variant = a.local_variant;
       o.threads = a.threads;
       std::vector<Config> cs{Config{al, problems[g], o}};
       cs.front().group = static_cast<int>(g);

@@ -241,6 +241,17 @@ std::vector<Setting> parse_fusions(const std::string& text, const OptionContext&
   return out;
 }
 
+// ---- --local-variant ----
+std::vector<Setting> parse_variants(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--local-variant", text)) {
+    if (w != "winograd" && w != "strassen")
+      throw UsageError("--local-variant: '" + w + "' is not a variant; allowed winograd or strassen");
+    out.push_back(plain(w, [w](Options& o) { o.local.variant = w; }));
+  }
+  return out;
+}
+
 // ---- --replicas ----
 // auto: the largest c whose copies fit (0 if none: the plan's default,
 // which the memory check then refuses).
@@ -359,16 +370,24 @@ const std::vector<OptionRow>& option_table() {
                     : std::string();
        },
        6, [](const Options& o) { return o.local.levels > 0; }},
+      {"--local-variant",
+       "Local fast kernel: winograd (15 additions), strassen (18), or both: winograd,strassen", "winograd", true,
+       &algos::Uses::local_levels, "local_variant", parse_variants, [](Options& o) { o.local.variant = "winograd"; },
+       nullptr,
+       [](const Options& o) {
+         return o.local.levels > 0 && o.local.variant != "winograd" ? " variant=" + o.local.variant : std::string();
+       },
+       7, [](const Options& o) { return o.local.levels > 0; }},
       {"--replicas",
        "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
        "auto", true, &algos::Uses::replicas, "replicas", parse_replicas, [](Options& o) { o.replicas = 0; },
        search_replicas,
-       [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); }, 7},
+       [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); }, 8},
       {"--q7-split",
        "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
        "split per level; needs a machine) or both: paper,model",
        "paper", true, &algos::Uses::q7_split, "q7_split_rule", parse_q7_splits, [](Options&) {}, search_q7_split,
-       label_q7_split, 8},
+       label_q7_split, 9},
   };
   return table;
 }
