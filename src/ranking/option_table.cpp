@@ -213,6 +213,25 @@ std::vector<Options> search_local_levels(const Options& o, const SearchContext& 
   return out;
 }
 
+// ---- --local-cutoff ----
+// The smallest block a local level splits: a level is done only while
+// min(m, n, k) of the block is at least this (local_level_applies). 'default'
+// keeps what --local-strassen set (the kernel's 256, or the profile's
+// crossover under auto); a number overrides it, e.g. --local-strassen 3
+// --local-cutoff 1024 on n = 4096 does 2 levels (4096 -> 2048 -> 1024 leaves).
+std::vector<Setting> parse_local_cutoffs(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--local-cutoff", text)) {
+    if (w == "default") {
+      out.push_back(plain(w, [](Options&) {}));
+      continue;
+    }
+    const std::int64_t n = parse_int_list("--local-cutoff", w, 2, 1 << 20).at(0);
+    out.push_back(plain(w, [n](Options& o) { o.local.min_dim = n; }));
+  }
+  return out;
+}
+
 // ---- --local-gemm ----
 std::vector<Setting> parse_local_gemms(const std::string& text, const OptionContext& ctx) {
   std::vector<Setting> out;
@@ -345,6 +364,15 @@ const std::vector<OptionRow>& option_table() {
        "", false, &algos::Uses::local_levels, "local_levels", parse_local_levels,
        [](Options& o) { o.local.levels = 0, o.local.min_dim = 0; }, search_local_levels,
        [](const Options& o) { return o.local.levels > 0 ? " L=" + std::to_string(o.local.levels) : std::string(); }, 4},
+      {"--local-cutoff",
+       "Smallest block a local Strassen level splits (min(m, n, k) of the block): 'default' (the kernel's 256, or "
+       "the profile's crossover under --local-strassen auto) or numbers, e.g. 512,1024",
+       "default", true, &algos::Uses::local_levels, "local_cutoff", parse_local_cutoffs, [](Options&) {}, nullptr,
+       [](const Options& o) {
+         return o.local.levels > 0 && o.local.min_dim > 0 ? " cutoff=" + std::to_string(o.local.min_dim)
+                                                          : std::string();
+       },
+       5, [](const Options& o) { return o.local.levels > 0; }},
       // Inside --local-strassen: each L on BLAS and on the packed GEMM side by side.
       {"--local-gemm",
        "GEMM at the bottom of the local levels (the algorithms of --local-strassen): blas (OpenBLAS DGEMM), "
@@ -358,7 +386,7 @@ const std::vector<OptionRow>& option_table() {
          o.local.packed_blocking = {};
        },
        nullptr, [](const Options& o) { return o.local.gemm == "packed" ? std::string(" gemm=packed") : std::string(); },
-       5},
+       6},
       {"--local-fusion",
        "Which local Strassen-Winograd levels fuse their operand sums into one pass each for A and B: all, "
        "deepest, none, or a list (the kernel's schedules, docs/method.md)",
@@ -369,7 +397,7 @@ const std::vector<OptionRow>& option_table() {
                     ? " fusion=" + std::string(local::to_string(o.local.fusion))
                     : std::string();
        },
-       6, [](const Options& o) { return o.local.levels > 0; }},
+       7, [](const Options& o) { return o.local.levels > 0; }},
       {"--local-variant",
        "Local fast kernel: winograd (15 additions), strassen (18), or both: winograd,strassen", "winograd", true,
        &algos::Uses::local_levels, "local_variant", parse_variants, [](Options& o) { o.local.variant = "winograd"; },
@@ -377,17 +405,17 @@ const std::vector<OptionRow>& option_table() {
        [](const Options& o) {
          return o.local.levels > 0 && o.local.variant != "winograd" ? " variant=" + o.local.variant : std::string();
        },
-       7, [](const Options& o) { return o.local.levels > 0; }},
+       8, [](const Options& o) { return o.local.levels > 0; }},
       {"--replicas",
        "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
        "auto", true, &algos::Uses::replicas, "replicas", parse_replicas, [](Options& o) { o.replicas = 0; },
        search_replicas,
-       [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); }, 8},
+       [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); }, 9},
       {"--q7-split",
        "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
        "split per level; needs a machine) or both: paper,model",
        "paper", true, &algos::Uses::q7_split, "q7_split_rule", parse_q7_splits, [](Options&) {}, search_q7_split,
-       label_q7_split, 9},
+       label_q7_split, 10},
   };
   return table;
 }

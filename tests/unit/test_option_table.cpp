@@ -39,6 +39,7 @@ const std::map<std::string, Probe>& probes() {
       {"--lb", {"64", "default", "pdgemm", 4, {}}},
       {"--recursions", {"1", "2", "strassen-q8+pdgemm", 64, {}}},
       {"--local-strassen", {"1", "0", "ring", 2, {}}},
+      {"--local-cutoff", {"512", "1024", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-gemm", {"packed", "blas", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-fusion", {"none", "all", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-variant", {"strassen", "winograd", "ring", 2, {{"--local-strassen", "1"}}}},
