@@ -11,6 +11,8 @@ Each input file is classified by its header (docs/csv-columns.md):
   * a DGEMM profile CSV (`tune`)  -> dgemm-profile
   * a validation summary CSV      -> regret
     (`run --validate` writes <stem>-validate.csv: one row per problem)
+  * a PDGEMM call census          -> census (libmmbench-dispatch.so's
+    MMBENCH_DISPATCH_LOG: time per call shape, predicted vs measured)
 Every plot the data supports is written; the others are skipped with a
 one-line note on stderr.  With one input file the PNGs are named
 `<plot>.png`; with several, every name carries its file's stem
@@ -46,6 +48,7 @@ RUN_KEY_COLUMNS = ("timestamp", "host", "p", "algo", "m", "n", "k",
                    "t_median", "mflops_per_proc", "status")
 PROFILE_KEY_COLUMNS = ("m", "n", "k", "t_median", "mflops", "x", "lb")
 VALIDATE_KEY_COLUMNS = ("p", "m", "n", "k", "pick", "best", "regret")
+CENSUS_KEY_COLUMNS = ("call", "transa", "transb", "m", "n", "k", "grid", "choice", "reason", "t_measured")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -88,7 +91,7 @@ def num(text):
 
 
 def read_table(path):
-    """Return (kind, columns, rows) with kind 'run', 'profile' or 'validate';
+    """Return (kind, columns, rows) with kind 'run', 'profile', 'validate' or 'census';
     rows are dicts of stripped strings ('' for empty or absent fields)."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
@@ -105,17 +108,18 @@ def read_table(path):
     columns = set(header)
     missing = {kind: [c for c in keys if c not in columns]
                for kind, keys in (("run", RUN_KEY_COLUMNS), ("profile", PROFILE_KEY_COLUMNS),
-                                  ("validate", VALIDATE_KEY_COLUMNS))}
-    for kind in ("run", "profile", "validate"):
+                                  ("validate", VALIDATE_KEY_COLUMNS), ("census", CENSUS_KEY_COLUMNS))}
+    for kind in ("run", "profile", "validate", "census"):
         if not missing[kind]:
             break
     else:
         raise InputError(
             "%s has neither known header: as a `mmbench run` results CSV it "
             "lacks column(s) %s; as a DGEMM profile CSV it lacks %s; as a "
-            "validation CSV (run --validate) it lacks %s (see docs/csv-columns.md)"
+            "validation CSV (run --validate) it lacks %s; as a PDGEMM census it lacks %s "
+            "(see docs/csv-columns.md, docs/dispatch.md)"
             % (path, ", ".join(missing["run"]), ", ".join(missing["profile"]),
-               ", ".join(missing["validate"])))
+               ", ".join(missing["validate"]), ", ".join(missing["census"])))
     rows = []
     for fields in body:
         if not any(f.strip() for f in fields):
@@ -708,6 +712,66 @@ def plot_regret_validate(ctx, rows):
     return draw_regret(ctx, bars, problems, variants, "time of the pick / fastest candidate measured", context)
 
 
+def plot_census(ctx, rows):
+    """A PDGEMM call census (docs/dispatch.md): left, the measured time of the
+    shapes that took the most, coloured by what ran them; right, each call's
+    predicted against its measured time (where a model predicted it)."""
+    shapes = {}
+    for r in rows:
+        t = num(field(r, "t_measured"))
+        if t is None:
+            continue
+        key = (r["transa"] + r["transb"], "%sx%sx%s" % (r["m"], r["n"], r["k"]), r["grid"])
+        entry = shapes.setdefault(key, {"t": 0.0, "calls": 0, "choices": {}})
+        entry["t"] += t
+        entry["calls"] += 1
+        entry["choices"][r["choice"]] = entry["choices"].get(r["choice"], 0) + 1
+    if not shapes:
+        note("%s: no call with a measured time: no census plot" % ctx["path"])
+        return None
+    top = sorted(shapes.items(), key=lambda kv: -kv[1]["t"])[:15]
+    choices = sorted({max(e["choices"], key=e["choices"].get) for _, e in top} |
+                     {r["choice"] for r in rows if num(field(r, "t_pred"))})
+    colour = {c: COLOURS[i % len(COLOURS)] for i, c in enumerate(choices)}
+    fig = new_figure()
+    left, right = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    labels = ["%s %s (%s) x%d" % (k[0], k[1], k[2], e["calls"]) for k, e in top]
+    left.barh(range(len(top)), [e["t"] for _, e in top],
+              color=[colour[max(e["choices"], key=e["choices"].get)] for _, e in top])
+    left.set_yticks(range(len(top)))
+    left.set_yticklabels(labels, fontsize=8)
+    left.invert_yaxis()
+    left.set_xlabel("measured time of all calls of the shape [s]")
+    left.set_title("where the time went (top %d of %d shapes)" % (len(top), len(shapes)), fontsize=11)
+    left.grid(axis="x", **GRID)
+    pts = [(num(field(r, "t_measured")), num(field(r, "t_pred")), r["choice"]) for r in rows]
+    pts = [p for p in pts if p[0] and p[1]]
+    if pts:
+        for c in sorted({p[2] for p in pts}):
+            xs = [p[0] for p in pts if p[2] == c]
+            ys = [p[1] for p in pts if p[2] == c]
+            right.scatter(xs, ys, s=14, color=colour.get(c, "#7f7f7f"), label=c)
+        lo = min(min(p[0], p[1]) for p in pts)
+        hi = max(max(p[0], p[1]) for p in pts)
+        right.plot([lo, hi], [lo, hi], color="#555555", linewidth=0.8, linestyle="--", label="predicted = measured")
+        right.set_xscale("log")
+        right.set_yscale("log")
+        right.legend(fontsize=8, frameon=True, edgecolor=LEGEND_FRAME)
+    else:
+        right.text(0.5, 0.5, "no predictions (no MMBENCH_PROFILE)", ha="center", va="center",
+                   transform=right.transAxes)
+    right.set_xlabel("measured [s]")
+    right.set_ylabel("predicted, conversion included [s]")
+    right.set_title("each call: the model against the measurement", fontsize=11)
+    right.grid(**GRID)
+    handles = [__import__("matplotlib.patches", fromlist=["Patch"]).Patch(color=colour[c]) for c in choices]
+    strip = bottom_legend(fig, handles, choices, 4)
+    title = ctx["title"]("PDGEMM call census: %d calls, %.3g s" % (len(rows), sum(e["t"] for e in shapes.values())))
+    fig.suptitle(title)
+    fig.subplots_adjust(left=0.2, right=0.97, wspace=0.35, bottom=strip + 0.08, top=1 - title_height(title))
+    return fig
+
+
 def plot_dgemm_profile(ctx, rows):
     """DGEMM MFLOPS against k, the chosen lb and the x * max line (Abb. 2.24)."""
     good = [r for r in rows if all(num(field(r, c)) is not None for c in ("m", "n", "k", "mflops"))]
@@ -801,7 +865,8 @@ RUN_PLOTS = (("mflops-vs-n", plot_mflops_vs_n),
              ("regret", plot_regret))
 PROFILE_PLOTS = (("dgemm-profile", plot_dgemm_profile),)
 VALIDATE_PLOTS = (("regret", plot_regret_validate),)
-PLOTS = {"run": RUN_PLOTS, "profile": PROFILE_PLOTS, "validate": VALIDATE_PLOTS}
+CENSUS_PLOTS = (("census", plot_census),)
+PLOTS = {"run": RUN_PLOTS, "profile": PROFILE_PLOTS, "validate": VALIDATE_PLOTS, "census": CENSUS_PLOTS}
 
 
 # --------------------------------------------------------------------------

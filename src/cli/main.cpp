@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/doctor_command.hpp"
+#include "cli/census_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/blas_kernel_switch.hpp"
 #include "cli/list_command.hpp"
@@ -86,6 +87,8 @@ int main(int argc, char** argv) {
   CLI::App* doctor = cli::add_doctor_command(app, doctor_args);
   cli::CompareArgs compare_args;
   CLI::App* compare = cli::add_compare_command(app, compare_args);
+  cli::CensusArgs census_args;
+  CLI::App* census = cli::add_census_command(app, census_args);
 
   if (const std::string word = unknown_command(app, argc, argv); !word.empty()) {
     if (root) fmt::print(stderr, "mmbench: unknown command '{}' (commands: {})\n", word, command_names(app));
@@ -119,6 +122,7 @@ int main(int argc, char** argv) {
     if (*explain) return cli::predict_command(explain_args, world);
     if (*doctor) return cli::doctor_command(doctor_args, world);
     if (*compare) return cli::compare_command(compare_args, world);
+    if (*census) return cli::census_command(census_args, world);
   } catch (const UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
     return kExitUsage;

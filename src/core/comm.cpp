@@ -19,6 +19,8 @@ Comm::Comm(MPI_Comm c, bool owned) : comm_(c), owned_(owned) {
 Comm Comm::world() { return Comm(MPI_COMM_WORLD, false); }
 Comm Comm::view(MPI_Comm c) { return Comm(c, false); }
 
+Comm Comm::adopt(MPI_Comm c) { return Comm(c, true); }
+
 Comm::~Comm() {
   if (owned_ && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }

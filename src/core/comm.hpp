@@ -18,6 +18,7 @@ class Comm {
   Comm() = default;                        // null communicator
   static Comm world();                     // non-owning view of MPI_COMM_WORLD
   static Comm view(MPI_Comm c);            // non-owning view of any communicator
+  static Comm adopt(MPI_Comm c);           // takes ownership: freed in the destructor
   ~Comm();
   Comm(Comm&& other) noexcept;
   Comm& operator=(Comm&& other) noexcept;
@@ -25,6 +26,9 @@ class Comm {
   Comm& operator=(const Comm&) = delete;
 
   bool is_null() const { return comm_ == MPI_COMM_NULL; }
+  // Forget the communicator without freeing it: after MPI_Finalize a free
+  // is an error, and the process's end takes it anyway.
+  void release() { owned_ = false, comm_ = MPI_COMM_NULL; }
   MPI_Comm get() const { return comm_; }
   int rank() const { return rank_; }
   int size() const { return size_; }

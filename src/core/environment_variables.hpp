@@ -16,7 +16,7 @@ namespace mmbench {
 // Who reads a variable.
 enum class EnvironmentReader {
   mmbench,        // the mmbench executable (src/)
-  preload,        // libmmbench-lb.so (src/preload)
+  preload,        // libmmbench-lb.so and libmmbench-dispatch.so (src/preload, src/dispatch)
   scripts,        // scripts/ and plots/ (make run, simulate.sh, the plotter)
   openblas,       // OpenBLAS, in every process that loads it
   open_mpi,       // Open MPI's mpirun and MPI_Init
@@ -66,6 +66,22 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
      "an mmbench machine profile whose field lb is served to PBLAS"},
     {"MMBENCH_VERBOSE", EnvironmentReader::preload, "silent",
      "1: rank 0 prints the lb served and where it came from"},
+    // libmmbench-dispatch.so (also MMBENCH_LB, MMBENCH_PROFILE, MMBENCH_VERBOSE above)
+    {"MMBENCH_DISPATCH", EnvironmentReader::preload, "on",
+     "off: every PDGEMM goes to ScaLAPACK, the library stays loaded (and still serves lb)"},
+    {"MMBENCH_DISPATCH_STRASSEN", EnvironmentReader::preload, "off",
+     "1: the Strassen members too (local Strassen-Winograd levels, parallel Strassen); their error "
+     "bound is larger"},
+    {"MMBENCH_DISPATCH_MIN_DIM", EnvironmentReader::preload, "256",
+     "calls with min(M, N, K) below it go straight to ScaLAPACK"},
+    {"MMBENCH_DISPATCH_MAX_MB", EnvironmentReader::preload, "4096",
+     "MiB per rank a member and its conversion buffers may hold; above it, ScaLAPACK"},
+    {"MMBENCH_DISPATCH_GEMM", EnvironmentReader::preload, "auto (the profile's faster GEMM)",
+     "the GEMM in each rank of mmbench's members: auto, blas or packed"},
+    {"MMBENCH_DISPATCH_FORCE", EnvironmentReader::preload, "the model decides",
+     "scalapack or an mmbench algorithm (name or name:L) for every call that may be dispatched"},
+    {"MMBENCH_DISPATCH_LOG", EnvironmentReader::preload, "no census",
+     "a file: rank 0 writes one CSV row per PDGEMM call and prints a summary at MPI_Finalize"},
     {"OMPI_COMM_WORLD_RANK", EnvironmentReader::preload, "PMIX_RANK, PMI_RANK, then MPI",
      "the process's rank, so that only rank 0 prints (set by Open MPI's mpirun)"},
     {"PMIX_RANK", EnvironmentReader::preload, "PMI_RANK, then MPI",

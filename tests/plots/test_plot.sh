@@ -150,6 +150,14 @@ else
     fail "validation CSV without cores / interval columns: exit $(rc_of valold): $(cat "$work/valold.err")"
 fi
 
+# --- a PDGEMM call census (libmmbench-dispatch.so's MMBENCH_DISPATCH_LOG) ---
+run census --out "$work/o-census" "$data/census-synthetic.csv"
+if [ "$(rc_of census)" = 0 ] && is_png "$work/o-census/census.png"; then
+    pass "census CSV: census.png"
+else
+    fail "census CSV: exit $(rc_of census): $(cat "$work/census.err")"
+fi
+
 # --- header only: nothing to plot is not an error ---
 head -n 1 "$data/run-synthetic.csv" >"$work/header-only.csv"
 run hdr --out "$work/o-hdr" "$work/header-only.csv"

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# What libmmbench-dispatch.so gives a plain ScaLAPACK program: the example
+# program (examples/scalapack_pdgemm) at p = P, for each n of NS, in
+# interleaved rounds of four variants --
+#   plain      ScaLAPACK alone (lb 32)
+#   lb         libmmbench-lb.so with the profile (the tuned lb, capped per call)
+#   classical  libmmbench-dispatch.so with the profile (ring, tpmm, 2.5d or ScaLAPACK)
+#   strassen   the same with MMBENCH_DISPATCH_STRASSEN=1
+# -- the order rotated by one per round, so no variant always runs first.
+# Each run makes REPS timed calls (the first pays the member's plan and
+# buffers); t_median_s is their median, every run checks C (Strassen runs
+# within 18^3 x the classical bound). With LU=1 the example factors instead
+# (PDGETRF, whose trailing updates call PDGEMM), plain against classical.
+#   NS="4096 8192" P=2 NB=64 REPS=3 ROUNDS=3 PROFILE=configs/<host>.json OUT=results
+# Writes OUT/dispatch-<host>-<stamp>.csv (one row per run), the censuses of
+# the dispatch runs beside it (…-census-<variant>-n<N>-r<round>.csv) and a
+# sidecar .csv.json with the machine; prints the median of each variant and
+# its ratio to plain and to lb, with the rounds' range.
+source "$(dirname "$0")/common.sh"
+APP=${APP:-build/examples/pdgemm_example}
+LBLIB=${LBLIB:-build/libmmbench-lb.so}
+DLIB=${DLIB:-build/libmmbench-dispatch.so}
+NS=${NS:-4096 8192}; P=${P:-2}; NB=${NB:-64}; REPS=${REPS:-3}; ROUNDS=${ROUNDS:-3}; LU=${LU:-0}
+PROFILE=${PROFILE:-configs/$host.json}
+OUT=${OUT:-results}
+[ -x "$APP" ] && [ -f "$LBLIB" ] && [ -f "$DLIB" ] || { echo "dispatch.sh: build first (make build)" >&2; exit 1; }
+[ -f "$PROFILE" ] || { echo "dispatch.sh: no profile $PROFILE (run mmbench tune first)" >&2; exit 2; }
+[ "$P" -le "$(nproc)" ] || { echo "dispatch.sh: p = $P > $(nproc) cores (oversubscribed timings mean nothing)" >&2; exit 2; }
+abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+lblib=$(abs "$LBLIB"); dlib=$(abs "$DLIB"); profile=$(abs "$PROFILE")
+mkdir -p "$OUT"
+base=$OUT/dispatch-$host-$stamp
+csv=$base.csv
+echo "round,variant,position,mode,p,n,nb,reps,t_min_s,t_median_s,gflops,checked,wrong,max_err,census" >"$csv"
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+if [ "$LU" = 1 ]; then variants=(plain classical); mode=(--lu); else variants=(plain lb classical strassen); mode=(); fi
+get() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
+for n in $NS; do
+  for round in $(seq 1 "$ROUNDS"); do
+    k=${#variants[@]}; shift_by=$(( (round - 1) % k ))
+    order=("${variants[@]:$shift_by}" "${variants[@]:0:$shift_by}")
+    position=0
+    for v in "${order[@]}"; do
+      position=$((position + 1))
+      envs=(-u LD_PRELOAD -u MMBENCH_LB -u MMBENCH_PROFILE -u MMBENCH_DISPATCH -u MMBENCH_DISPATCH_FORCE
+            -u MMBENCH_DISPATCH_STRASSEN -u MMBENCH_DISPATCH_LOG -u MMBENCH_VERBOSE)
+      census=""
+      tol=1
+      case $v in
+        lb) envs+=(LD_PRELOAD="$lblib" MMBENCH_PROFILE="$profile") ;;
+        classical|strassen)
+          census=$base-census-$v-n$n-r$round.csv
+          envs+=(LD_PRELOAD="$dlib" MMBENCH_PROFILE="$profile" MMBENCH_DISPATCH_LOG="$census")
+          [ "$v" = strassen ] && envs+=(MMBENCH_DISPATCH_STRASSEN=1) && tol=5832 ;;
+      esac
+      line=$(env "${envs[@]}" mpirun -q -n "$P" "$APP" --n "$n" --nb "$NB" --reps "$REPS" --tol "$tol" "${mode[@]}" 2>/dev/null |
+             grep '^pdgemm_example ') || { echo "dispatch.sh: $v n=$n round $round failed: ${line:-no report}" >&2; exit 1; }
+      echo "$round,$v,$position,$(get mode),$P,$n,$NB,$REPS,$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong),$(get max_err),$(basename "${census:-}")" >>"$csv"
+      echo "n=$n round $round $v (run $position): median $(get t_median_s) s, $(get gflops) GFLOP/s, wrong $(get wrong)"
+    done
+  done
+done
+python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS LU=$LU PROFILE=$PROFILE)" "$P" \
+  "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" <<'PY'
+import csv, ctypes, json, os, platform, statistics, sys
+path, started, command, ranks, mmbench, mpi = sys.argv[1:]
+try:
+    lib = ctypes.CDLL("libopenblas.so.0")
+    lib.openblas_get_config.restype = ctypes.c_char_p
+    lib.openblas_get_corename.restype = ctypes.c_char_p
+    blas, core = lib.openblas_get_config().decode(), lib.openblas_get_corename().decode()
+except OSError:
+    blas = core = ""
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
+run = {"started": started, "command": command, "mmbench": mmbench, "host": platform.node(), "cpu": cpu,
+       "cores": os.cpu_count(), "ranks": int(ranks), "mpi": mpi, "blas": blas, "blas_core": core,
+       "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE", ""),
+       "order": "variants rotated by one per round (CSV column position: 1 = the round's first run)"}
+json.dump({"csv": path, "schema": "mmbench-dispatch-bench/1", "runs": [run]}, open(path + ".json", "w"), indent=2,
+          sort_keys=True)
+rows = list(csv.DictReader(open(path)))
+assert all(r["wrong"] == "0" for r in rows), "a run's check failed"
+for n in sorted({int(r["n"]) for r in rows}):
+    by = {}
+    for r in rows:
+        if int(r["n"]) == n:
+            by.setdefault(r["variant"], {})[r["round"]] = float(r["t_median_s"])
+    rounds = sorted(by["plain"])
+    line = f"n={n}:"
+    for v, t in by.items():
+        line += f"  {v} {statistics.median(t.values()):.3f} s"
+    print(line)
+    for ref in ("plain", "lb"):
+        if ref not in by:
+            continue
+        for v in by:
+            if v == ref or v == "plain":
+                continue
+            ratios = [by[ref][r] / by[v][r] for r in rounds if r in by[v]]
+            print(f"   {v} / {ref}: speedup {statistics.median(ratios):.3f} (rounds {min(ratios):.3f} to {max(ratios):.3f})")
+PY

@@ -1,0 +1,210 @@
+#include "dispatch/decision.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "algos/registry.hpp"
+#include "core/lb_in_force.hpp"
+#include "model/refined_model.hpp"
+#include "ranking/selection.hpp"
+
+namespace mmbench::dispatch {
+
+namespace {
+
+using algos::Algorithm;
+using algos::Options;
+using algos::Problem;
+
+// The classical members, and the Strassen members the opt-in adds (the
+// parallel schemata whose leaves are mmbench's own: no BLACS grid of
+// mmbench's inside the caller's program).
+const std::vector<std::string>& classical_names() {
+  static const std::vector<std::string> n = {"ring", "tpmm", "2.5d"};
+  return n;
+}
+const std::vector<std::string>& strassen_names() {
+  static const std::vector<std::string> n = {"strassen-q7+ring", "strassen-q8+tpmm", "strassen-q8+dgemm"};
+  return n;
+}
+
+// The block width PDGEMM walks k in: A's column blocking (its row blocking
+// when A is transposed).
+int k_blocking(const PdgemmCall& c) {
+  return static_cast<int>(c.trans_a ? c.a.desc.mb : c.a.desc.nb);
+}
+
+Options member_options(const MachineFacts& m, const DispatchSettings& s, int levels) {
+  Options o;
+  o.threads = m.threads;
+  o.local.levels = levels;
+  if (levels > 0 && m.local_cutoff > 0) o.local.min_dim = m.local_cutoff;
+  const std::string gemm = s.gemm == "auto" ? m.leaf : s.gemm;
+  o.local.gemm = gemm;
+  if (gemm == "packed") o.local.packed_blocking = m.blocking;
+  return o;
+}
+
+std::string label_of(const Algorithm& a, const Options& o) {
+  ranking::Candidate c;
+  c.algo = &a;
+  c.opt = o;
+  return c.label();
+}
+
+// The member `name` with `levels` local levels, priced; "" or why it cannot run this call.
+std::string make_member(const std::string& name, int levels, const PdgemmCall& c, int p, const DispatchSettings& s,
+                        const MachineFacts& m, Member* out) {
+  const Algorithm* a = algos::find_algorithm(name);
+  if (a == nullptr) return "no algorithm " + name;
+  const Problem pb{c.m, c.n, c.k};
+  Options o = member_options(m, s, levels);
+  if (!a->uses().local_levels) o.local = {};
+  const algos::Applicability ok = a->check(pb, o, p);
+  if (!ok.ok()) return ok.reason;
+  Member x;
+  x.algo = a;
+  x.opt = o;
+  x.opt.recursions = model::resolve_recursions(a->models(), o, p);
+  x.label = label_of(*a, x.opt);
+  x.bytes_per_rank = 8 * (a->estimate_doubles_per_rank(pb, x.opt, p) + conversion_doubles(c, p));
+  if (m.has_model) {
+    x.t_run = a->models().refined(pb, x.opt, p, m.params).total();
+    x.t_convert = conversion_time(c, p, m.params);
+  }
+  *out = x;
+  return "";
+}
+
+std::string seconds(double t) { return fmt::format("{:.3g} s", t); }
+
+}  // namespace
+
+Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts& m) {
+  Member s;
+  s.opt.pr = pr;
+  s.opt.pc = pc;
+  s.opt.nb = k_blocking(c);
+  s.opt.lb = m.lb;
+  s.opt.lb_tuned = m.lb_capped;
+  s.opt.threads = m.threads;
+  const int lb = lb_in_force(m.lb, m.lb_capped, c.k, pr, pc, s.opt.nb);
+  s.label = "scalapack lb=" + std::to_string(lb);
+  if (m.has_model) {
+    const Problem pb{c.m, c.n, c.k};
+    s.t_run = algos::find_algorithm("pdgemm")->models().refined(pb, s.opt, pr * pc, m.params).total();
+  }
+  return s;
+}
+
+double conversion_doubles(const PdgemmCall& c, int p) {
+  const double mn = double(c.m) * double(c.n), mk = double(c.m) * double(c.k), kn = double(c.k) * double(c.n);
+  return (mn + (c.trans_a ? mk : 0.0) + (c.trans_b ? kn : 0.0)) / p;
+}
+
+double conversion_time(const PdgemmCall& c, int p, const model::MachineParams& mp) {
+  // A copy moves 16 bytes per element, refined_add_time prices 24 (C = A + B).
+  const auto copy = [&](double elements) { return model::refined_add_time(elements, mp) * 16.0 / 24.0; };
+  const auto one = [&](double s, int local_passes, bool add) {
+    double t = 0;
+    if (p > 1) t += (p - 1) * model::refined_message_time(s / p / p, mp);
+    t += local_passes * copy(s / p);
+    if (add) t += model::refined_add_time(s / p, mp);
+    return t;
+  };
+  const int pack = p > 1 ? 2 : 1;  // pack and unpack; one local copy on one rank
+  const double mn = double(c.m) * double(c.n), mk = double(c.m) * double(c.k), kn = double(c.k) * double(c.n);
+  return one(mk, pack + (c.trans_a ? 2 : 0), false) + one(kn, pack + (c.trans_b ? 2 : 0), false) +
+         one(mn, pack, true);
+}
+
+Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {
+  Decision d;
+  d.choice = scalapack_member(c, pr, pc, m);
+  if (!s.enabled) {
+    d.reason = "dispatch off (MMBENCH_DISPATCH=off)";
+    return d;
+  }
+  if (std::string why = pass_reason(c); !why.empty()) {
+    d.reason = why;
+    return d;
+  }
+  for (const Operand* o : {&c.a, &c.b, &c.c})
+    if (o->desc.rsrc < 0 || o->desc.rsrc >= pr || o->desc.csrc < 0 || o->desc.csrc >= pc) {
+      d.reason = "RSRC/CSRC outside the grid (ScaLAPACK reports it)";
+      return d;
+    }
+  const Index smallest = std::min({c.m, c.n, c.k});
+  if (smallest < s.min_dim) {
+    d.reason = fmt::format("min(M, N, K) = {} < {} (MMBENCH_DISPATCH_MIN_DIM)", smallest, s.min_dim);
+    return d;
+  }
+  const int p = pr * pc;
+  const double cap = double(s.max_mib) * 1024 * 1024;
+  d.t_scalapack = d.choice.t_run;
+  if (!s.force.empty()) {
+    std::string name;
+    int levels = 0;
+    parse_forced(s.force, &name, &levels);  // checked when read
+    if (name == "scalapack") {
+      d.reason = "forced (MMBENCH_DISPATCH_FORCE)";
+      return d;
+    }
+    Member x;
+    if (std::string why = make_member(name, levels, c, p, s, m, &x); !why.empty()) {
+      d.reason = "forced " + s.force + " does not apply: " + why;
+      return d;
+    }
+    if (x.bytes_per_rank > cap) {
+      d.reason = fmt::format("forced {} needs {:.0f} MiB per rank > MMBENCH_DISPATCH_MAX_MB = {}", x.label,
+                             x.bytes_per_rank / 1048576, s.max_mib);
+      return d;
+    }
+    d.choice = x;
+    d.reason = "forced (MMBENCH_DISPATCH_FORCE)";
+    return d;
+  }
+  if (!m.has_model) {
+    d.reason = "no machine profile (MMBENCH_PROFILE): no model to decide with";
+    return d;
+  }
+  std::vector<std::pair<std::string, int>> tries;
+  for (const std::string& n : classical_names()) tries.emplace_back(n, 0);
+  if (s.strassen) {
+    for (const std::string& n : {std::string("ring"), std::string("tpmm")})
+      for (int l = 1; l <= 3; ++l) tries.emplace_back(n, l);
+    for (const std::string& n : strassen_names()) tries.emplace_back(n, 0);
+  }
+  bool found = false, over_memory = false;
+  Member best;
+  for (const auto& [name, levels] : tries) {
+    Member x;
+    if (!make_member(name, levels, c, p, s, m, &x).empty()) continue;
+    // A local level that the block sizes never reach is the member without it.
+    if (levels > 0 && x.opt.local.levels > 0 && x.t_run <= 0) continue;
+    if (x.bytes_per_rank > cap) {
+      over_memory = true;
+      continue;
+    }
+    if (!found || x.total() < best.total()) best = x, found = true;
+  }
+  if (!found) {
+    d.reason = over_memory ? fmt::format("every member over MMBENCH_DISPATCH_MAX_MB = {}", s.max_mib)
+                           : "no mmbench member applies";
+    return d;
+  }
+  if (best.total() * kDispatchMargin < d.t_scalapack) {
+    d.reason = fmt::format("model: {} {} (conversion {}) vs ScaLAPACK {}", best.label, seconds(best.total()),
+                           seconds(best.t_convert), seconds(d.t_scalapack));
+    d.choice = best;
+  } else {
+    d.reason = fmt::format("model: ScaLAPACK {} vs best member {} {} (conversion {}); needs {:.2f}x", seconds(d.t_scalapack),
+                           best.label, seconds(best.total()), seconds(best.t_convert), kDispatchMargin);
+  }
+  return d;
+}
+
+}  // namespace mmbench::dispatch

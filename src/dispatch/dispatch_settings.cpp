@@ -1,0 +1,105 @@
+#include "dispatch/dispatch_settings.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "algos/registry.hpp"
+
+namespace mmbench::dispatch {
+
+namespace {
+
+std::string value(const std::function<const char*(const char*)>& getenv, const char* name) {
+  const char* v = getenv(name);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+// A decimal integer in [lo, hi]; false otherwise.
+bool parse_int(const std::string& s, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool is_off(const std::string& s) { return s == "0" || s == "off" || s == "no" || s == "false"; }
+bool is_on(const std::string& s) { return s == "1" || s == "on" || s == "yes" || s == "true"; }
+
+}  // namespace
+
+bool parse_forced(const std::string& text, std::string* name, int* levels) {
+  const std::size_t colon = text.find(':');
+  *name = text.substr(0, colon);
+  *levels = 0;
+  if (name->empty()) return false;
+  if (*name != "scalapack" && algos::find_algorithm(*name) == nullptr) return false;
+  if (colon == std::string::npos) return true;
+  std::int64_t l = 0;
+  if (*name == "scalapack" || !parse_int(text.substr(colon + 1), 0, 6, &l)) return false;
+  *levels = static_cast<int>(l);
+  return true;
+}
+
+DispatchSettings read_dispatch_settings(const std::function<const char*(const char*)>& getenv) {
+  DispatchSettings s;
+  const std::string on = value(getenv, "MMBENCH_DISPATCH");
+  if (!on.empty()) {
+    if (is_off(on)) s.enabled = false;
+    else if (!is_on(on)) s.problems.push_back("MMBENCH_DISPATCH='" + on + "' is not on or off; dispatch stays on");
+  }
+  const std::string st = value(getenv, "MMBENCH_DISPATCH_STRASSEN");
+  if (!st.empty()) {
+    if (is_on(st)) s.strassen = true;
+    else if (!is_off(st))
+      s.problems.push_back("MMBENCH_DISPATCH_STRASSEN='" + st + "' is not 1 or 0; Strassen stays off");
+  }
+  const std::string force = value(getenv, "MMBENCH_DISPATCH_FORCE");
+  if (!force.empty()) {
+    std::string name;
+    int levels = 0;
+    if (parse_forced(force, &name, &levels)) s.force = force;
+    else
+      s.problems.push_back("MMBENCH_DISPATCH_FORCE='" + force +
+                           "' is not scalapack or an mmbench algorithm (name or name:L, L 0..6); the model decides");
+  }
+  const std::string gemm = value(getenv, "MMBENCH_DISPATCH_GEMM");
+  if (!gemm.empty()) {
+    if (gemm == "auto" || gemm == "blas" || gemm == "packed") s.gemm = gemm;
+    else s.problems.push_back("MMBENCH_DISPATCH_GEMM='" + gemm + "' is not auto, blas or packed; auto");
+  }
+  const std::string min_dim = value(getenv, "MMBENCH_DISPATCH_MIN_DIM");
+  if (!min_dim.empty() && !parse_int(min_dim, 0, std::int64_t(1) << 40, &s.min_dim))
+    s.problems.push_back("MMBENCH_DISPATCH_MIN_DIM='" + min_dim + "' is not an integer >= 0; " +
+                         std::to_string(kDefaultMinDim));
+  const std::string max_mb = value(getenv, "MMBENCH_DISPATCH_MAX_MB");
+  if (!max_mb.empty() && !parse_int(max_mb, 1, std::int64_t(1) << 40, &s.max_mib))
+    s.problems.push_back("MMBENCH_DISPATCH_MAX_MB='" + max_mb + "' is not a positive integer; " +
+                         std::to_string(kDefaultMaxMiB));
+  s.log_path = value(getenv, "MMBENCH_DISPATCH_LOG");
+  s.profile_path = value(getenv, "MMBENCH_PROFILE");
+  const std::string verbose = value(getenv, "MMBENCH_VERBOSE");
+  s.verbose = !verbose.empty() && verbose != "0";
+  return s;
+}
+
+std::string describe(const DispatchSettings& s) {
+  std::string line = "mmbench-dispatch: ";
+  if (!s.enabled) {
+    line += "dispatch off (MMBENCH_DISPATCH=off): every PDGEMM to ScaLAPACK";
+  } else {
+    if (!s.force.empty()) line += "forced to " + s.force + " (MMBENCH_DISPATCH_FORCE), ";
+    else if (s.profile_path.empty()) line += "no MMBENCH_PROFILE, so no model: every PDGEMM to ScaLAPACK, ";
+    else line += "classical dispatch on (ring, tpmm, 2.5d against ScaLAPACK's PDGEMM), ";
+    line += std::string("Strassen ") + (s.strassen ? "on (MMBENCH_DISPATCH_STRASSEN=1)" : "off") +
+            ", local GEMM " + s.gemm + ", calls with min(M, N, K) < " + std::to_string(s.min_dim) +
+            " to ScaLAPACK, conversion memory <= " + std::to_string(s.max_mib) + " MiB per rank";
+  }
+  line += ", profile " + (s.profile_path.empty() ? std::string("none") : s.profile_path);
+  line += ", census " + (s.log_path.empty() ? std::string("off") : s.log_path);
+  return line;
+}
+
+}  // namespace mmbench::dispatch

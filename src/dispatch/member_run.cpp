@@ -1,0 +1,100 @@
+#include "dispatch/member_run.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/redistribution.hpp"
+#include "core/submatrix_layout.hpp"
+
+namespace mmbench::dispatch {
+
+namespace {
+
+// Elements of `rank`'s rectangles (a padded layout allocates more).
+Index covered(const Layout& l, int rank) {
+  Index n = 0;
+  for (std::size_t i : l.rects_of(rank)) n += l.rects()[i].rows * l.rects()[i].cols;
+  return n;
+}
+
+// For each of my rectangles of `to`, the transposed rectangle of `from`
+// (repacked(to, true): the same index) copied into its place.
+void transpose_into(const Layout& to, const Layout& from, const double* src, double* dst, int me) {
+  for (std::size_t i : to.rects_of(me)) {
+    const Rect& t = to.rects()[i];
+    const Rect& f = from.rects()[i];  // f.rows = t.cols, f.cols = t.rows
+    for (Index c = 0; c < t.cols; ++c)
+      for (Index r = 0; r < t.rows; ++r) dst[t.offset + r + c * t.ld] = src[f.offset + c + r * f.ld];
+  }
+}
+
+}  // namespace
+
+MemberRun::MemberRun(const algos::Algorithm& algo, const algos::Options& opt, const PdgemmCall& shape,
+                     const Comm& grid)
+    : grid_(grid) {
+  const algos::Problem pb{shape.m, shape.n, shape.k};
+  plan_ = algo.plan(pb, opt, grid);
+  const int me = grid.rank();
+  a_ = DistMatrix(plan_->layout_a(), me);
+  b_ = DistMatrix(plan_->layout_b(), me);
+  c_ = DistMatrix(plan_->layout_c(), me);
+  a_padded_ = plan_->layout_a().local_size(me) > covered(plan_->layout_a(), me);
+  b_padded_ = plan_->layout_b().local_size(me) > covered(plan_->layout_b(), me);
+}
+
+double MemberRun::doubles() const {
+  return double(a_.local.size() + b_.local.size() + c_.local.size() + scratch_a_.size() + scratch_b_.size() +
+                scratch_c_.size()) +
+         double(plan_->workspace_doubles());
+}
+
+void MemberRun::run(const PdgemmCall& x, int pr, int pc) {
+  const int me = grid_.rank();
+  const Layout from_a = block_cyclic_submatrix(x.a.desc, x.a.i0, x.a.j0, x.a_rows(), x.a_cols(), pr, pc, me);
+  const Layout from_b = block_cyclic_submatrix(x.b.desc, x.b.i0, x.b.j0, x.b_rows(), x.b_cols(), pr, pc, me);
+  const Layout to_c = block_cyclic_submatrix(x.c.desc, x.c.i0, x.c.j0, x.m, x.n, pr, pc, me);
+  const Layout& la = plan_->layout_a();
+  const Layout& lb = plan_->layout_b();
+  // A transposed operand lands in the transposed layout first.
+  const Layout ta = x.trans_a ? repacked(la, true) : Layout();
+  const Layout tb = x.trans_b ? repacked(lb, true) : Layout();
+  if (x.trans_a) scratch_a_.resize(static_cast<std::size_t>(ta.local_size(me)));
+  if (x.trans_b) scratch_b_.resize(static_cast<std::size_t>(tb.local_size(me)));
+  // Padding a Strassen layout carries must read as zeros.
+  if (a_padded_) std::fill(a_.local.begin(), a_.local.end(), 0.0);
+  if (b_padded_) std::fill(b_.local.begin(), b_.local.end(), 0.0);
+
+  Redistribution in({Transfer{&from_a, x.trans_a ? &ta : &la, 0, 0}, Transfer{&from_b, x.trans_b ? &tb : &lb, 1, 1}},
+                    me);
+  in.execute({x.a.data, x.b.data},
+             {x.trans_a ? scratch_a_.data() : a_.data(), x.trans_b ? scratch_b_.data() : b_.data()}, grid_);
+  if (x.trans_a) transpose_into(la, ta, scratch_a_.data(), a_.data(), me);
+  if (x.trans_b) transpose_into(lb, tb, scratch_b_.data(), b_.data(), me);
+
+  plan_->multiply(a_, b_, c_);
+
+  const Layout sc = repacked(to_c, false);
+  scratch_c_.resize(static_cast<std::size_t>(sc.local_size(me)));
+  Redistribution out({Transfer{&plan_->layout_c(), &sc, 0, 0}}, me);
+  out.execute(c_.data(), scratch_c_.data(), grid_);
+  // sub(C) := alpha C' + beta sub(C) on this rank's part of the submatrix.
+  const double alpha = x.alpha, beta = x.beta;
+  for (std::size_t i : to_c.rects_of(me)) {
+    const Rect& t = to_c.rects()[i];
+    const Rect& s = sc.rects()[i];
+    for (Index c = 0; c < t.cols; ++c) {
+      double* dst = x.c_data + t.offset + c * t.ld;
+      const double* src = scratch_c_.data() + s.offset + c * s.ld;
+      if (beta == 0) {
+        for (Index r = 0; r < t.rows; ++r) dst[r] = alpha * src[r];
+      } else if (beta == 1) {
+        for (Index r = 0; r < t.rows; ++r) dst[r] += alpha * src[r];
+      } else {
+        for (Index r = 0; r < t.rows; ++r) dst[r] = alpha * src[r] + beta * dst[r];
+      }
+    }
+  }
+}
+
+}  // namespace mmbench::dispatch

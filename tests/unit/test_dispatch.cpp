@@ -1,0 +1,220 @@
+// The dispatcher's pure parts: reading PDGEMM's arguments, the settings
+// from the environment, the decision (threshold, memory cap, forcing, the
+// model with its margin), the conversion's price, and the census file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "core/csv_file.hpp"
+#include "dispatch/census.hpp"
+#include "dispatch/decision.hpp"
+#include "dispatch/dispatch_settings.hpp"
+#include "dispatch/pdgemm_call.hpp"
+#include "tuner/machine_profile.hpp"
+
+using namespace mmbench;
+using namespace mmbench::dispatch;
+
+namespace {
+
+PdgemmCall square_call(long n, int nb = 64, bool ta = false) {
+  static double a = 0, b = 0, c = 0;
+  const int desc[9] = {1, 0, int(n), int(n), nb, nb, 0, 0, int(n)};
+  PdgemmCall x;
+  std::string why;
+  EXPECT_TRUE(read_call(ta ? 'T' : 'N', 'N', int(n), int(n), int(n), 1.0, &a, 1, 1, desc, &b, 1, 1, desc, 0.0, &c, 1, 1,
+                        desc, &x, &why));
+  return x;
+}
+
+DispatchSettings settings(std::map<std::string, std::string> env) {
+  return read_dispatch_settings([env](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+MachineFacts opteron() {
+  MachineFacts m;
+  m.params = tuner::to_params(tuner::read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json"));
+  m.has_model = true;
+  return m;
+}
+
+}  // namespace
+
+TEST(PdgemmCall, ReadsScalapacksArguments) {
+  double a = 0, b = 0, c = 0;
+  const int da[9] = {1, 7, 100, 90, 8, 4, 1, 0, 60};
+  const int db[9] = {1, 7, 80, 70, 2, 3, 0, 1, 50};
+  PdgemmCall x;
+  std::string why;
+  ASSERT_TRUE(read_call('t', 'C', 10, 20, 30, 2.0, &a, 3, 4, da, &b, 5, 6, db, 0.5, &c, 7, 8, da, &x, &why));
+  EXPECT_TRUE(x.trans_a);
+  EXPECT_TRUE(x.trans_b);
+  EXPECT_EQ(x.a.i0, 2);
+  EXPECT_EQ(x.a.j0, 3);
+  EXPECT_EQ(x.a_rows(), 30);  // A is stored k x m
+  EXPECT_EQ(x.b_cols(), 30);
+  EXPECT_EQ(x.a.desc.mb, 8);
+  EXPECT_EQ(x.a.desc.rsrc, 1);
+  EXPECT_EQ(x.b.desc.csrc, 1);
+  EXPECT_EQ(x.a.blocking(), "8x4+1+0");
+  EXPECT_EQ(pass_reason(x), "");
+  EXPECT_FALSE(read_call('X', 'N', 1, 1, 1, 1.0, &a, 1, 1, da, &b, 1, 1, db, 0.0, &c, 1, 1, da, &x, &why));
+  EXPECT_NE(why.find("'X'"), std::string::npos);
+}
+
+TEST(PdgemmCall, PassReasons) {
+  PdgemmCall x = square_call(100);
+  x.alpha = 0;
+  EXPECT_NE(pass_reason(x).find("alpha = 0"), std::string::npos);
+  x = square_call(100);
+  x.m = 0;
+  EXPECT_NE(pass_reason(x).find("M or N = 0"), std::string::npos);
+  x = square_call(100);
+  x.b.ctxt = 3;
+  EXPECT_NE(pass_reason(x).find("different BLACS contexts"), std::string::npos);
+  x = square_call(100);
+  x.c.dtype = 502;
+  EXPECT_NE(pass_reason(x).find("descriptor type 502"), std::string::npos);
+  x = square_call(100);
+  x.c.i0 = 1;  // 100 rows from row 1 of a 100-row matrix
+  EXPECT_NE(pass_reason(x).find("outside its matrix"), std::string::npos);
+}
+
+TEST(DispatchSettings, DefaultsAndValues) {
+  DispatchSettings s = settings({});
+  EXPECT_TRUE(s.enabled);
+  EXPECT_FALSE(s.strassen);
+  EXPECT_EQ(s.min_dim, kDefaultMinDim);
+  EXPECT_EQ(s.max_mib, kDefaultMaxMiB);
+  EXPECT_TRUE(s.problems.empty());
+  s = settings({{"MMBENCH_DISPATCH", "off"}, {"MMBENCH_DISPATCH_STRASSEN", "1"}, {"MMBENCH_DISPATCH_MIN_DIM", "0"},
+                {"MMBENCH_DISPATCH_MAX_MB", "100"}, {"MMBENCH_DISPATCH_FORCE", "ring:2"},
+                {"MMBENCH_DISPATCH_GEMM", "packed"}, {"MMBENCH_DISPATCH_LOG", "c.csv"}});
+  EXPECT_FALSE(s.enabled);
+  EXPECT_TRUE(s.strassen);
+  EXPECT_EQ(s.min_dim, 0);
+  EXPECT_EQ(s.max_mib, 100);
+  EXPECT_EQ(s.force, "ring:2");
+  EXPECT_EQ(s.gemm, "packed");
+  EXPECT_EQ(s.log_path, "c.csv");
+  EXPECT_TRUE(s.problems.empty());
+}
+
+TEST(DispatchSettings, BadValuesAreOneLineEachAndKeepTheDefault) {
+  const DispatchSettings s =
+      settings({{"MMBENCH_DISPATCH", "maybe"}, {"MMBENCH_DISPATCH_MIN_DIM", "-3"}, {"MMBENCH_DISPATCH_MAX_MB", "x"},
+                {"MMBENCH_DISPATCH_FORCE", "ringo"}, {"MMBENCH_DISPATCH_STRASSEN", "2"}, {"MMBENCH_DISPATCH_GEMM", "z"}});
+  EXPECT_TRUE(s.enabled);
+  EXPECT_FALSE(s.strassen);
+  EXPECT_EQ(s.min_dim, kDefaultMinDim);
+  EXPECT_EQ(s.max_mib, kDefaultMaxMiB);
+  EXPECT_TRUE(s.force.empty());
+  EXPECT_EQ(s.gemm, "auto");
+  ASSERT_EQ(s.problems.size(), 6u);
+  EXPECT_NE(s.problems[2].find("MMBENCH_DISPATCH_FORCE='ringo'"), std::string::npos) << s.problems[2];
+  std::string name;
+  int levels = 0;
+  EXPECT_TRUE(parse_forced("tpmm:3", &name, &levels));
+  EXPECT_EQ(name, "tpmm");
+  EXPECT_EQ(levels, 3);
+  EXPECT_FALSE(parse_forced("scalapack:1", &name, &levels));
+  EXPECT_FALSE(parse_forced("ring:9", &name, &levels));
+}
+
+TEST(Decision, ThresholdOffSwitchAndNoProfileGoToScalapack) {
+  const MachineFacts m = opteron();
+  Decision d = decide(square_call(128), 1, 2, settings({}), m);
+  EXPECT_TRUE(d.scalapack());
+  EXPECT_NE(d.reason.find("MMBENCH_DISPATCH_MIN_DIM"), std::string::npos);
+  d = decide(square_call(4096), 1, 2, settings({{"MMBENCH_DISPATCH", "off"}}), m);
+  EXPECT_TRUE(d.scalapack());
+  EXPECT_NE(d.reason.find("dispatch off"), std::string::npos);
+  d = decide(square_call(4096), 1, 2, settings({}), MachineFacts{});
+  EXPECT_TRUE(d.scalapack());
+  EXPECT_NE(d.reason.find("no machine profile"), std::string::npos);
+  EXPECT_EQ(d.choice.label, "scalapack lb=32");
+}
+
+TEST(Decision, ForcedMemberAndTheMemoryCap) {
+  const MachineFacts m = opteron();
+  Decision d = decide(square_call(4096), 1, 2, settings({{"MMBENCH_DISPATCH_FORCE", "ring"}}), m);
+  ASSERT_FALSE(d.scalapack());
+  EXPECT_EQ(d.choice.label, "ring");
+  // ring at n = 4096 on 2 ranks holds well over 100 MiB per rank.
+  d = decide(square_call(4096), 1, 2, settings({{"MMBENCH_DISPATCH_FORCE", "ring"}, {"MMBENCH_DISPATCH_MAX_MB", "100"}}),
+             m);
+  EXPECT_TRUE(d.scalapack());
+  EXPECT_NE(d.reason.find("MMBENCH_DISPATCH_MAX_MB"), std::string::npos);
+  d = decide(square_call(4096), 1, 2, settings({{"MMBENCH_DISPATCH_FORCE", "strassen-q8+tpmm"}}), m);
+  EXPECT_TRUE(d.scalapack());
+  EXPECT_NE(d.reason.find("does not apply"), std::string::npos);
+}
+
+TEST(Decision, TheModelPicksWithItsMarginAndTheSameEveryTime) {
+  const MachineFacts m = opteron();
+  const PdgemmCall x = square_call(8192);
+  const Decision d = decide(x, 2, 2, settings({}), m);
+  ASSERT_GT(d.t_scalapack, 0);
+  std::printf("n = 8192 on 2 x 2, the thesis profile: %s (%s)\n", d.choice.label.c_str(), d.reason.c_str());
+  if (d.scalapack()) {
+    EXPECT_NE(d.reason.find("needs 1.10x"), std::string::npos) << d.reason;
+  } else {
+    EXPECT_LT(d.choice.total() * kDispatchMargin, d.t_scalapack) << d.reason;
+    EXPECT_GT(d.choice.t_convert, 0);
+  }
+  const Decision again = decide(x, 2, 2, settings({}), m);
+  EXPECT_EQ(again.choice.label, d.choice.label);
+  EXPECT_EQ(again.reason, d.reason);
+  // Strassen members only with the opt-in.
+  const Decision fast = decide(x, 2, 2, settings({{"MMBENCH_DISPATCH_STRASSEN", "1"}}), m);
+  EXPECT_LE(fast.choice.total(), d.choice.total() + 1e-12);
+  EXPECT_EQ(d.choice.label.find("L="), std::string::npos);
+  EXPECT_EQ(d.choice.label.find("strassen"), std::string::npos);
+}
+
+TEST(Conversion, PriceGrowsWithTransposesAndRanks) {
+  const MachineFacts m = opteron();
+  const double plain = conversion_time(square_call(2048), 4, m.params);
+  EXPECT_GT(plain, 0);
+  EXPECT_GT(conversion_time(square_call(2048, 64, true), 4, m.params), plain);
+  EXPECT_GT(conversion_time(square_call(2048), 16, m.params), conversion_time(square_call(2048), 1, m.params));
+  // Scratch: C's share, plus a transposed A's.
+  EXPECT_DOUBLE_EQ(conversion_doubles(square_call(100), 4), 100.0 * 100 / 4);
+  EXPECT_DOUBLE_EQ(conversion_doubles(square_call(100, 64, true), 4), 2 * 100.0 * 100 / 4);
+}
+
+TEST(Census, RowsReadBackAndSummarize) {
+  const std::string path = ::testing::TempDir() + "/census_test.csv";
+  std::filesystem::remove(path);
+  {
+    CsvFile f(path, census_columns());
+    for (int i = 1; i <= 3; ++i) {
+      CensusRecord r;
+      r.call = i;
+      r.m = r.n = r.k = i == 3 ? 64 : 4096;
+      r.pr = 1, r.pc = 2;
+      r.blocking_a = r.blocking_b = r.blocking_c = "64x64+0+0";
+      r.choice = i == 3 ? "scalapack lb=32" : "ring";
+      r.reason = i == 3 ? "min(M, N, K) = 64 < 256 (MMBENCH_DISPATCH_MIN_DIM)" : "model: ring";
+      r.t_pred = 1.0;
+      r.t_measured = i == 3 ? 0.001 : 2.0;
+      f.append(census_cells(r));
+    }
+  }
+  const std::vector<CensusRecord> rs = read_census(path);
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[2].m, 64);
+  EXPECT_EQ(rs[0].pc, 2);
+  EXPECT_EQ(rs[0].choice, "ring");
+  const std::string s = census_summary(rs, 10);
+  EXPECT_NE(s.find("3 PDGEMM calls"), std::string::npos) << s;
+  EXPECT_NE(s.find("2 dispatched"), std::string::npos) << s;
+  EXPECT_NE(s.find("4096x4096x4096"), std::string::npos) << s;
+  EXPECT_LT(s.find("4096x4096x4096"), s.find("64x64x64")) << s;  // by time
+  EXPECT_THROW(read_census(std::string(MMBENCH_SOURCE_DIR) + "/CHANGELOG.md"), std::runtime_error);
+}
