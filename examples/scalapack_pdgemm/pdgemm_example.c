@@ -20,7 +20,15 @@
  * Block-cyclic nb x nb on the most square BLACS grid. Rank 0 prints one
  * line of key=value pairs: t_median_s and t_min_s are the times of the
  * calls (maximum over ranks), gflops counts 2n^3 (PDGEMM) or 2n^3/3 (LU).
+ * The line ends with what a preloaded mmbench library did, looked up with
+ * dlsym so that the program runs the same without one: override=yes|no
+ * (it served PBLAS's pilaenv_ on every rank), calls (its pilaenv_ calls,
+ * minimum over ranks), served (the lb of its last pilaenv_ call), lb (the
+ * lb it serves before a per-call cap; "default" without a library) and,
+ * with libmmbench-dispatch.so, dispatched=D/C (of C PDGEMM calls, D ran an
+ * mmbench member).
  * Exit status: 0 = the check passed, 1 = it failed, 2 = bad arguments. */
+#include <dlfcn.h>
 #include <float.h>
 #include <math.h>
 #include <mpi.h>
@@ -89,6 +97,10 @@ static int compare_doubles(const void* a, const void* b) {
   double x = *(const double*)a, y = *(const double*)b;
   return (x > y) - (x < y);
 }
+
+/* A function of a preloaded library, or NULL without it (object to function
+ * pointer, as POSIX allows). */
+static void* library_function(const char* name) { return dlsym(RTLD_DEFAULT, name); }
 
 static void* alloc(size_t count) {
   void* p = calloc(count ? count : 1, sizeof(double));
@@ -245,14 +257,34 @@ int main(int argc, char** argv) {
   MPI_OK(MPI_Allreduce(counts, totals, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
   double worst = 0.0;
   MPI_OK(MPI_Allreduce(&max_err, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+
+  /* What a preloaded mmbench library did (nothing without one). */
+  long (*lb_calls)(void) = NULL, (*d_calls)(void) = NULL, (*d_dispatched)(void) = NULL;
+  int (*lb_value)(void) = NULL, (*lb_last)(void) = NULL;
+  void* f = library_function("mmbench_lb_calls");
+  memcpy(&lb_calls, &f, sizeof f);
+  f = library_function("mmbench_lb_value");
+  memcpy(&lb_value, &f, sizeof f);
+  f = library_function("mmbench_lb_last");
+  memcpy(&lb_last, &f, sizeof f);
+  f = library_function("mmbench_dispatch_calls");
+  memcpy(&d_calls, &f, sizeof f);
+  f = library_function("mmbench_dispatch_dispatched");
+  memcpy(&d_dispatched, &f, sizeof f);
+  long calls = lb_calls ? lb_calls() : 0, min_calls = 0;
+  MPI_OK(MPI_Allreduce(&calls, &min_calls, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD));
   if (g_rank == 0) {
     qsort(times, (size_t)reps, sizeof *times, compare_doubles);
     const double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
     const double flops = lu ? 2.0 / 3.0 * (double)n * (double)n * (double)n : 2.0 * (double)n * (double)n * (double)n;
+    char lb[32] = "default", served[32] = "default", dispatched[64] = "";
+    if (lb_value) snprintf(lb, sizeof lb, "%d", lb_value());
+    if (lb_last) snprintf(served, sizeof served, "%d", lb_last());
+    if (d_calls && d_dispatched) snprintf(dispatched, sizeof dispatched, " dispatched=%ld/%ld", d_dispatched(), d_calls());
     printf("pdgemm_example mode=%s n=%ld p=%d grid=%dx%d nb=%ld reps=%ld t_min_s=%.6g t_median_s=%.6g gflops=%.3f "
-           "checked=%ld wrong=%ld max_err=%.3g\n",
+           "checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s\n",
            lu ? "lu" : "pdgemm", n, p, pr, pc, nb, reps, times[0], median, flops / median / 1e9, totals[0],
-           totals[1], worst);
+           totals[1], worst, lb_calls && min_calls > 0 ? "yes" : "no", min_calls, served, dispatched, lb);
     if (totals[1] > 0) fprintf(stderr, "pdgemm_example: WRONG: %ld of %ld checks failed\n", totals[1], totals[0]);
     fflush(stdout);
   }

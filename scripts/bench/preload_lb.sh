@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What libmmbench-lb.so gives a ScaLAPACK program that is not
-# mmbench. PDGEMM of tests/preload/pdgemm_app (plain C, ScaLAPACK + MPI) at
+# mmbench. PDGEMM of examples/scalapack_pdgemm (plain C, ScaLAPACK + MPI) at
 # p = P, n = N, nb = NB, without and with the library, interleaved in
 # rounds so that the drift of a shared machine hits both alike; the order
 # within a round alternates (odd rounds: without first, even: with first),
@@ -14,7 +14,7 @@
 # checked C every time) and its sidecar .csv.json with the machine and the
 # order rule, prints the median GFLOP/s of each variant and their ratio.
 source "$(dirname "$0")/common.sh"
-APP=${APP:-build/tests/preload/pdgemm_app}
+APP=${APP:-build/examples/pdgemm_example}
 LIB=${LIB:-build/libmmbench-lb.so}
 N=${N:-4096}; P=${P:-2}; NB=${NB:-64}; REPS=${REPS:-3}; ROUNDS=${ROUNDS:-5}
 PROFILE=${PROFILE:-configs/$host.json}
@@ -39,8 +39,8 @@ for round in $(seq 1 "$ROUNDS"); do
     # A clean environment: no lb setting of the caller's leaks into "without".
     env_args=(-u LD_PRELOAD -u MMBENCH_LB -u MMBENCH_PROFILE -u MMBENCH_VERBOSE)
     [ "$variant" = with ] && env_args+=(LD_PRELOAD="$lib" "${lbvar[@]}")
-    line=$(env "${env_args[@]}" mpirun -q -n "$P" "$APP" "${app_args[@]}" | grep '^pdgemm_app ') ||
-      { echo "preload_lb.sh: pdgemm_app failed ($variant, round $round): ${line:-no report}" >&2; exit 1; }
+    line=$(env "${env_args[@]}" mpirun -q -n "$P" "$APP" "${app_args[@]}" | grep '^pdgemm_example ') ||
+      { echo "preload_lb.sh: the example failed ($variant, round $round): ${line:-no report}" >&2; exit 1; }
     # The lb PBLAS got: a profile's lb after the cap for this PDGEMM.
     lb=$(get served); [ "$lb" = default ] && lb=32  # ScaLAPACK's own PILAENV
     echo "$round,$variant,$position,$P,$N,$NB,$REPS,$lb,$(get calls),$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong)" >>"$csv"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # preload_case.sh OVERRIDE LB STDERR -- COMMAND...
-# Runs COMMAND (pdgemm_app under mpirun, with or without libmmbench-lb.so)
+# Runs COMMAND (the example program under mpirun, with or without libmmbench-lb.so)
 # and passes when it exits 0 with C right (wrong=0), its report says
 # override=OVERRIDE (yes|no) and lb=LB (a number, or "default" without the
 # library; LB:SERVED also wants served=SERVED, the lb of the last pilaenv_
@@ -15,7 +15,7 @@ timeout 90 "$@" >"$out" 2>"$err"
 code=$?
 fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
 [ "$code" = 0 ] || fail "exit code $code, expected 0"
-report=$(grep '^pdgemm_app ' "$out") || fail "no report line"
+report=$(grep '^pdgemm_example ' "$out") || fail "no report line"
 grep -q ' wrong=0 ' <<<"$report" || fail "C is wrong"
 grep -Eq ' checked=[1-9][0-9]* ' <<<"$report" || fail "nothing checked"
 grep -q " override=$want_override " <<<"$report" || fail "expected override=$want_override"

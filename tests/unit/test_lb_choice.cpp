@@ -113,7 +113,7 @@ TEST_F(LbChoiceTest, ProfileLbIsCappedPerPdgemm) {
   EXPECT_TRUE(c.capped);
   // k = 1024 on 1 x 2, nb = 64: share 512, 512 / 8 = 64 -> 64.
   EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 64);
-  // k = 300 on 1 x 2 (pdgemm_app's default n): share 150, 150 / 8 = 18 -> the floor 32.
+  // k = 300 on 1 x 2 (the preload tests' n): share 150, 150 / 8 = 18 -> the floor 32.
   EXPECT_EQ(lb_for_call(c, 300, 1, 2, 64), 32);
   // k = 8192 on 2 x 1: share 4096, 4096 / 8 = 512 -> 512.
   EXPECT_EQ(lb_for_call(c, 8192, 2, 1, 64), 512);
