@@ -35,7 +35,8 @@ nlohmann::ordered_json run_metadata(const RunArgs& a, const MachineFacts& machin
   if (sim::simulated())
     m["simulated"] = {{"platform", sim::platform()},
                       {"platform_sha256", sim::platform_sha256()},
-                      {"compute", sim::compute_mode()}};
+                      {"compute", sim::compute_mode()},
+                      {"pricing", sim::compute_pricing()}};
   return m;
 }
 
