@@ -144,10 +144,17 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     o.profile_csv_path.clear();  // only the kernel model's files are written
     o.lb_check_csv_path.clear();
   }
-  try {
-    tuner::validate(o, world.size());
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());  // validate() already says "tune: ..."
+  // The kernel model alone needs no grid or k range: only its own values.
+  if (existing) {
+    if (o.n < 1) throw UsageError(fmt::format("tune: --n {} must be >= 1", o.n));
+    if (o.reps < 1) throw UsageError(fmt::format("tune: --reps {} must be >= 1", o.reps));
+    if (o.warmup < 0) throw UsageError(fmt::format("tune: --warmup {} must be >= 0", o.warmup));
+  } else {
+    try {
+      tuner::validate(o, world.size());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());  // validate() already says "tune: ..."
+    }
   }
   // Both output files must be writable before minutes of measuring.
   std::string err;
