@@ -4,9 +4,14 @@
 platform_hosts.py PLATFORM.xml          one line per core, host by host in file
                                         order (mpirun --map-by core placement)
 platform_hosts.py --speed PLATFORM.xml  the first host's speed in flop/s
+platform_hosts.py --profile PLATFORM.xml the machine profile the platform names
+                                        (property mmbench_profile, resolved from
+                                        the platform's folder) and its sha256,
+                                        on one line; nothing if none
 Understands <host id= speed= core=> and <cluster prefix= radical= suffix=
 speed= core=> (radical: "0-31" or "0-3,8,10-11").
 """
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -44,9 +49,24 @@ def hosts(path):
     return out
 
 
+def profile(path):
+    """(profile path, sha256) a platform from platform_from_profile.py names, or None."""
+    props = {el.get("id"): el.get("value") for el in ET.parse(path).getroot().iter("prop")}
+    ref = props.get("mmbench_profile")
+    if not ref:
+        return None
+    if not os.path.isabs(ref):
+        ref = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), ref))
+    return ref, props.get("mmbench_profile_sha256", "")
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "--speed":
         print(f"{hosts(argv[2])[0][2]:.6g}")
+    elif len(argv) == 3 and argv[1] == "--profile":
+        named = profile(argv[2])
+        if named:
+            print(f"{named[0]} {named[1]}")
     elif len(argv) == 2:
         for name, cores, _ in hosts(argv[1]):
             for _ in range(cores):

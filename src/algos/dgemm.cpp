@@ -10,6 +10,7 @@
 #include "algos/algorithm.hpp"
 #include "core/affinity.hpp"
 #include "core/blas.hpp"
+#include "core/simulation.hpp"
 #include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
@@ -87,7 +88,21 @@ class Dgemm : public Algorithm {
   std::string_view layout() const override { return "A, B, C whole on rank 0"; }
   Uses uses() const override { return Uses{.local_levels = true}; }
   std::vector<std::string> columns() const override { return local::LocalMultiply::columns(); }
-  Applicability check(const Problem&, const Options&, int) const override { return {}; }
+  // A real-compute simulation (SMPI) runs every rank on one thread and
+  // charges the time it took, so the peer's p-thread DGEMM would be timed
+  // on one thread and reported as p: off by about p, and every `vs peer`
+  // ratio with it. Scaling that time by p would put an ideal thread speed-up
+  // in the denominator of every ratio, so the row is not-applicable
+  // instead; charged simulation prices it from the profile's measured
+  // thread efficiency (core/simulation.hpp).
+  Applicability check(const Problem&, const Options& opt, int ranks) const override {
+    if (sim::simulated() && !sim::charged() && opt.threads * ranks > 1)
+      return {"a real-compute simulation (SMPI) runs rank 0 on one thread, not the " +
+              std::to_string(opt.threads * ranks) +
+              " the peer has: its time would be one thread's (use --compute charged, which prices the p-thread "
+              "DGEMM from the profile)"};
+    return {};
+  }
   // A, B, C on rank 0 plus the local kernel's workspace, which the sweep
   // must count: at n = 12288 four prepared configurations (L = 0, 2, 3, 4)
   // on 2 threads held 24 GB and were OOM-killed while A, B, C alone were

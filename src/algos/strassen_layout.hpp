@@ -79,7 +79,11 @@ void signed_sum(double* out, Index n, const int* coef, int terms, Get x) {
   if (sim::charged()) {  // simulated, charged computation: t terms cost t - 1 sums (a copy at least)
     int t = 0;
     for (int q = 0; q < terms; ++q) t += coef[q] != 0;
-    sim::charge_add(std::max(1, t - 1) * n);
+    // Bytes as the loops below move them: the first term is read and out
+    // written (2 touches per element), every further one reads out and the
+    // term and writes out (3).
+    const Index touches = t > 0 ? 2 + 3 * Index(t - 1) : 0;
+    sim::charge_add(std::max(1, t - 1) * n, 8 * touches * n);
     return;
   }
   bool first = true;

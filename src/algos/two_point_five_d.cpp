@@ -37,10 +37,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/blas.hpp"
 #include "core/large_buffer.hpp"
+#include "core/local_copy.hpp"
 #include "core/mpi_check.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/two_point_five_d_model.hpp"
@@ -124,7 +124,7 @@ class TwoPointFiveDPlan : public Plan {
       bcast(a, bm_ * ka, 0, depth_);
       bcast(b, kb * bn_, 0, depth_);
     }
-    std::fill(c, c + bm_ * bn_, 0.0);
+    fill_zero(c, bm_ * bn_);
     // 2. SUMMA over this layer's k-range.
     const Index k0 = block_start(pb_.k, c_, layer_), k1 = k0 + block_size(pb_.k, c_, layer_);
     for (int s = 0; s < q_; ++s) {
@@ -134,14 +134,13 @@ class TwoPointFiveDPlan : public Plan {
       const Index w = hi - lo;
       // A(i, lo:hi): columns lo - s0 .. of the block on (i, s), contiguous.
       double* ap = a_panel_.data();
-      if (j_ == s) std::memcpy(ap, a + (lo - s0) * std::max<Index>(1, bm_), sizeof(double) * bm_ * w);
+      if (j_ == s) copy_block(a + (lo - s0) * std::max<Index>(1, bm_), bm_, ap, bm_, bm_, w);
       bcast(ap, bm_ * w, s, row_);
       // B(lo:hi, j): rows lo - s0 .. of the block on (s, j), packed to w x bn.
       double* bp = b_panel_.data();
       if (i_ == s) {
         const Index ldb = std::max<Index>(1, s1 - s0);
-        for (Index col = 0; col < bn_; ++col)
-          std::memcpy(bp + col * w, b + (lo - s0) + col * ldb, sizeof(double) * w);
+        copy_block(b + (lo - s0), ldb, bp, w, w, bn_);
       }
       bcast(bp, w * bn_, s, col_);
       if (bm_ > 0 && bn_ > 0)

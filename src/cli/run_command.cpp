@@ -179,12 +179,16 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
   };
   // What the intervals of a fixed --reps cover (auto: each row's ci_coverage).
   if (const RepsRule r = parse_reps(a); !r.automatic) run["interval_coverage"] = interval_coverage(r.rounds);
-  if (sim::simulated())
+  if (sim::simulated()) {
     run["simulated"] = {{"platform", sim::platform()},
                         {"platform_sha256", sim::platform_sha256()},
                         {"compute", sim::compute_mode()},
+                        // real | flat | fitted | fitted+noise (core/simulation.hpp)
+                        {"pricing", sim::compute_pricing()},
                         {"profile", sim::profile_path()},
                         {"simgrid", "SMPI (smpirun; simulated times, not measured ones)"}};
+    if (sim::compute_pricing() == "fitted+noise") run["simulated"]["noise_seed"] = sim::noise_seed();
+  }
   if (!doc.contains("runs") || !doc["runs"].is_array()) doc["runs"] = nlohmann::json::array();
   doc["runs"].push_back(run);
   write_file_atomically(path, doc.dump(2) + "\n");

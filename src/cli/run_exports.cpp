@@ -32,10 +32,13 @@ nlohmann::ordered_json run_metadata(const RunArgs& a, const MachineFacts& machin
   m["warmup"] = a.warmup;
   m["precision"] = a.precision;
   m["budget_s"] = a.budget;
-  if (sim::simulated())
+  if (sim::simulated()) {
     m["simulated"] = {{"platform", sim::platform()},
                       {"platform_sha256", sim::platform_sha256()},
-                      {"compute", sim::compute_mode()}};
+                      {"compute", sim::compute_mode()},
+                      {"pricing", sim::compute_pricing()}};
+    if (sim::compute_pricing() == "fitted+noise") m["simulated"]["noise_seed"] = sim::noise_seed();
+  }
   return m;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/blas.hpp"
+#include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 
 namespace mmbench::cli {
@@ -25,6 +26,14 @@ void print_run_header(const std::string& command_line, const MachineFacts& m) {
              m.ranks == 1 ? "" : "s");
   fmt::print("# BLAS: {} (kernel {})\n", r.blas, r.blas_core.empty() ? "unknown" : r.blas_core);
   fmt::print("# MPI: {}; ScaLAPACK {}\n", r.mpi, r.scalapack);
+  // A simulated run says so before any time it reports, and how local work
+  // cost time (core/simulation.hpp).
+  if (sim::simulated()) {
+    const std::string pricing = sim::compute_pricing();
+    fmt::print("# SIMULATED on {} (SimGrid SMPI): every time is simulated; compute {}{}{}\n", sim::platform(),
+               sim::compute_mode(), pricing == "real" ? "" : ", priced " + pricing,
+               pricing == "fitted+noise" ? fmt::format(" (seed {})", sim::noise_seed()) : std::string());
+  }
   std::fflush(stdout);
 }
 

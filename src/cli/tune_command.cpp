@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 
 #include "space/process_grid.hpp"
 #include "cli/machine_report.hpp"
@@ -47,15 +48,26 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_flag("--no-packed-tune", a.no_packed_tune,
               "Skip timing the packed GEMM's block sizes against DGEMM (the profile then names no packed blocking "
               "or leaf; run --local-gemm auto needs them)");
+  t->add_flag("--no-kernel-model", a.no_kernel_model,
+              "Skip timing DGEMM shapes and elementwise passes for the kernel model (charged simulations then "
+              "price local work flat)");
+  t->add_flag("--kernel-model-only", a.kernel_model_only,
+              "Only measure the kernel model (seconds) and add it to the existing profile --profile (rewritten)");
   return t;
 }
 
-std::string lb_check_csv_path(const std::string& profile_csv) {
+namespace {
+// "x.csv" -> "x<suffix>.csv"; any other name: name + suffix + ".csv".
+std::string beside_csv(const std::string& csv, const std::string& suffix) {
   const std::string ext = ".csv";
-  if (profile_csv.size() > ext.size() && profile_csv.compare(profile_csv.size() - ext.size(), ext.size(), ext) == 0)
-    return profile_csv.substr(0, profile_csv.size() - ext.size()) + "-lb-check.csv";
-  return profile_csv + "-lb-check.csv";
+  if (csv.size() > ext.size() && csv.compare(csv.size() - ext.size(), ext.size(), ext) == 0)
+    return csv.substr(0, csv.size() - ext.size()) + suffix + ".csv";
+  return csv + suffix + ".csv";
 }
+}  // namespace
+
+std::string lb_check_csv_path(const std::string& profile_csv) { return beside_csv(profile_csv, "-lb-check"); }
+std::string kernel_model_csv_path(const std::string& profile_csv) { return beside_csv(profile_csv, "-kernel-model"); }
 
 namespace {
 // The BLAS kernel probe's lines: each core tried, and what to set.
@@ -76,6 +88,18 @@ void print_blas_kernels(const tuner::BlasKernelRecord& r) {
   else if (!c.fastest.empty())
     fmt::print("  the running core {} is the fastest verified one (within {:.0f} %)\n", c.running,
                100 * (tuner::kWorthSwitching - 1));
+}
+// The kernel model's fits, one line each.
+void print_kernel_model(const KernelTimeModel& m) {
+  const DgemmTimeFit& d = m.dgemm;
+  fmt::print("  kernel model ({} DGEMM shapes up to {}, {} rounds on {} ranks, one thread each): DGEMM t = {:.3g} + "
+             "{:.3g} mnk + {:.3g} mn + {:.3g} mk + {:.3g} nk s ({:.3g} GFLOP/s asymptotic), spread {:.3f} (repeat {:.3f})\n",
+             d.shapes, m.max_dim, m.rounds, m.ranks, d.a_s, d.b_s_per_mnk, d.c_s_per_mn, d.d_s_per_mk, d.e_s_per_nk,
+             2.0 / d.b_s_per_mnk / 1e9, d.log_sd, d.repeat_log_sd);
+  const std::pair<const char*, const BytesTimeFit*> passes[] = {{"add", &m.add}, {"copy", &m.copy}, {"pack", &m.pack}};
+  for (const auto& [name, f] : passes)
+    fmt::print("    {:<4} t = {:.3g} s + bytes / {:.3g} GB/s, spread {:.3f} (repeat {:.3f})\n", name, f->a_s,
+               1.0 / f->b_s_per_byte / 1e9, f->log_sd, f->repeat_log_sd);
 }
 }  // namespace
 
@@ -99,14 +123,38 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.local_crossover = !a.no_local;
   o.blas_probe = !a.no_blas_probe;
   o.packed_tune = !a.no_packed_tune;
+  o.kernel_model = !a.no_kernel_model;
   o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? local_results_path(fmt::format("dgemm-profile-{}-n{}.csv", host_name(), a.n)) : a.csv;
   if (o.lb_check) o.lb_check_csv_path = lb_check_csv_path(o.profile_csv_path);
-  try {
-    tuner::validate(o, world.size());
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());  // validate() already says "tune: ..."
+  if (o.kernel_model) o.kernel_model_csv_path = kernel_model_csv_path(o.profile_csv_path);
+  if (a.kernel_model_only && a.no_kernel_model)
+    throw UsageError("tune: --kernel-model-only and --no-kernel-model exclude each other");
+  // --kernel-model-only adds to a profile tuned before: every rank reads
+  // it, so every rank refuses a missing or broken one alike.
+  std::optional<tuner::MachineProfile> existing;
+  if (a.kernel_model_only) {
+    try {
+      existing = tuner::read_profile(o.profile_path);
+    } catch (const tuner::ProfileError& e) {
+      throw UsageError(std::string("tune --kernel-model-only needs a profile tuned before (mmbench tune): ") +
+                       e.what());
+    }
+    o.profile_csv_path.clear();  // only the kernel model's files are written
+    o.lb_check_csv_path.clear();
+  }
+  // The kernel model alone needs no grid or k range: only its own values.
+  if (existing) {
+    if (o.n < 1) throw UsageError(fmt::format("tune: --n {} must be >= 1", o.n));
+    if (o.reps < 1) throw UsageError(fmt::format("tune: --reps {} must be >= 1", o.reps));
+    if (o.warmup < 0) throw UsageError(fmt::format("tune: --warmup {} must be >= 0", o.warmup));
+  } else {
+    try {
+      tuner::validate(o, world.size());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());  // validate() already says "tune: ..."
+    }
   }
   // Both output files must be writable before minutes of measuring.
   std::string err;
@@ -118,7 +166,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     }
   }
   if (world.rank() == 0 && err.empty())
-    for (const std::string& p : {o.profile_path, o.profile_csv_path, o.lb_check_csv_path}) {
+    for (const std::string& p : {o.profile_path, o.profile_csv_path, o.lb_check_csv_path, o.kernel_model_csv_path}) {
       if (p.empty()) continue;
       std::string dir = p.find('/') == std::string::npos ? "." : p.substr(0, p.rfind('/'));
       if (access(dir.c_str(), W_OK) != 0) {
@@ -133,6 +181,18 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   // Progress like run's: on a terminal, or when asked; never on stdout.
   const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
   auto t0 = std::chrono::steady_clock::now();
+  if (existing) {
+    const tuner::MachineProfile prof = tuner::add_kernel_model(o, *existing, world.get(), [&](const std::string& line) {
+      if (show) fmt::print(stderr, "tune: {}\n", line);
+    });
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (world.rank() == 0) {
+      fmt::print("kernel model added to {} ({:.1f} s); timings in {}\n", o.profile_path, secs,
+                 o.kernel_model_csv_path);
+      print_kernel_model(prof.kernel_model);
+    }
+    return 0;
+  }
   tuner::MachineProfile prof = tuner::run_tuner(o, world.get(), [&](const std::string& line) {
     if (show) fmt::print(stderr, "tune: {}\n", line);
   });
@@ -188,6 +248,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
                  pk.blas_mflops, local::to_string(pk.leaf), pk.packed_mflops / pk.blas_mflops);
     }
     print_blas_kernels(prof.blas_kernels);
+    if (prof.kernel_model.measured) print_kernel_model(prof.kernel_model);
   }
   return 0;
 }

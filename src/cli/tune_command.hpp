@@ -30,6 +30,8 @@ struct TuneArgs {
   bool no_local = false;
   bool no_blas_probe = false;
   bool no_packed_tune = false;
+  bool no_kernel_model = false;
+  bool kernel_model_only = false;
   bool progress = false;
   std::string command_line;  // printed at the top (run_header.hpp)
 };
@@ -38,6 +40,8 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& args);
 // Where the PDGEMM check's CSV goes: beside the DGEMM profile CSV,
 // "x.csv" -> "x-lb-check.csv" (any other name: name + "-lb-check.csv").
 std::string lb_check_csv_path(const std::string& profile_csv);
+// Where the kernel model's timings go: "x.csv" -> "x-kernel-model.csv".
+std::string kernel_model_csv_path(const std::string& profile_csv);
 // Throws UsageError for bad input; returns the exit code.
 int tune_command(const TuneArgs& args, const Comm& world);
 

@@ -57,8 +57,15 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
      "SMPI build only, set by scripts/simulate.sh: real (compute and verify) or charged (charge "
      "local work as simulated time)"},
     {"MMBENCH_SIM_PROFILE", EnvironmentReader::mmbench, "the platform's host speed",
-     "SMPI build only, set by scripts/simulate.sh --sim-profile: a machine profile whose DGEMM "
-     "rate and addition bandwidth price charged work"},
+     "SMPI build only, set by scripts/simulate.sh (--sim-profile, or the profile a platform from "
+     "platform_from_profile.py names): a machine profile whose kernel model (else its DGEMM rate and "
+     "addition bandwidth) prices charged work"},
+    {"MMBENCH_SIM_NOISE", EnvironmentReader::mmbench, "on",
+     "SMPI build only, set by scripts/simulate.sh --noise: on or off, the kernel model's multiplicative "
+     "noise on charged prices (no effect on flat prices)"},
+    {"MMBENCH_SIM_SEED", EnvironmentReader::mmbench, "1",
+     "SMPI build only, set by scripts/simulate.sh --seed: the seed of that noise, an integer in "
+     "[0, 2^63 - 1] (the same seed replays the same draws)"},
     // libmmbench-lb.so
     {"MMBENCH_LB", EnvironmentReader::preload, "MMBENCH_PROFILE's lb, else 32",
      "the lb to serve to PBLAS (a positive integer); wins over MMBENCH_PROFILE"},

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <cstring>
 #include <stdexcept>
 
+#include "core/local_copy.hpp"
 #include "core/mpi_check.hpp"
 
 namespace mmbench {
@@ -59,11 +59,6 @@ class RectIndex {
   std::vector<unsigned> stamp_;
   unsigned epoch_ = 0;
 };
-
-void copy_block(const double* src, Index src_ld, double* dst, Index dst_ld, Index rows, Index cols) {
-  for (Index j = 0; j < cols; ++j)
-    std::memcpy(dst + j * dst_ld, src + j * src_ld, static_cast<std::size_t>(rows) * sizeof(double));
-}
 
 }  // namespace
 

@@ -266,53 +266,57 @@ inline void end_of_streaming_pass(Stores stores) {
 }
 
 // Simulated runs with charged computation (core/simulation.hpp): the pass
-// is not executed but costs `sums` elementwise sums over its columns.
-bool charged(Columns r, int sums) {
+// is not executed but costs `sums` elementwise sums over its columns (flat
+// prices) or the bytes it moves, `touches` doubles loaded or stored per
+// element (each array read counts once, each array written once more; the
+// kernel model's addition C = A + B is 3), priced by the fitted addition.
+bool charged(Columns r, int sums, int touches) {
   if (!sim::charged()) return false;
-  sim::charge_add(static_cast<i64>(sums) * r.rows * (r.j1 - r.j0));
+  const i64 elements = r.rows * (r.j1 - r.j0);
+  sim::charge_add(static_cast<i64>(sums) * elements, 8 * static_cast<i64>(touches) * elements);
   return true;
 }
 
 }  // namespace
 
 void add(Columns r, ConstBlock a, ConstBlock b, Block c) {
-  if (charged(r, 1)) return;
+  if (charged(r, 1, 3)) return;
   for (i64 j = r.j0; j < r.j1; ++j) add_col(r.rows, col(a, j), col(b, j), col(c, j));
 }
 
 void sub(Columns r, ConstBlock a, ConstBlock b, Block c) {
-  if (charged(r, 1)) return;
+  if (charged(r, 1, 3)) return;
   for (i64 j = r.j0; j < r.j1; ++j) sub_col(r.rows, col(a, j), col(b, j), col(c, j));
 }
 
 void add_in_place(Columns r, Block x, ConstBlock a) {
-  if (charged(r, 1)) return;
+  if (charged(r, 1, 3)) return;
   for (i64 j = r.j0; j < r.j1; ++j) add_in_place_col(r.rows, col(x, j), col(a, j));
 }
 
 void sub_in_place(Columns r, Block x, ConstBlock a) {
-  if (charged(r, 1)) return;
+  if (charged(r, 1, 3)) return;
   for (i64 j = r.j0; j < r.j1; ++j) sub_in_place_col(r.rows, col(x, j), col(a, j));
 }
 
 void reverse_sub_in_place(Columns r, Block x, ConstBlock a) {
-  if (charged(r, 1)) return;
+  if (charged(r, 1, 3)) return;
   for (i64 j = r.j0; j < r.j1; ++j) reverse_sub_in_place_col(r.rows, col(x, j), col(a, j));
 }
 
 void add_to_both(Columns r, Block x, Block y, ConstBlock a) {
-  if (charged(r, 2)) return;
+  if (charged(r, 2, 5)) return;
   for (i64 j = r.j0; j < r.j1; ++j) add_to_both_col(r.rows, col(x, j), col(y, j), col(a, j));
 }
 
 void add_to_first_sub_from_second(Columns r, Block x, Block y, ConstBlock a) {
-  if (charged(r, 2)) return;
+  if (charged(r, 2, 5)) return;
   for (i64 j = r.j0; j < r.j1; ++j) add_sub_col(r.rows, col(x, j), col(y, j), col(a, j));
 }
 
 void winograd_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a21,
                          ConstBlock a22, Block s1, Block s2, Block s3, Block s4, Stores stores) {
-  if (charged(r, 4)) return;
+  if (charged(r, 4, 8)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     winograd_a_col(stores, r.rows, col(a11, j), col(a12, j), col(a21, j), col(a22, j), col(s1, j),
                    col(s2, j), col(s3, j), col(s4, j));
@@ -321,7 +325,7 @@ void winograd_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a
 
 void winograd_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b21,
                          ConstBlock b22, Block t1, Block t2, Block t3, Block t4, Stores stores) {
-  if (charged(r, 4)) return;
+  if (charged(r, 4, 8)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     winograd_b_col(stores, r.rows, col(b11, j), col(b12, j), col(b21, j), col(b22, j), col(t1, j),
                    col(t2, j), col(t3, j), col(t4, j));
@@ -330,7 +334,7 @@ void winograd_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b
 
 void winograd_combine(Columns r, ConstBlock p1, ConstBlock p6, ConstBlock p7, Block c11,
                       Block c12, Block c21, Block c22) {
-  if (charged(r, 7)) return;
+  if (charged(r, 7, 11)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     winograd_combine_col(r.rows, col(p1, j), col(p6, j), col(p7, j), col(c11, j), col(c12, j),
                          col(c21, j), col(c22, j));
@@ -338,7 +342,7 @@ void winograd_combine(Columns r, ConstBlock p1, ConstBlock p6, ConstBlock p7, Bl
 
 void winograd_combine_partial(Columns r, ConstBlock p1, ConstBlock c11, Block c12, Block c21,
                               Block c22) {
-  if (charged(r, 5)) return;
+  if (charged(r, 5, 8)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     winograd_combine_partial_col(r.rows, col(p1, j), col(c11, j), col(c12, j), col(c21, j),
                                  col(c22, j));
@@ -346,7 +350,7 @@ void winograd_combine_partial(Columns r, ConstBlock p1, ConstBlock c11, Block c1
 
 void winograd_combine_accumulate(Columns r, ConstBlock c11, ConstBlock z, Block c12, Block c21,
                                  Block c22) {
-  if (charged(r, 5)) return;
+  if (charged(r, 5, 8)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     winograd_combine_accumulate_col(r.rows, col(c11, j), col(z, j), col(c12, j), col(c21, j),
                                     col(c22, j));
@@ -355,7 +359,7 @@ void winograd_combine_accumulate(Columns r, ConstBlock c11, ConstBlock z, Block 
 void strassen_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a21,
                          ConstBlock a22, Block q1a, Block q2a, Block q5a, Block q6a,
                          Block q7a, Stores stores) {
-  if (charged(r, 5)) return;
+  if (charged(r, 5, 9)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     strassen_a_col(stores, r.rows, col(a11, j), col(a12, j), col(a21, j), col(a22, j), col(q1a, j),
                    col(q2a, j), col(q5a, j), col(q6a, j), col(q7a, j));
@@ -365,7 +369,7 @@ void strassen_a_operands(Columns r, ConstBlock a11, ConstBlock a12, ConstBlock a
 void strassen_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b21,
                          ConstBlock b22, Block q1b, Block q3b, Block q4b, Block q6b,
                          Block q7b, Stores stores) {
-  if (charged(r, 5)) return;
+  if (charged(r, 5, 9)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     strassen_b_col(stores, r.rows, col(b11, j), col(b12, j), col(b21, j), col(b22, j), col(q1b, j),
                    col(q3b, j), col(q4b, j), col(q6b, j), col(q7b, j));
@@ -374,7 +378,7 @@ void strassen_b_operands(Columns r, ConstBlock b11, ConstBlock b12, ConstBlock b
 
 void strassen_combine(Columns r, ConstBlock q1, ConstBlock q4, ConstBlock q5, Block c11,
                       Block c12, Block c21, Block c22) {
-  if (charged(r, 8)) return;
+  if (charged(r, 8, 11)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     strassen_combine_col(r.rows, col(q1, j), col(q4, j), col(q5, j), col(c11, j), col(c12, j),
                          col(c21, j), col(c22, j));
@@ -382,7 +386,7 @@ void strassen_combine(Columns r, ConstBlock q1, ConstBlock q4, ConstBlock q5, Bl
 
 void strassen_add_q1(Columns r, ConstBlock q1, Block c11, ConstBlock c12, ConstBlock c21,
                      Block c22) {
-  if (charged(r, 4)) return;
+  if (charged(r, 4, 7)) return;
   for (i64 j = r.j0; j < r.j1; ++j)
     strassen_add_q1_col(r.rows, col(q1, j), col(c11, j), col(c12, j), col(c21, j),
                         col(c22, j));

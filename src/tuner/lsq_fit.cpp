@@ -141,3 +141,126 @@ TwoRegimeFit fit_two_regimes(const Points& points) {
 }
 
 }  // namespace mmbench::tuner
+
+namespace mmbench::tuner {
+
+namespace {
+
+constexpr std::size_t kMaxFeatures = 8;
+
+// Least squares min |M x - y| for the columns `cols` of M (row-major,
+// rows x all), by Householder QR of the chosen columns each scaled to unit
+// length. Returns false when they are (numerically) linearly dependent.
+bool solve_subset(const std::vector<std::vector<double>>& m, const std::vector<double>& y,
+                  const std::vector<std::size_t>& cols, std::vector<double>& x) {
+  const std::size_t rows = m.size(), k = cols.size();
+  if (k > rows) return false;
+  std::vector<std::vector<double>> a(k, std::vector<double>(rows));  // column-major copy
+  std::vector<double> scale(k, 0.0);
+  for (std::size_t j = 0; j < k; ++j) {
+    double norm = 0;
+    for (std::size_t i = 0; i < rows; ++i) norm += m[i][cols[j]] * m[i][cols[j]];
+    norm = std::sqrt(norm);
+    if (!(norm > 0)) return false;
+    scale[j] = norm;
+    for (std::size_t i = 0; i < rows; ++i) a[j][i] = m[i][cols[j]] / norm;
+  }
+  std::vector<double> b = y;
+  for (std::size_t j = 0; j < k; ++j) {
+    double norm = 0;
+    for (std::size_t i = j; i < rows; ++i) norm += a[j][i] * a[j][i];
+    norm = std::sqrt(norm);
+    // A column that the earlier ones already span (to 1e-10 of its unit
+    // length) makes the subset degenerate.
+    if (norm < 1e-10) return false;
+    const double alpha = a[j][j] > 0 ? -norm : norm;
+    std::vector<double> v(rows, 0.0);
+    for (std::size_t i = j; i < rows; ++i) v[i] = a[j][i];
+    v[j] -= alpha;
+    double vv = 0;
+    for (std::size_t i = j; i < rows; ++i) vv += v[i] * v[i];
+    if (!(vv > 0)) continue;
+    auto reflect = [&](std::vector<double>& col) {
+      double d = 0;
+      for (std::size_t i = j; i < rows; ++i) d += v[i] * col[i];
+      const double f = 2.0 * d / vv;
+      for (std::size_t i = j; i < rows; ++i) col[i] -= f * v[i];
+    };
+    for (std::size_t c = j; c < k; ++c) reflect(a[c]);
+    reflect(b);
+  }
+  x.assign(k, 0.0);
+  for (std::size_t jj = k; jj-- > 0;) {
+    double s = b[jj];
+    for (std::size_t c = jj + 1; c < k; ++c) s -= a[c][jj] * x[c];
+    x[jj] = s / a[jj][jj];
+  }
+  for (std::size_t j = 0; j < k; ++j) x[j] /= scale[j];
+  return true;
+}
+
+}  // namespace
+
+NonNegativeFit fit_non_negative(const std::vector<std::vector<double>>& features, const std::vector<double>& times) {
+  if (features.empty() || features.size() != times.size())
+    throw std::invalid_argument("non-negative fit: needs as many feature rows as times (at least one), got " +
+                                std::to_string(features.size()) + " and " + std::to_string(times.size()));
+  const std::size_t k = features.front().size();
+  if (k == 0 || k > kMaxFeatures)
+    throw std::invalid_argument("non-negative fit: " + std::to_string(k) + " features, allowed 1 to " +
+                                std::to_string(kMaxFeatures));
+  // Relative error: row i divided by t_i, target 1.
+  std::vector<std::vector<double>> m(features.size());
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    if (features[i].size() != k)
+      throw std::invalid_argument("non-negative fit: point " + std::to_string(i) + " has " +
+                                  std::to_string(features[i].size()) + " features, the first has " +
+                                  std::to_string(k));
+    const double t = times[i];
+    if (!std::isfinite(t) || t <= 0)
+      throw std::invalid_argument("non-negative fit: time " + std::to_string(t) + " s of point " +
+                                  std::to_string(i) + " is not a finite value > 0");
+    m[i].resize(k);
+    for (std::size_t j = 0; j < k; ++j) {
+      const double f = features[i][j];
+      if (!std::isfinite(f) || f < 0)
+        throw std::invalid_argument("non-negative fit: feature " + std::to_string(j) + " of point " +
+                                    std::to_string(i) + " = " + std::to_string(f) +
+                                    " is not a finite value >= 0");
+      m[i][j] = f / t;
+    }
+  }
+  const std::vector<double> ones(m.size(), 1.0);
+  auto sse_of = [&](const std::vector<double>& x) {
+    double sse = 0;
+    for (const auto& row : m) {
+      double fit = 0;
+      for (std::size_t j = 0; j < k; ++j) fit += row[j] * x[j];
+      sse += (fit - 1.0) * (fit - 1.0);
+    }
+    return sse;
+  };
+  NonNegativeFit best;
+  best.coefficients.assign(k, 0.0);
+  best.relative_sse = sse_of(best.coefficients);
+  for (unsigned mask = 1; mask < (1u << k); ++mask) {
+    std::vector<std::size_t> cols;
+    for (std::size_t j = 0; j < k; ++j)
+      if (mask & (1u << j)) cols.push_back(j);
+    std::vector<double> sub;
+    if (!solve_subset(m, ones, cols, sub)) continue;
+    if (std::any_of(sub.begin(), sub.end(), [](double v) { return !(v >= 0) || !std::isfinite(v); })) continue;
+    std::vector<double> x(k, 0.0);
+    for (std::size_t c = 0; c < cols.size(); ++c) x[cols[c]] = sub[c];
+    const double sse = sse_of(x);
+    if (sse < best.relative_sse) {
+      best.coefficients = x;
+      best.relative_sse = sse;
+    }
+  }
+  best.active = static_cast<int>(
+      std::count_if(best.coefficients.begin(), best.coefficients.end(), [](double v) { return v > 0; }));
+  return best;
+}
+
+}  // namespace mmbench::tuner

@@ -64,4 +64,29 @@ struct TwoRegimeFit {
 // points no split is tried. Throws like fit_latency_bandwidth.
 TwoRegimeFit fit_two_regimes(const std::vector<std::pair<double, double>>& points);
 
+// A linear model with non-negative coefficients, t = sum_j x_j f_j, fitted
+// to points (features f, time t > 0) by minimising the relative error
+// sum_i ((fit_i - t_i) / t_i)^2 subject to x >= 0 (same reason as above:
+// the times span orders of magnitude). The kernel model's fits
+// (tuner/kernel_model_fit.hpp) use it: a per-call overhead, a flop term and
+// surface terms, none of which can be negative on a real machine, and a
+// negative one would price some shape below zero.
+//
+// Exact for the few columns it is meant for (<= 8): the non-negative
+// optimum is the unconstrained fit on the set of its non-zero coefficients,
+// so every subset of columns is fitted (Householder QR on the relative-error
+// rows, columns scaled to unit length) and the best subset whose fit is
+// non-negative wins. A subset whose columns are linearly dependent on the
+// points is skipped. The empty subset (all zero) always qualifies.
+struct NonNegativeFit {
+  std::vector<double> coefficients;  // one per feature, each >= 0
+  double relative_sse = 0;           // sum ((fit - t) / t)^2
+  int active = 0;                    // coefficients > 0
+};
+
+// Throws std::invalid_argument (naming the value) for no points, a point
+// whose feature count differs from the first's, more than 8 features, a
+// feature that is not finite and >= 0, or a time that is not finite and > 0.
+NonNegativeFit fit_non_negative(const std::vector<std::vector<double>>& features, const std::vector<double>& times);
+
 }  // namespace mmbench::tuner

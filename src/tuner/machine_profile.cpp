@@ -1,6 +1,7 @@
 #include "tuner/machine_profile.hpp"
 
 #include "core/csv_file.hpp"
+#include "tuner/kernel_model_record.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -211,6 +212,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   if (doc.contains("blas_kernels")) p.blas_kernels = blas_kernels_from_json(r.object(doc, "blas_kernels"), origin);
   if (doc.contains("packed_gemm")) p.packed = packed_tune_from_json(r.object(doc, "packed_gemm"), origin);
   if (doc.contains("core_layout")) p.core_layout = core_layout_from_json(r.object(doc, "core_layout"), origin);
+  if (doc.contains("kernel_model"))
+    p.kernel_model = kernel_model_from_json(r.object(doc, "kernel_model"), origin, p.kernel_model_csv);
   if (doc.contains("lb_check")) {
     const json& lc = r.object(doc, "lb_check");
     LbCheckRecord& c = p.lb_check;
@@ -354,6 +357,7 @@ json to_json(const MachineProfile& p) {
   if (p.blas_kernels.probed) doc["blas_kernels"] = blas_kernels_to_json(p.blas_kernels);
   if (p.packed.measured) doc["packed_gemm"] = packed_tune_to_json(p.packed);
   if (p.core_layout.measured) doc["core_layout"] = core_layout_to_json(p.core_layout);
+  if (p.kernel_model.measured) doc["kernel_model"] = kernel_model_to_json(p.kernel_model, p.kernel_model_csv);
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {

@@ -40,7 +40,7 @@
 //
 // Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
 // "notes", "rule_lb", "lb_check", the four "dgemm_thread..." keys, the two
-// "add_thread..." keys, "blas_kernels", "packed_gemm" and "core_layout" may be left out (older profiles; all keys of a group
+// "add_thread..." keys, "blas_kernels", "packed_gemm", "core_layout" and "kernel_model" may be left out (older profiles; all keys of a group
 // or none). Every other key is required. The full list with meanings: docs/machine-profile.md.
 #pragma once
 
@@ -50,6 +50,7 @@
 #include <string>
 #include <vector>
 
+#include "core/kernel_time_model.hpp"
 #include "model/machine_params.hpp"
 #include "tuner/peak_record.hpp"
 #include "tuner/blas_kernel_record.hpp"
@@ -187,6 +188,11 @@ struct MachineProfile {
   // One rank per core or one rank of threads (tuner/core_layout.hpp, key
   // "core_layout"); measured = false: none.
   CoreLayoutRecord core_layout;
+  // The kernel model (core/kernel_time_model.hpp, tuner/kernel_model_record.hpp,
+  // key "kernel_model"): fitted DGEMM and pass prices for charged
+  // simulations; measured = false: none (flat prices).
+  KernelTimeModel kernel_model;
+  std::string kernel_model_csv;  // its raw timings ("" = not written)
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k

@@ -34,6 +34,7 @@
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/network_calibration.hpp"
 #include "tuner/core_layout.hpp"
+#include "tuner/kernel_timings.hpp"
 #include "tuner/packed_ladder.hpp"
 #include "tuner/threaded_dgemm.hpp"
 
@@ -142,14 +143,19 @@ namespace {
 // What every step reads: the options, the communicator, the typical local
 // shape, where the progress lines go (rank 0) and the profile's notes.
 struct Session {
-  Session(const TuneOptions& o, MPI_Comm c, const std::function<void(const std::string&)>& progress)
+  // whole_tune = false: a step run alone (add_kernel_model), which needs
+  // no grid, so the tune's checks of it do not apply.
+  Session(const TuneOptions& o, MPI_Comm c, const std::function<void(const std::string&)>& progress,
+          bool whole_tune = true)
       : options(o), comm(c) {
     MMBENCH_MPI(MPI_Comm_rank(comm, &rank));
     MMBENCH_MPI(MPI_Comm_size(comm, &ranks));
-    validate(options, ranks);
-    m_local = options.n / options.pr;
-    n_local = options.n / options.pc;
-    kmax = effective_kmax(options);
+    if (whole_tune) {
+      validate(options, ranks);
+      m_local = options.n / options.pr;
+      n_local = options.n / options.pc;
+      kmax = effective_kmax(options);
+    }
     say = [this, progress](const std::string& line) {
       if (rank == 0 && progress) progress(line);
     };
@@ -394,6 +400,66 @@ Timed<PackedTuneRecord> tune_packed(Session& s) {
   return out;
 }
 
+// The kernel model's raw timings, one row per timed call: kind (dgemm, add,
+// copy, pack), the DGEMM's shape or the pass's bytes, the time and the
+// model's price of it (docs/csv-columns.md, "Kernel model timings").
+std::string kernel_model_csv(const KernelTimings& t, const KernelTimeModel& model) {
+  std::string csv = "kind,m,n,k,bytes,seconds,fitted_s\n";
+  for (const DgemmSample& d : t.dgemm)
+    csv += fmt::format("dgemm,{},{},{},,{:.9g},{:.9g}\n", static_cast<long long>(d.m), static_cast<long long>(d.n),
+                       static_cast<long long>(d.k), d.seconds,
+                       model.dgemm.seconds(double(d.m), double(d.n), double(d.k)));
+  const std::pair<const char*, const std::vector<PassSample>*> passes[] = {{"add", &t.add}, {"copy", &t.copy}, {"pack", &t.pack}};
+  const BytesTimeFit* fits[] = {&model.add, &model.copy, &model.pack};
+  for (int i = 0; i < 3; ++i)
+    for (const PassSample& p : *passes[i].second)
+      csv += fmt::format("{},,,,{:.0f},{:.9g},{:.9g}\n", passes[i].first, p.bytes, p.seconds, fits[i]->seconds(p.bytes));
+  return csv;
+}
+
+// Step 6c: the kernel model; its fit on rank 0, which alone holds the
+// timings (unless turned off, or the fit fails: then a note and no model).
+struct KernelModelStep {
+  KernelTimeModel model;
+  std::string csv;  // the timings' CSV text (rank 0; empty: no model)
+  double seconds = 0;
+};
+
+KernelModelStep measure_kernel_model(Session& s) {
+  KernelModelStep out;
+  if (!s.options.kernel_model) return out;
+  const double t0 = MPI_Wtime();
+  const std::int64_t size = kernel_model_size(s.options.n);
+  s.say(fmt::format("kernel model: {} DGEMM shapes and {} passes up to N = {}, one thread per rank, {} rounds",
+                    kernel_model_shapes(s.options.n).size(), 3 * kernel_model_pass_sizes(s.options.n).size(),
+                    static_cast<long long>(size), s.options.reps));
+  const KernelTimings timings = time_kernels(s.options.n, s.options.reps, s.options.warmup, s.comm, s.say);
+  out.seconds = MPI_Wtime() - t0;
+  if (s.rank != 0) return out;
+  try {
+    out.model = fit_kernel_model(timings);
+  } catch (const std::invalid_argument& e) {
+    s.say_and_note(std::string("kernel model not fitted: ") + e.what());
+    out.model = {};
+    return out;
+  }
+  if (!out.model.measured) {
+    s.say_and_note("kernel model not fitted: a fit has no positive flop or byte term");
+    return out;
+  }
+  out.csv = kernel_model_csv(timings, out.model);
+  const KernelTimeModel& m = out.model;
+  s.say(fmt::format("kernel model: DGEMM {:.3g} GFLOP/s asymptotic, {:.3g} us per call, spread {:.3f} (repeat "
+                    "{:.3f}); add {:.3g} GB/s, copy {:.3g} GB/s, pack {:.3g} GB/s ({:.1f} s)",
+                    2.0 / m.dgemm.b_s_per_mnk / 1e9, m.dgemm.a_s * 1e6, m.dgemm.log_sd, m.dgemm.repeat_log_sd,
+                    1.0 / m.add.b_s_per_byte / 1e9, 1.0 / m.copy.b_s_per_byte / 1e9, 1.0 / m.pack.b_s_per_byte / 1e9,
+                    out.seconds));
+  s.note(fmt::format("kernel model: {} shapes, {} passes up to N = {}, {} rounds on {} ranks",
+                     m.dgemm.shapes, m.add.sizes + m.copy.sizes + m.pack.sizes, static_cast<long long>(m.max_dim),
+                     m.rounds, m.ranks));
+  return out;
+}
+
 // Step 7a: OpenBLAS's cores, each in a child process of rank 0 while the
 // other ranks wait (tuner/blas_kernel_probe.hpp). Not under SMPI: the
 // simulated ranks share one process and one OpenBLAS.
@@ -432,6 +498,7 @@ struct Measurements {
   ThreadsStep threads;
   Timed<PackedTuneRecord> packed;
   Timed<BlasKernelRecord> kernels;
+  KernelModelStep kernel_model;
 };
 
 // The machine profile from the measurements (rank 0: the host facts are its own).
@@ -506,6 +573,8 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.blas_kernels = m.kernels.value;
   p.packed = m.packed.value;
   p.core_layout = m.threads.layout;
+  p.kernel_model = m.kernel_model.model;
+  if (p.kernel_model.measured) p.kernel_model_csv = options.kernel_model_csv_path;
   return p;
 }
 
@@ -521,6 +590,10 @@ std::string write_outputs(const Session& s, const Measurements& m, const Machine
     write_file_atomically(options.lb_check_csv_path,
                           lb_check_csv(m.check.value.record, options.pr, options.pc, m.dgemm.rule.lb, m.lb));
     s.say("wrote " + options.lb_check_csv_path);
+  }
+  if (!m.kernel_model.csv.empty() && !options.kernel_model_csv_path.empty()) {
+    write_file_atomically(options.kernel_model_csv_path, m.kernel_model.csv);
+    s.say("wrote " + options.kernel_model_csv_path);
   }
   std::string text = profile_to_json(p, options.profile_path.empty() ? "<profile>" : options.profile_path);
   if (!options.profile_path.empty()) {
@@ -545,18 +618,58 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   m.cross = measure_crossover(s);
   m.threads = measure_threads(s);
   m.packed = tune_packed(s);
+  m.kernel_model = measure_kernel_model(s);
   m.kernels = probe_kernels(s);
   s.note(fmt::format("BLAS threads per rank: {}", m.threads.blas_threads_per_rank));
   s.note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
-                     "Strassen {:.1f} s, threaded DGEMM {:.1f} s, packed GEMM {:.1f} s, BLAS cores {:.1f} s",
+                     "Strassen {:.1f} s, threaded DGEMM {:.1f} s, packed GEMM {:.1f} s, kernel model {:.1f} s, BLAS cores {:.1f} s",
                      m.dgemm.seconds, m.check.seconds, m.net.seconds, m.add.seconds, m.cross.seconds,
-                     m.threads.seconds, m.packed.seconds, m.kernels.seconds));
+                     m.threads.seconds, m.packed.seconds, m.kernel_model.seconds, m.kernels.seconds));
 
   // Assembled and written on rank 0, broadcast to every rank.
   std::string text, error;
   if (s.rank == 0) {
     try {
       text = write_outputs(s, m, assemble_profile(s, m));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  const Comm all = Comm::view(comm);
+  error = all.bcast_string(error, 0);
+  if (!error.empty()) throw std::runtime_error("tune: rank 0 failed: " + error);
+  text = all.bcast_string(text, 0);
+  return parse_profile(text, "<profile from rank 0>");
+}
+
+MachineProfile add_kernel_model(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
+                                const std::function<void(const std::string&)>& progress) {
+  if (options.n < 1) fail(fmt::format("n = {} must be >= 1", static_cast<long long>(options.n)));
+  if (options.reps < 1) fail(fmt::format("reps = {} must be >= 1", options.reps));
+  if (options.warmup < 0) fail(fmt::format("warmup = {} must be >= 0", options.warmup));
+  TuneOptions o = options;
+  o.kernel_model = true;
+  Session s(o, comm, progress, false);
+  const KernelModelStep step = measure_kernel_model(s);
+  std::string text, error;
+  if (s.rank == 0) {
+    try {
+      if (!step.model.measured) throw std::runtime_error(s.notes.empty() ? "the kernel model was not fitted" : s.notes);
+      MachineProfile p = existing;
+      p.kernel_model = step.model;
+      p.kernel_model_csv = o.kernel_model_csv_path;
+      if (!p.notes.empty()) p.notes += "; ";
+      p.notes += fmt::format("kernel model measured alone at {} ({:.1f} s, tune --kernel-model-only)", utc_timestamp(),
+                             step.seconds);
+      if (!o.kernel_model_csv_path.empty()) {
+        write_file_atomically(o.kernel_model_csv_path, step.csv);
+        s.say("wrote " + o.kernel_model_csv_path);
+      }
+      text = profile_to_json(p, o.profile_path.empty() ? "<profile>" : o.profile_path);
+      if (!o.profile_path.empty()) {
+        write_profile(p, o.profile_path);
+        s.say("wrote " + o.profile_path);
+      }
     } catch (const std::exception& e) {
       error = e.what();
     }

@@ -19,6 +19,10 @@
 //      cores, one rank per core or one rank of threads (tuner/core_layout.hpp);
 //   6b. unless packed_tune is off: the packed GEMM's block-size ladder
 //      against DGEMM on rank 0, one thread (tuner/packed_ladder.hpp);
+//   6c. unless kernel_model is off: DGEMM over the shapes the algorithms
+//      issue and the elementwise passes, one thread per rank, every rank at
+//      once, and the fits of the kernel model (tuner/kernel_timings.hpp)
+//      that charged simulations price local work with;
 //   7. rank 0 writes the raw profile CSV, the lb check CSV and the machine
 //      profile JSON (each atomically), and every rank returns the same
 //      profile.
@@ -61,6 +65,8 @@ struct TuneOptions {
   bool local_crossover = true;   // measure where local Strassen-Winograd pays
   bool blas_probe = true;        // try OpenBLAS's cores in child processes (rank 0)
   bool packed_tune = true;       // step 6b: the packed GEMM's blockings and leaf
+  bool kernel_model = true;      // step 6c: the kernel model (reps rounds)
+  std::string kernel_model_csv_path;  // its raw timings' CSV; empty: not written
   std::string executable = "/proc/self/exe";  // the probe's child program
 };
 
@@ -83,5 +89,16 @@ void validate(const TuneOptions& options, int ranks);
 // cannot write its files.
 MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                          const std::function<void(const std::string&)>& progress);
+
+// Step 6c alone, on a profile tuned before (`tune --kernel-model-only`):
+// measures the kernel model at options.n with options.reps rounds and
+// options.warmup, puts it into `existing` (replacing any kernel model
+// there), notes it, and writes the profile and the timings' CSV to
+// options.profile_path and options.kernel_model_csv_path (rank 0, each
+// atomically). Collective; every rank returns the same profile. Throws
+// std::invalid_argument for n < 1, reps < 1, warmup < 0; std::runtime_error
+// (on every rank) when the fit or rank 0's writing fails.
+MachineProfile add_kernel_model(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
+                                const std::function<void(const std::string&)>& progress);
 
 }  // namespace mmbench::tuner

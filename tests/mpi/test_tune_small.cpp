@@ -21,6 +21,7 @@
 #include "local/packed_gemm.hpp"
 #include "tuner/lb_check.hpp"
 #include "tuner/packed_ladder.hpp"
+#include "tuner/kernel_timings.hpp"
 #include "tuner/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
@@ -60,6 +61,7 @@ void run(int ranks) {
   const std::string json_path = base + "/profile.json";
   const std::string csv_path = base + "/dgemm-profile.csv";
   const std::string check_csv_path = base + "/dgemm-profile-lb-check.csv";
+  const std::string kernel_csv_path = base + "/dgemm-profile-kernel-model.csv";
 
   TuneOptions o;
   // No BLAS kernel probe: its children would be this test program, and the
@@ -79,6 +81,7 @@ void run(int ranks) {
   o.network_reps = 2;
   o.profile_path = json_path;
   o.profile_csv_path = csv_path;
+  o.kernel_model_csv_path = kernel_csv_path;
   o.scalapack_version = "test-scalapack";
 
   // Bad options are refused on every rank, before anything is measured.
@@ -116,6 +119,21 @@ void run(int ranks) {
   MMBENCH_MPI(MPI_Bcast(lb0, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
   check(returned.lb == lb0[0] && returned.rule_lb == lb0[1], "all ranks return the same lb and rule_lb");
 
+  // The step alone on a profile without a model (tune --kernel-model-only):
+  // the profile is rewritten with the model and everything else as it was.
+  MachineProfile without = returned;
+  without.kernel_model = {};
+  without.kernel_model_csv.clear();
+  TuneOptions alone;
+  alone.n = 128;
+  alone.reps = 2;
+  alone.warmup = 0;
+  alone.profile_path = base + "/alone.json";
+  alone.kernel_model_csv_path = base + "/alone-kernel-model.csv";
+  const MachineProfile added = add_kernel_model(alone, without, MPI_COMM_WORLD, {});
+  check(added.kernel_model.measured && added.kernel_model.rounds == 2 && added.lb == returned.lb &&
+            added.host == returned.host,
+        "add_kernel_model: the model added, the rest kept");
   if (rank == 0) {
     MachineProfile p;
     try {
@@ -282,7 +300,33 @@ void run(int ranks) {
     }
     check(check_rows == p.lb_check.candidates.size() && chosen == 1, "one row per candidate, one chosen");
     check(squares >= 1 && p.strassen_tried_n >= 256, "square crossover points in the profile");
+    // The kernel model (step 6c): every shape and pass of N = 128 timed once
+    // on every rank, fitted, its timings in the CSV beside the profile's.
+    {
+      const KernelTimeModel& k = p.kernel_model;
+      const int shapes = static_cast<int>(kernel_model_shapes(128).size());
+      const int sizes = static_cast<int>(kernel_model_pass_sizes(128).size());
+      check(k.measured && k.max_dim == 128 && k.rounds == 1 && k.ranks == ranks,
+            "kernel model measured at N = 128, 1 round, on every rank");
+      check(k.dgemm.fitted() && k.dgemm.shapes == shapes && k.dgemm.points == shapes * ranks,
+            "kernel model DGEMM fit: " + std::to_string(k.dgemm.shapes) + " shapes, " +
+                std::to_string(k.dgemm.points) + " points");
+      for (const BytesTimeFit* f : {&k.add, &k.copy, &k.pack})
+        check(f->fitted() && f->sizes == sizes && f->points == sizes * ranks && f->log_sd >= 0,
+              "kernel model pass fit: " + std::to_string(f->sizes) + " sizes");
+      check(k.dgemm.a_s >= 0 && k.dgemm.c_s_per_mn >= 0 && k.dgemm.d_s_per_mk >= 0 && k.dgemm.e_s_per_nk >= 0 &&
+                k.dgemm.log_sd >= 0,
+            "kernel model coefficients >= 0");
+      check(p.kernel_model_csv == kernel_csv_path, "kernel_model.csv names the timings' CSV");
+      std::ifstream kcsv(kernel_csv_path);
+      std::getline(kcsv, header);
+      check(header == "kind,m,n,k,bytes,seconds,fitted_s", "kernel model CSV header: " + header);
+      int krows = 0;
+      while (std::getline(kcsv, row)) ++krows;
+      check(krows == (shapes + 3 * sizes) * ranks, "one kernel model CSV row per timed call: " + std::to_string(krows));
+    }
     check(!std::filesystem::exists(json_path + ".tmp") && !std::filesystem::exists(csv_path + ".tmp") &&
+              !std::filesystem::exists(kernel_csv_path + ".tmp") &&
               !std::filesystem::exists(check_csv_path + ".tmp"),
           "no temporary files left");
     std::printf("lb = %lld (rule %lld), peak %.0f MFLOPS at k = %lld, latency %.3g s, tau a2a %.3g doubles/s\n",
@@ -290,6 +334,14 @@ void run(int ranks) {
                 static_cast<long long>(p.lb_at_max),
                 p.latency_s, p.tau_alltoall);
     std::printf("notes: %s\n", p.notes.c_str());
+  }
+
+  if (rank == 0) {
+    const MachineProfile back = read_profile(alone.profile_path);
+    check(back.kernel_model.measured && back.kernel_model.dgemm.points == added.kernel_model.dgemm.points &&
+              back.kernel_model_csv == alone.kernel_model_csv_path &&
+              std::filesystem::exists(alone.kernel_model_csv_path),
+          "add_kernel_model wrote the profile and its CSV");
     std::filesystem::remove_all(base);
   }
 }

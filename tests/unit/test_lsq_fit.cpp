@@ -143,5 +143,44 @@ TEST(FitTwoRegimes, TooFewPointsForTwoRegimes) {
   EXPECT_EQ(f.sse_one, f.sse_two);
 }
 
+TEST(FitNonNegative, RecoversAKnownModelExactly) {
+  // t = 2e-6 + 3e-9 x + 5e-12 x^2 at x = 10 .. 1e5.
+  std::vector<std::vector<double>> f;
+  std::vector<double> t;
+  for (double x = 10; x <= 1e5; x *= 1.7) {
+    f.push_back({1.0, x, x * x});
+    t.push_back(2e-6 + 3e-9 * x + 5e-12 * x * x);
+  }
+  const NonNegativeFit fit = fit_non_negative(f, t);
+  EXPECT_NEAR(fit.coefficients[0] / 2e-6, 1.0, 1e-9);
+  EXPECT_NEAR(fit.coefficients[1] / 3e-9, 1.0, 1e-9);
+  EXPECT_NEAR(fit.coefficients[2] / 5e-12, 1.0, 1e-9);
+  EXPECT_EQ(fit.active, 3);
+  EXPECT_LT(fit.relative_sse, 1e-20);
+}
+
+TEST(FitNonNegative, ANegativeTermBecomesZero) {
+  // t = 1e-3 - 1e-9 x: the unconstrained fit has a negative slope; the
+  // non-negative one keeps the slope at 0 and fits the level alone.
+  std::vector<std::vector<double>> f;
+  std::vector<double> t;
+  for (double x = 1e3; x <= 1e5; x *= 2) {
+    f.push_back({1.0, x});
+    t.push_back(1e-3 - 1e-9 * x);
+  }
+  const NonNegativeFit fit = fit_non_negative(f, t);
+  EXPECT_EQ(fit.coefficients[1], 0.0);
+  EXPECT_GT(fit.coefficients[0], 0.0);
+  EXPECT_EQ(fit.active, 1);
+}
+
+TEST(FitNonNegative, RefusesBadInput) {
+  EXPECT_THROW(fit_non_negative({}, {}), std::invalid_argument);
+  EXPECT_THROW(fit_non_negative({{1.0, 2.0}, {1.0}}, {1.0, 2.0}), std::invalid_argument);
+  EXPECT_THROW(fit_non_negative({{1.0, -2.0}}, {1.0}), std::invalid_argument);
+  EXPECT_THROW(fit_non_negative({{1.0, 2.0}}, {0.0}), std::invalid_argument);
+  EXPECT_THROW(fit_non_negative({std::vector<double>(9, 1.0)}, {1.0}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace mmbench::tuner

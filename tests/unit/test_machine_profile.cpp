@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -234,6 +235,100 @@ TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
   // The committed Opteron profile (written by hand, no new fields) loads.
   const MachineProfile opteron = read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json");
   EXPECT_EQ(opteron.rule_lb, opteron.lb);
+}
+
+// A kernel model with every field set to a distinct value.
+KernelTimeModel sample_kernel_model() {
+  KernelTimeModel m;
+  m.measured = true;
+  m.max_dim = 2048;
+  m.rounds = 3;
+  m.ranks = 2;
+  m.dgemm = {1.5e-6, 2.1e-11, 3.2e-10, 4.3e-10, 5.4e-10, 0.041, 0.012, 14, 84};
+  m.add = {2.5e-6, 1.0 / 2.3e10, 0.052, 0.021, 5, 30};
+  m.copy = {1.5e-6, 1.0 / 2.9e10, 0.063, 0.022, 5, 30};
+  m.pack = {0.5e-6, 1.0 / 2.1e10, 0.074, 0.023, 5, 30};
+  return m;
+}
+
+void expect_same_fit(const DgemmTimeFit& a, const DgemmTimeFit& b) {
+  EXPECT_EQ(a.a_s, b.a_s);
+  EXPECT_EQ(a.b_s_per_mnk, b.b_s_per_mnk);
+  EXPECT_EQ(a.c_s_per_mn, b.c_s_per_mn);
+  EXPECT_EQ(a.d_s_per_mk, b.d_s_per_mk);
+  EXPECT_EQ(a.e_s_per_nk, b.e_s_per_nk);
+  EXPECT_EQ(a.log_sd, b.log_sd);
+  EXPECT_EQ(a.repeat_log_sd, b.repeat_log_sd);
+  EXPECT_EQ(a.shapes, b.shapes);
+  EXPECT_EQ(a.points, b.points);
+}
+
+void expect_same_fit(const BytesTimeFit& a, const BytesTimeFit& b) {
+  EXPECT_EQ(a.a_s, b.a_s);
+  EXPECT_EQ(a.b_s_per_byte, b.b_s_per_byte);
+  EXPECT_EQ(a.log_sd, b.log_sd);
+  EXPECT_EQ(a.repeat_log_sd, b.repeat_log_sd);
+  EXPECT_EQ(a.sizes, b.sizes);
+  EXPECT_EQ(a.points, b.points);
+}
+
+TEST_F(ProfileFile, KernelModelRoundTrips) {
+  MachineProfile p = sample_profile();
+  p.kernel_model = sample_kernel_model();
+  p.kernel_model_csv = "results/local/dgemm-profile-node17-n4096-kernel-model.csv";
+  const std::string file = path("kernel.json");
+  write_profile(p, file);
+  const MachineProfile q = read_profile(file);
+  expect_same(q, p);
+  ASSERT_TRUE(q.kernel_model.measured);
+  EXPECT_EQ(q.kernel_model.max_dim, 2048);
+  EXPECT_EQ(q.kernel_model.rounds, 3);
+  EXPECT_EQ(q.kernel_model.ranks, 2);
+  expect_same_fit(q.kernel_model.dgemm, p.kernel_model.dgemm);
+  expect_same_fit(q.kernel_model.add, p.kernel_model.add);
+  expect_same_fit(q.kernel_model.copy, p.kernel_model.copy);
+  expect_same_fit(q.kernel_model.pack, p.kernel_model.pack);
+  EXPECT_EQ(q.kernel_model_csv, p.kernel_model_csv);
+  const nlohmann::json doc = nlohmann::json::parse(profile_to_json(p));
+  EXPECT_DOUBLE_EQ(doc.at("kernel_model").at("dgemm").at("b_s_per_mnk").get<double>(), 2.1e-11);
+  EXPECT_DOUBLE_EQ(doc.at("kernel_model").at("add").at("b_s_per_byte").get<double>(), 1.0 / 2.3e10);
+}
+
+TEST_F(ProfileFile, ProfilesWithoutTheKernelModelStillLoadAndWriteNone) {
+  // sample_profile() has none, like every profile written before the key.
+  const nlohmann::json doc = sample_json();
+  EXPECT_FALSE(doc.contains("kernel_model"));
+  const MachineProfile p = read_profile(write_text("nokernel.json", doc.dump()));
+  EXPECT_FALSE(p.kernel_model.measured);  // charged simulations: flat prices
+  EXPECT_EQ(p.kernel_model_csv, "");
+  EXPECT_FALSE(nlohmann::json::parse(profile_to_json(p)).contains("kernel_model"));
+  const MachineProfile opteron = read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json");
+  EXPECT_FALSE(opteron.kernel_model.measured);
+}
+
+TEST_F(ProfileFile, KernelModelIsValidated) {
+  auto with_model = [] {
+    MachineProfile p = sample_profile();
+    p.kernel_model = sample_kernel_model();
+    return nlohmann::json::parse(profile_to_json(p));
+  };
+  auto damaged = [&](const std::string& name, const std::function<void(nlohmann::json&)>& damage) {
+    nlohmann::json doc = with_model();
+    damage(doc);
+    return error_of(write_text(name + ".json", doc.dump()));
+  };
+  std::string msg = damaged("nob", [](auto& d) { d["kernel_model"]["dgemm"]["b_s_per_mnk"] = 0.0; });
+  EXPECT_NE(msg.find("'kernel_model.dgemm.b_s_per_mnk'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("> 0"), std::string::npos) << msg;
+  msg = damaged("neg", [](auto& d) { d["kernel_model"]["dgemm"]["c_s_per_mn"] = -1e-10; });
+  EXPECT_NE(msg.find("'kernel_model.dgemm.c_s_per_mn'"), std::string::npos) << msg;
+  msg = damaged("nopack", [](auto& d) { d["kernel_model"].erase("pack"); });
+  EXPECT_NE(msg.find("'kernel_model.pack'"), std::string::npos) << msg;
+  msg = damaged("nosd", [](auto& d) { d["kernel_model"]["add"].erase("log_sd"); });
+  EXPECT_NE(msg.find("'kernel_model.add.log_sd'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("missing"), std::string::npos) << msg;
+  msg = damaged("type", [](auto& d) { d["kernel_model"] = 3; });
+  EXPECT_NE(msg.find("'kernel_model'"), std::string::npos) << msg;
 }
 
 TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {

@@ -1,0 +1,73 @@
+// The timings behind the kernel model (core/kernel_time_model.hpp): DGEMM
+// over the shapes mmbench's algorithms issue, and the elementwise passes
+// (addition, contiguous copy, pack) over a range of sizes, on one BLAS
+// thread per rank with every rank timing at once (the conditions of a
+// simulated rank: each computes while the others do), in interleaved
+// rounds so that drift in the machine's speed spreads over every shape
+// instead of biasing the ones timed last.
+//
+// Every call is timed alone: a barrier, then each rank times its own call;
+// rank 0 gathers every rank's time, so one round of S shapes on p ranks
+// gives p·S samples and the spread between ranks is part of the noise.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tuner/kernel_model_fit.hpp"
+
+namespace mmbench::tuner {
+
+// The size the step is measured at for a tuning size n: n clamped to
+// [128, 2048] (larger shapes take seconds each; the flop term the large
+// products depend on is set by the shapes near 2048 already).
+std::int64_t kernel_model_size(std::int64_t n);
+
+// One DGEMM shape and where in the algorithms it comes from.
+struct KernelShape {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::string what;  // e.g. "square N/2 (leaf of one local Strassen level)"
+};
+
+// The DGEMM shapes for size N = kernel_model_size(n), dimensions below 8
+// left out, duplicates once:
+//   squares N, N/2, N/4, N/8       local Strassen leaves at L = 0..3
+//   (N/p, N/p, N), p = 2, 4, 8     a ring / tpMM step on p ranks
+//   (N/2, N/8, N)                  one of a ring step's column chunks
+//   (N, N, N/2)                    a 2.5D layer's share of k (c = 2)
+//   (N/2, N/2, 32), (N/2, N/2, 128), (N, N/2, 64)   PDGEMM panel updates (thin k = lb)
+//   (N, 32, N), (32, N, N)         thin n, thin m
+// Example N = 2048: 14 shapes, about 27 GFLOP per round.
+std::vector<KernelShape> kernel_model_shapes(std::int64_t n);
+
+// The side lengths s of the passes (s × s elements; a pack copies the top
+// s/2 rows of an s × s block): N/8, N/4, N/2, 3N/4, N, at least 8.
+std::vector<std::int64_t> kernel_model_pass_sizes(std::int64_t n);
+
+// Every timed call; filled on rank 0 only (the other ranks' vectors stay empty).
+struct KernelTimings {
+  std::int64_t size = 0;  // N
+  int rounds = 0, ranks = 0;
+  std::vector<DgemmSample> dgemm;
+  std::vector<PassSample> add, copy, pack;
+};
+
+// Collective over comm: `warmup` untimed rounds, then `rounds` timed ones,
+// each in the order round_order(items, seed, round). The caller's BLAS
+// thread count is restored. Allocates three N × N matrices per rank
+// (N = 2048: 96 MiB). progress gets one line per round on rank 0 (may be
+// empty). Throws std::invalid_argument for n < 1, rounds < 1, warmup < 0;
+// MpiError on an MPI failure.
+KernelTimings time_kernels(std::int64_t n, int rounds, int warmup, MPI_Comm comm,
+                           const std::function<void(const std::string&)>& progress);
+
+// The model from the timings (rank 0's): tuner/kernel_model_fit.hpp on each
+// kind. Throws std::invalid_argument where a fit cannot be made (too few
+// shapes); a fit without a positive flop or byte term leaves measured false.
+KernelTimeModel fit_kernel_model(const KernelTimings& timings);
+
+}  // namespace mmbench::tuner
