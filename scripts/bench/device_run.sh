@@ -16,7 +16,7 @@ log=$OUT/log.txt
 step() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$log"; }
 say() { "$@" 2>&1 | tee -a "$log"; }
 export OPENBLAS_NUM_THREADS=1
-P=${P:-16}
+P=${P:-16}; TUNE_N=${TUNE_N:-4096}; NS_RUN=${NS_RUN:-4096,8192}; NS_RUN4=${NS_RUN4:-4096}; NS_DISPATCH=${NS_DISPATCH:-8192}
 host=$(hostname)
 prof=configs/$host.json
 
@@ -26,24 +26,26 @@ say free -g
 say env | grep -E '^OPENBLAS|^OMP_' || true
 say build/mmbench doctor --no-blas-probe
 
-step "tune p=$P n=4096"
-say timeout 300 mpirun -n "$P" --bind-to core build/mmbench tune --n 4096 --passes 3 --no-blas-probe
+step "tune p=$P n=$TUNE_N"
+say timeout 200 mpirun -n "$P" --bind-to core build/mmbench tune --n "$TUNE_N" --passes 3 --no-blas-probe
 [ -f "$prof" ] && cp "$prof" "$OUT/profile.json"
 tar -cf "$OUT/tune.tar" results/local 2>/dev/null
 profile_args=()
 [ -f "$prof" ] && profile_args=(--profile "$prof" --lb default,auto)
 
-step "run p=$P n=4096,8192"
-say timeout 300 mpirun -n "$P" --bind-to core build/mmbench run --algo dgemm,pdgemm,ring,tpmm,2.5d,strassen-q8+tpmm,strassen-q7+ring,auto \
-  --n 4096,8192 --reps 3 "${profile_args[@]}" --csv results/local/run-p$P.csv --quiet
-step "run p=4 n=4096,8192"
-say timeout 200 mpirun -n 4 --bind-to core build/mmbench run --algo dgemm,pdgemm,ring,tpmm,2.5d,strassen-q8+tpmm,auto \
-  --n 4096,8192 --reps 3 "${profile_args[@]}" --csv results/local/run-p4.csv --quiet
+step "run p=$P n=$NS_RUN"
+say timeout 180 mpirun -n "$P" --bind-to core build/mmbench run --algo dgemm,pdgemm,ring,tpmm,2.5d,strassen-q8+tpmm,strassen-q7+ring,auto \
+  --n "$NS_RUN" --reps 3 "${profile_args[@]}" --csv results/local/run-p$P.csv --quiet
+step "run p=4 n=$NS_RUN4"
+say timeout 90 mpirun -n 4 --bind-to core build/mmbench run --algo dgemm,pdgemm,ring,tpmm,2.5d,strassen-q8+tpmm,auto \
+  --n "$NS_RUN4" --reps 3 "${profile_args[@]}" --csv results/local/run-p4.csv --quiet
 tar -cf "$OUT/runs.tar" results/local/run-p*.csv results/local/run-p*.csv.json 2>/dev/null
 
 if [ -f "$prof" ]; then
-  step "dispatch p=$P n=8192"
-  say env P="$P" NS=8192 ROUNDS=2 REPS=2 OUT=results/local/dispatch timeout 240 scripts/bench/dispatch.sh
+  step "dispatch p=$P n=$NS_DISPATCH"
+  say env P="$P" NS="$NS_DISPATCH" ROUNDS=2 REPS=2 OUT=results/local/dispatch timeout 120 scripts/bench/dispatch.sh
+  step "dispatch LU p=$P n=$NS_DISPATCH"
+  say env P="$P" NS="$NS_DISPATCH" ROUNDS=1 REPS=1 LU=1 OUT=results/local/dispatch timeout 60 scripts/bench/dispatch.sh
   tar -cf "$OUT/dispatch.tar" results/local/dispatch 2>/dev/null
 fi
 step "done"
