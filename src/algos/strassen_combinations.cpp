@@ -20,6 +20,7 @@
 #include "space/strassen_groups.hpp"
 #include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"
+#include "model/network_traffic.hpp"
 #include "model/paper_model.hpp"
 
 namespace mmbench::algos {
@@ -46,8 +47,11 @@ model::LeafModel q7_ring_leaf(const Options& opt, const model::MachineParams& mp
   return [t, lk, &mp](double m, double n, double k, int q) { return model::refined_ring(m, n, k, q, t, mp, lk); };
 }
 
+// The leaf groups run at once and share the network: their prices see the
+// whole job (model::for_job).
 model::Prediction refined_q7_ring(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
-  return model::refined_q7(pb, opt, p, mp, q7_ring_leaf(opt, mp));
+  const model::MachineParams job = model::for_job(mp, p);
+  return model::refined_q7(pb, opt, p, job, q7_ring_leaf(opt, job));
 }
 
 // Q7 with PDGEMM leaves (the pdgemr2d transport). The thesis gives no
@@ -91,7 +95,8 @@ model::LeafModel q7_pdgemm_leaf(const Options& opt, const model::MachineParams& 
 }
 
 model::Prediction refined_q7_pdgemm(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
-  return model::refined_q7(pb, opt, p, mp, q7_pdgemm_leaf(opt, mp));
+  const model::MachineParams job = model::for_job(mp, p);
+  return model::refined_q7(pb, opt, p, job, q7_pdgemm_leaf(opt, job));
 }
 
 // Q8: eqs. 2.22-2.24 (paper); refined with the cut-off's refined model on
@@ -109,7 +114,8 @@ model::Prediction paper_q8(const Problem& pb, const Options& opt, int p, const m
 }
 
 template <model::Cutoff C>
-model::Prediction refined_q8(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+model::Prediction refined_q8(const Problem& pb, const Options& opt, int p, const model::MachineParams& job_mp) {
+  const model::MachineParams mp = model::for_job(job_mp, p);  // the leaf groups run at once
   const int t = model::threads_of(opt), nb = opt.nb;
   const model::LocalKernel lk = model::local_of(opt.local);
   auto leaf = [&](double m, double n, double k, int q) -> model::Prediction {

@@ -20,6 +20,9 @@ void add_machine_options(CLI::App* cmd, MachineArgs& a) {
   cmd->add_option("--cores-per-node", a.cores_per_node,
                   "Cores of one node; dgemm (one node, p x threads threads) applies only within it (default: the profile's, else this host's)");
   cmd->add_option("--add-bandwidth", a.add_mb_s, "Memory bandwidth of C = A + B in MB/s (refined model; overrides the profile)");
+  cmd->add_flag("--one-level-network", a.one_level_network,
+                "Price every message with the profile's one latency and tau, not its two-level network "
+                "(--lambda and --tau imply it)");
 }
 
 Machine load_machine(const MachineArgs& a) {
@@ -66,6 +69,8 @@ Machine load_machine(const MachineArgs& a) {
     m.params.add_bytes_per_s = a.add_mb_s * 1e6;
     cmdline = true;
   }
+  // Values on the command line describe one network; so does the flag.
+  if (a.one_level_network || a.lambda_s != -1 || a.tau_mb_s != -1) m.params.network = {};
   if (a.cores_per_node < 0) bad("--cores-per-node", a.cores_per_node, ">= 1");
   if (a.cores_per_node > 0) m.cores = a.cores_per_node;
   if (m.cores <= 0) m.cores = cpu_cores();
@@ -87,7 +92,8 @@ std::string describe(const Machine& m) {
                      "DGEMM profile {} points, {} cores per node{}",
                      m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
                      p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
-                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "");
+                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "") +
+         (p.network.two_level() ? "; two-level network: " + tuner::describe(p.network) : "");
 }
 
 }  // namespace mmbench::cli

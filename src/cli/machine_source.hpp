@@ -29,10 +29,14 @@ struct MachineArgs {
   double flops_mflops = -1;
   double add_mb_s = -1;
   int cores_per_node = 0;  // 0: the profile's cores, else this host's
+  bool one_level_network = false;  // ignore the profile's network_levels
   bool given() const { return !profile.empty() || lambda_s != -1 || tau_mb_s != -1 || flops_mflops != -1 || add_mb_s != -1; }
 };
 
-// Adds --profile, --lambda, --tau, --flops, --add-bandwidth, --cores-per-node.
+// Adds --profile, --lambda, --tau, --flops, --add-bandwidth, --cores-per-node,
+// --one-level-network. The profile's two-level network (network_levels)
+// prices messages unless --one-level-network, --lambda or --tau is given:
+// values on the command line describe one network.
 void add_machine_options(CLI::App* cmd, MachineArgs& args);
 
 struct Machine {
@@ -60,7 +64,8 @@ struct Machine {
 Machine load_machine(const MachineArgs& args);
 
 // model::MachineParams in words, one line: "lambda 1.7e-05 s, tau 146 MB/s,
-// 3300 MFLOPS (t_op 3.03e-10 s), add bandwidth -, DGEMM profile 0 points".
+// 3300 MFLOPS (t_op 3.03e-10 s), add bandwidth -, DGEMM profile 0 points",
+// and the two-level network where it prices messages.
 std::string describe(const Machine& m);
 
 }  // namespace mmbench::cli

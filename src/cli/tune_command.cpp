@@ -228,7 +228,15 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       fmt::print("  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
                  prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
                  tuner::to_string(prof.tau_model));
-    else
+    if (prof.network_levels.present)
+      fmt::print("  two-level network: {}{}\n", tuner::describe(prof.network_levels.levels),
+                 prof.network_levels.levels.two_level()
+                     ? ""
+                     : prof.network_levels.levels.complete()
+                           ? " (levels equal: the models price one level)"
+                           : " (one level measured: the models price one level until both are known; "
+                             "scripts/profile_network_from_platform.py adds a cluster's)");
+    if (!prof.network_measured)
       fmt::print("  network: not measured (one rank)\n");
     fmt::print("  matrix addition: {:.3g} GB/s per rank; t_op = {:.3g} s/flop\n", prof.add_bytes_per_s / 1e9, prof.t_op_s);
     if (prof.add_threads > 0 && prof.add_bytes_per_s > 0)

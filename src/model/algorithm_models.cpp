@@ -8,6 +8,7 @@
 #include "space/strassen_depth.hpp"
 #include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
+#include "model/network_traffic.hpp"
 
 namespace mmbench::model {
 
@@ -85,7 +86,8 @@ std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel
   Options paper = opt;
   paper.q7_splits = nullptr;
   auto table = std::make_shared<space::Q7SplitTable>();
-  refined_q7(pb, paper, p, mp, model.q7_leaf(paper, mp), table.get());
+  const MachineParams job = for_job(mp, p);  // as the algorithm's refined predictor prices it
+  refined_q7(pb, paper, p, job, model.q7_leaf(paper, job), table.get());
   return table;
 }
 

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/two_level_network.hpp"
+
 namespace mmbench::model {
 
 // One point of the measured DGEMM profile: rate of DGEMM(m, n, k).
@@ -49,6 +51,9 @@ struct MachineParams {
   // the same rounds (tune's packed step, the best blocking). 0 = not
   // measured: packed products are priced at DGEMM's rate.
   double packed_speed = 0;
+  // The two-level network (model/two_level_network.hpp); ranks_per_node 0,
+  // or levels that do not differ: one level, priced as above.
+  TwoLevelNetwork network;
 };
 
 }  // namespace mmbench::model

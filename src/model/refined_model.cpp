@@ -14,6 +14,7 @@
 #include "space/strassen_formulas.hpp"
 #include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
+#include "model/network_traffic.hpp"
 
 namespace mmbench::model {
 
@@ -199,7 +200,9 @@ Prediction refined_ring(double m, double n, double k, int p, int threads, const 
   if (p == 1) return {0.0, whole};
   const double chunks = double(space::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim));
   const double step = chunks * refined_local_time(bm, std::ceil(bn / chunks), k, threads, lk, mp);
-  const double shift = refined_message_time(k * bn, mp);
+  // Every rank shifts at once; the step waits for the slowest shift (on a
+  // two-level network the one that leaves a node).
+  const double shift = traffic_time(k * bn, ring_shift_traffic(p, mp.network.ranks_per_node), p, mp);
   return {(p - 1) * std::max(0.0, shift - step), (p - 1) * step + whole};
 }
 
@@ -207,9 +210,61 @@ Prediction refined_ring(double m, double n, double k, int p, int threads, const 
 Prediction refined_tpmm(double m, double n, double k, int p, int threads, const MachineParams& mp,
                         const LocalKernel& lk) {
   const double bm = std::ceil(m / p), bn = std::ceil(n / p);
-  const double swap = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
-  return {(p - 1) * swap, p * refined_local_time(bm, bn, k, threads, lk, mp)};
+  if (!mp.network.two_level() || p <= 1) {
+    const double swap = p > 1 ? refined_message_time(k * bn, mp) : 0.0;
+    return {(p - 1) * swap, p * refined_local_time(bm, bn, k, threads, lk, mp)};
+  }
+  // Two levels (eq. 2.2): p / (2d) swaps at distance d = 1, 2, 4, .., p/2;
+  // the near ones stay inside a node, the far ones put every rank of a
+  // node on its link at once.
+  double comm = 0;
+  for (int d = 1; d < p; d *= 2)
+    comm += double(p / (2 * d)) * traffic_time(k * bn, pairwise_traffic(p, d, mp.network.ranks_per_node), p, mp);
+  return {comm, p * refined_local_time(bm, bn, k, threads, lk, mp)};
 }
+
+namespace {
+
+// PDGEMM's communication on a two-level network: the volume, startups and
+// (lb above the cap) exposed pipeline ends of refined_pdgemm, each stage
+// priced by the level it crosses. Ranks are row-major (rank = i pc + j): a
+// process row is pc consecutive ranks, a process column pc ranks apart; the
+// pr rows broadcast A's panels at once, the pc columns B's, each a binomial
+// tree (tree_time) whose every stage moves a rank's share of A (m k / pr)
+// or B (k n / pc) in `panels` panel messages, as the volume of eq. 2.17
+// counts it. The ring hops of the pipeline's ends: pc - 1 along a row, of
+// which (nodes the row spans) - 1 cross nodes, with every rank of a node on
+// its link; the same down a column. Example: R = 2 on 2 x 4: a row's tree
+// has 2 stages, the first across nodes (one sender per node), the second
+// inside them; a column's 1 stage crosses nodes (both ranks of a node send).
+double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
+                             const MachineParams& mp) {
+  const int r = mp.network.ranks_per_node, p = pr * pc;
+  const double lm = std::ceil(m / pr), ln = std::ceil(n / pc);
+  const double a_words = m * k / pr, b_words = k * n / pc;
+  auto stages = [&](double panel_messages) {
+    return tree_time(a_words, panel_messages, pc, 1, pr, p, mp) + tree_time(b_words, panel_messages, pr, pc, pc, p, mp);
+  };
+  const double panels = std::ceil(k / lb);
+  const double cap = double(lb_cap(static_cast<std::int64_t>(k), pr, pc, nb));
+  if (lb <= cap) return stages(panels);
+  const double steps = std::max(panels, double(std::max(pr, pc)));
+  const LinkPrice in = intra_price(Traffic{std::min(r, p), 0, 0.0}, mp);
+  const LinkPrice out = inter_price(all_ranks_across_traffic(p, r), p, mp);
+  const int row_nodes = (pc + members_per_node(pc, 1, r) - 1) / members_per_node(pc, 1, r);
+  const int col_nodes = (pr + members_per_node(pr, pc, r) - 1) / members_per_node(pr, pc, r);
+  auto hops = [&](int members, int nodes, double words) {
+    return (members - nodes) * in.time(words) + (nodes - 1) * out.time(words);
+  };
+  auto ends = [&](double width) {
+    return hops(pc, row_nodes, lm * width) + hops(pr, col_nodes, width * ln) +
+           refined_dgemm_time(lm, ln, width, threads, mp);
+  };
+  const double exposed = std::max(0.0, ends(std::min<double>(lb, k)) - ends(std::min(cap, k)));
+  return stages(steps) + exposed;
+}
+
+}  // namespace
 
 // Eqs. 2.16/2.17 with lb panels.
 Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
@@ -226,6 +281,7 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   const double lr = std::log2(double(pr)), lc = std::log2(double(pc));
   if (p == 1) return {0.0, comp};
   const double panels = std::ceil(k / lb);
+  if (mp.network.two_level()) return {two_level_pdgemm_comm(m, n, k, pr, pc, nb, lb, threads, mp), comp};
   // One panel message: an lb-wide slice of the local A or B block.
   const Regime rg = regime_of(std::max(lm, ln) * std::min<double>(lb, k), mp);
   const double startup = rg.latency_s;
@@ -276,7 +332,7 @@ struct Q7Walk {
   double m, n, k;
   int r;
   const LeafModel& leaf;
-  const MachineParams& mp;
+  const MachineParams mp;
   const Q7SplitPolicy& policy;
   Q7Memo memo;
 
@@ -319,12 +375,20 @@ struct Q7Walk {
         space::strassen::task_work(space::strassen::Schema::q7, 2), space::strassen::task_work(space::strassen::Schema::q7, 3)};
     const double hm = size(m, level + 1), hn = size(n, level + 1), hk = size(k, level + 1);
     const int largest = *std::max_element(g.begin(), g.end());
+    const int parent = g[0] + g[1] + g[2] + g[3];  // the level's group
     // The groups run independently after the operand transfers: the level
     // takes the slowest group's time. (Taking the maxima of communication
     // and computation separately would let a split that is best for a
     // subgroup be worse for its parent, and the choice would stop being
     // optimal level by level.)
     double comm_top = 0;
+    // Two levels: the level's transfers are one exchange phase (all of a
+    // level's moves are in flight at once, algos/strassen_redistribution_transport.cpp):
+    // what the busiest group's ranks receive against their node links, and
+    // what all groups receive against the backbone (exchange_time).
+    const bool two = mp.network.two_level();
+    double total_in = 0;
+    std::array<double, 4> rank_in{}, messages{};
     Prediction slowest{0.0, 0.0};
     for (int t = 0; t < 4; ++t) {
       const Prediction sub = at(g[t], level + 1);
@@ -336,9 +400,18 @@ struct Q7Walk {
       if (group.total() > slowest.total()) slowest = group;
       const double quad = std::max({hm * hk, hk * hn, hm * hn});
       const int partners = std::max(1, partners_cached(static_cast<std::int64_t>(hm), g[t], largest));
+      const int arriving = w.quadrants_in + w.products_in;
+      if (two) {
+        rank_in[t] = arriving * quad / g[t];
+        messages[t] = double(arriving) * partners;
+        total_in += arriving * quad;
+        continue;
+      }
       const double one = partners * refined_message_time(quad / g[t] / partners, mp);
-      comm_top = std::max(comm_top, (w.quadrants_in + w.products_in) * one);
+      comm_top = std::max(comm_top, arriving * one);
     }
+    if (two)
+      for (int t = 0; t < 4; ++t) comm_top = std::max(comm_top, exchange_time(rank_in[t], messages[t], total_in, parent, mp));
     return {comm_top + slowest.comm_s, slowest.comp_s};
   }
 };
@@ -348,9 +421,50 @@ struct Q7Walk {
 Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
                                const MachineParams& mp, const Q7SplitPolicy& policy) {
   require(r >= 0, "refined_strassen_q7: r = " + to_string(r) + ", needs r >= 0");
-  Q7Walk walk{m, n, k, r, leaf, mp, policy, {}};
+  // The groups of a level transfer at the same time (inter_price).
+  Q7Walk walk{m, n, k, r, leaf, for_job(mp, p), policy, {}};
   return walk.at(p, 0);
 }
+
+namespace {
+
+// The moves of one Q8 subproblem on a group of pl ranks on a two-level
+// network (mp.network.two_level()): quarters of q = pl / 4 ranks, rank j of
+// one quarter partnered with rank j of another, the moves of the formula
+// tables (space::strassen::derive_moves: the busiest task receives 6
+// shares, the four 16). A move stays inside a node where its partners share
+// one (quarters smaller than a node); the others are one exchange phase
+// (exchange_time), the ones inside priced at the node's rate at once; the
+// two proceed side by side. Example: R = 2, pl = 4 (quarters of one rank):
+// T_C11 (rank 0) gets A12 and Q5 from rank 1, inside its node, and A22,
+// B21, B22, Q4 from ranks 2 and 3, across.
+double q8_exchange_time(double share, std::int64_t pl, const MachineParams& mp) {
+  using space::strassen::Move;
+  const int r = std::max(1, mp.network.ranks_per_node);
+  const std::int64_t q = std::max<std::int64_t>(1, pl / 4);
+  static const space::strassen::LevelMoves moves = space::strassen::derive_moves(space::strassen::Schema::q8);
+  std::array<double, 4> inter{}, intra{};
+  double inter_total = 0;
+  for (const std::vector<Move>* list : {&moves.a, &moves.b, &moves.products})
+    for (const Move& mv : *list) {
+      std::int64_t inside = 0;  // partner pairs of this move that share a node
+      if (q < r)
+        for (std::int64_t j = 0; j < q; ++j) inside += (mv.from * q + j) / r == (mv.to * q + j) / r;
+      if (inside < q) inter[mv.to] += 1;  // the busiest rank of the receiving quarter
+      if (inside > 0) intra[mv.to] += 1;
+      inter_total += double(q - inside);
+    }
+  const double busiest_inter = *std::max_element(inter.begin(), inter.end());
+  const double busiest_intra = *std::max_element(intra.begin(), intra.end());
+  const double across =
+      busiest_inter > 0 ? exchange_time(busiest_inter * share, busiest_inter, inter_total * share, int(pl), mp) : 0.0;
+  const double inside = busiest_intra > 0 ? intra_price(Traffic{int(std::min<std::int64_t>(r, pl)), 0, 0.0}, mp)
+                                                .time(busiest_intra * share, busiest_intra)
+                                          : 0.0;
+  return std::max(across, inside);
+}
+
+}  // namespace
 
 Prediction refined_strassen_q8(double m, double n, double k, int p, int r, const LeafModel& leaf,
                                const MachineParams& mp) {
@@ -364,11 +478,23 @@ Prediction refined_strassen_q8(double m, double n, double k, int p, int r, const
   const double per_sub = 8.0 * refined_message_time(share, mp);
   const double sums = 7.0 * refined_add_time(share, mp);
   const double subproblems = std::ldexp(1.0, r) - 1;  // sum_{l<r} 2^l
+  // Two levels: a subproblem's moves are one exchange phase (as Q7's):
+  // the busiest task (T_C11: 8 shares, one message each, partners in other
+  // quarters) against its node link, what all four groups receive against
+  // the backbone; level l's 2^l subproblems run on groups of p / 4^l ranks,
+  // all groups of the level at once (the job's backbone).
+  double moves = subproblems * per_sub;
+  if (mp.network.two_level()) {
+    const MachineParams job = for_job(mp, p);
+    moves = 0;
+    std::int64_t pl = p;
+    for (int l = 0; l < r; ++l, pl /= 4) moves += std::ldexp(1.0, l) * q8_exchange_time(share, pl, job);
+  }
   double lm = m, ln = n, lk = k;
   for (int i = 0; i < r; ++i) lm = std::ceil(lm / 2), ln = std::ceil(ln / 2), lk = std::ceil(lk / 2);
   const Prediction cut = leaf(lm, ln, lk, static_cast<int>(p / four_r));
   const double copies = std::ldexp(1.0, r);
-  return {subproblems * per_sub + copies * cut.comm_s, subproblems * sums + copies * cut.comp_s};
+  return {moves + copies * cut.comm_s, subproblems * sums + copies * cut.comp_s};
 }
 
 }  // namespace mmbench::model

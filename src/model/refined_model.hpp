@@ -15,7 +15,11 @@
 //   (the all-to-all rate under load), because every algorithm here sends on
 //   all ranks at once and cannot beat the loaded network. A pairwise
 //   exchange (send and receive at once, full duplex) costs one message time,
-//   where the paper counts two.
+//   where the paper counts two. On a two-level network (mp.network, where
+//   the profile has one) each algorithm prices its own steps by the level
+//   their messages cross and the flows sharing their links instead
+//   (model/network_traffic.hpp): ring's shift, tpMM's swaps by distance,
+//   PDGEMM's and 2.5D's broadcast stages, Strassen's exchange phases.
 // - Overlap where the code overlaps (Ring: max(shift, DGEMM) per step).
 // - Local Strassen levels priced level by level with their additions
 //   (refined_local_time), not as a flat 8/7 per level.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "space/replicas.hpp"
+#include "model/network_traffic.hpp"
 #include "model/refined_model.hpp"
 
 namespace mmbench::model {
@@ -41,9 +42,21 @@ Prediction refined_two_point_five_d(double m, double n, double k, int p, int c, 
   const double w = (k / c) / steps;  // panel width of one SUMMA step
   const double lc = log2_ceil(c), lq = log2_ceil(q);
   Prediction out;
-  out.comm_s = lc * (refined_message_time(bm * bk, mp) + refined_message_time(bk * bn, mp)) +
-               steps * lq * (refined_message_time(bm * w, mp) + refined_message_time(w * bn, mp)) +
-               lc * refined_message_time(bm * bn, mp);
+  if (!mp.network.two_level()) {
+    out.comm_s = lc * (refined_message_time(bm * bk, mp) + refined_message_time(bk * bn, mp)) +
+                 steps * lq * (refined_message_time(bm * w, mp) + refined_message_time(w * bn, mp)) +
+                 lc * refined_message_time(bm * bn, mp);
+  } else {
+    // Two levels: rank r = l q^2 + i q + j, so a grid row is q consecutive
+    // ranks, a column q apart, a depth line (replication, reduction) q^2
+    // apart; every line of a kind runs its binomial tree at once
+    // (tree_time): q^2 depth lines, q c rows, q c columns.
+    const int lines = q * c;
+    auto depth = [&](double words) { return tree_time(words, 1, c, q * q, q * q, p, mp); };
+    out.comm_s = depth(bm * bk) + depth(bk * bn) +
+                 steps * (tree_time(bm * w, 1, q, 1, lines, p, mp) + tree_time(w * bn, 1, q, q, lines, p, mp)) +
+                 depth(bm * bn);
+  }
   out.comp_s = steps * refined_dgemm_time(bm, bn, w, threads, mp) + lc * refined_add_time(bm * bn, mp);
   return out;
 }

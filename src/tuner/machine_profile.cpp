@@ -195,6 +195,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   p.two_regime.break_bytes =
       r.non_negative(r.integer(tr, "two_regime.break_bytes"), "two_regime.break_bytes");
 
+  if (doc.contains("network_levels")) p.network_levels = network_levels_from_json(doc.at("network_levels"), origin);
+
   p.add_bytes_per_s =
       r.non_negative(r.number(doc, "add_bandwidth_bytes_per_s"), "add_bandwidth_bytes_per_s");
 
@@ -343,6 +345,7 @@ json to_json(const MachineProfile& p) {
                        {"rendezvous_latency_s", p.two_regime.rendezvous_latency_s},
                        {"rendezvous_tau_doubles_per_s", p.two_regime.rendezvous_tau},
                        {"break_bytes", p.two_regime.break_bytes}};
+  if (p.network_levels.present) doc["network_levels"] = network_levels_to_json(p.network_levels);
   doc["add_bandwidth_bytes_per_s"] = p.add_bytes_per_s;
   doc["strassen_crossover"] = {{"local_l1_n", p.strassen_l1_n},
                                {"local_l2_n", p.strassen_l2_n},
@@ -449,6 +452,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
     m.add_thread_speedup = profile.add_threaded_bytes_per_s / profile.add_bytes_per_s;
   }
   if (profile.packed.measured) m.packed_speed = profile.packed.packed_mflops / profile.packed.blas_mflops;
+  if (profile.network_levels.present) m.network = profile.network_levels.levels;
   return m;
 }
 

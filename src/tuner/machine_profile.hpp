@@ -40,7 +40,7 @@
 //
 // Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
 // "notes", "rule_lb", "lb_check", the four "dgemm_thread..." keys, the two
-// "add_thread..." keys, "blas_kernels", "packed_gemm", "core_layout" and "kernel_model" may be left out (older profiles; all keys of a group
+// "add_thread..." keys, "blas_kernels", "packed_gemm", "core_layout", "network_levels" and "kernel_model" may be left out (older profiles; all keys of a group
 // or none). Every other key is required. The full list with meanings: docs/machine-profile.md.
 #pragma once
 
@@ -55,6 +55,7 @@
 #include "tuner/peak_record.hpp"
 #include "tuner/blas_kernel_record.hpp"
 #include "tuner/core_layout.hpp"
+#include "tuner/network_levels_record.hpp"
 #include "tuner/packed_tune_record.hpp"
 
 namespace mmbench::tuner {
@@ -148,6 +149,9 @@ struct MachineProfile {
   double tau_alltoall = 0;  // doubles per second and rank, all-to-all
   TauModel tau_model = TauModel::alltoall;
   TwoRegimeNetwork two_regime;
+  // The two-level network (tuner/network_levels_record.hpp, key
+  // "network_levels"); present = false: none (one level, as before).
+  NetworkLevelsRecord network_levels;
 
   double add_bytes_per_s = 0;  // C = A + B, 24 bytes per element; 0 = not measured
   // The same addition on rank 0 alone, split over add_threads threads (the
@@ -228,7 +232,8 @@ void write_profile(const MachineProfile& profile, const std::string& path);
 // with threads >= 2) and the threaded addition (add_thread_speedup =
 // add_threaded_bytes_per_s / add_bytes_per_s, where measured with
 // add_threads >= 2), and the packed GEMM's speed relative to DGEMM
-// (packed_speed = packed.packed_mflops / packed.blas_mflops, where measured).
+// (packed_speed = packed.packed_mflops / packed.blas_mflops, where measured),
+// and the two-level network where the profile has one (network).
 model::MachineParams to_params(const MachineProfile& profile);
 
 // "configs/<host>.json". Throws std::invalid_argument for an empty host or

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "core/comm.hpp"
 #include "core/mpi_check.hpp"
 #include "core/timing.hpp"
 
@@ -92,6 +93,32 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
   return result;
 }
 
+// Every rank of a node sends `bytes` to the next rank of its node and
+// receives from the previous one, every node at once; doubles per second and
+// rank of the slowest rank, median over reps. 0 where no node holds two
+// ranks (every rank still joins the collectives).
+double node_exchange(MPI_Comm comm, const Comm& node, std::int64_t bytes, int reps) {
+  const Comm all = Comm::view(comm);
+  if (all.max(static_cast<long long>(node.size())) < 2) return 0.0;
+  const bool busy = node.size() >= 2;
+  const int count = static_cast<int>(bytes);
+  const int to = (node.rank() + 1) % node.size(), from = (node.rank() - 1 + node.size()) % node.size();
+  std::vector<char> send(busy ? static_cast<std::size_t>(bytes) : 0, 1), recv(send.size(), 0);
+  const int iters = static_cast<int>(std::clamp<std::int64_t>(kBatchBytes / bytes, 2, 100));
+  auto exchange = [&] {
+    if (busy)
+      MMBENCH_MPI(MPI_Sendrecv(send.data(), count, MPI_BYTE, to, kTag + 1, recv.data(), count, MPI_BYTE, from,
+                               kTag + 1, node.get(), MPI_STATUS_IGNORE));
+  };
+  exchange();  // warm-up
+  std::vector<double> times(static_cast<std::size_t>(reps));
+  for (int r = 0; r < reps; ++r)
+    times[static_cast<std::size_t>(r)] = time_max_over_ranks(all, [&] {
+      for (int i = 0; i < iters; ++i) exchange();
+    }) / iters;
+  return static_cast<double>(bytes) / 8.0 / summarize(times).median;
+}
+
 std::string seconds_text(double s) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.3g s", s);
@@ -142,6 +169,19 @@ NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& option
   halves.resize(sizes.size());
   MMBENCH_MPI(MPI_Bcast(halves.data(), static_cast<int>(halves.size()), MPI_DOUBLE, 0, comm));
   if (!options.alltoall_sizes.empty()) cal.alltoall = alltoall(comm, p, options.alltoall_sizes, options.reps);
+
+  // Where the ranks sit: every rank's node named by its lowest rank.
+  const Comm node = Comm::view(comm).split_node();
+  int lowest = rank;
+  MMBENCH_MPI(MPI_Allreduce(&rank, &lowest, 1, MPI_INT, MPI_MIN, node.get()));
+  std::vector<int> node_of(static_cast<std::size_t>(p));
+  MMBENCH_MPI(MPI_Allgather(&lowest, 1, MPI_INT, node_of.data(), 1, MPI_INT, comm));
+  cal.ranks_per_node = static_cast<int>(std::count(node_of.begin(), node_of.end(), node_of[0]));
+  std::vector<int> leaders = node_of;
+  std::sort(leaders.begin(), leaders.end());
+  cal.nodes = static_cast<int>(std::unique(leaders.begin(), leaders.end()) - leaders.begin());
+  cal.pingpong_same_node = node_of[0] == node_of[1];
+  cal.tau_node_concurrent = node_exchange(comm, node, *std::max_element(sizes.begin(), sizes.end()), options.reps);
 
   // From here on every rank computes the same from the same numbers.
   cal.measured = true;

@@ -16,6 +16,16 @@
 //    tau_alltoall = bytes each rank sends to the others / time / 8, at the
 //    largest size of the sweep (the least latency-bound).
 //
+//  - Where the ranks sit (MPI_Comm_split_type SHARED): ranks on rank 0's
+//    node, nodes the job spans, whether ranks 0 and 1 share a node (then
+//    the ping-pong is the intra-node one-flow value of the two-level
+//    network, else its inter-node one), and every rank of each node
+//    exchanging with its node's neighbours at once (the intra-node
+//    throughput under the concurrency of the algorithms' steps, which share
+//    the node's memory): each rank sends the largest ping-pong size to the
+//    next rank of its node and receives from the previous one, all nodes
+//    at the same time, time = max over the ranks, median of the repeats.
+//
 // With one rank there is no network: measured = false, zeros and a note.
 // With more than two ranks, the ping-pong still runs between ranks 0 and 1
 // only (its pair may be node-local or not; the note says which ranks).
@@ -59,6 +69,12 @@ struct NetworkCalibration {
   double latency_s = 0;
   double tau_pingpong = 0;  // doubles per second
   double tau_alltoall = 0;  // doubles per second and rank
+  int ranks_per_node = 0;   // ranks of this job on rank 0's node
+  int nodes = 0;            // nodes this job spans
+  bool pingpong_same_node = false;  // ranks 0 and 1 share a node
+  // Doubles per second and rank while every rank of a node sends to the
+  // next rank of its node at once; 0 with one rank per node.
+  double tau_node_concurrent = 0;
 };
 
 // Powers of two 8 B .. 4 MiB plus 1.5 * 2^j from 1.5 KiB to 3 MiB (so the

@@ -316,11 +316,41 @@ Timed<NetworkCalibration> calibrate(Session& s) {
                       "eager/rendezvous break {} B ({:.1f} s)",
                       net.latency_s * 1e6, net.tau_pingpong * 8 / 1e9, net.tau_alltoall * 8 / 1e9,
                       static_cast<long long>(net.two_regime.break_bytes), out.seconds));
+    s.say(fmt::format("network: {} ranks on rank 0's node, {} node{}; ranks 0 and 1 on {}; every rank of a node at "
+                      "once: {}",
+                      net.ranks_per_node, net.nodes, net.nodes == 1 ? "" : "s",
+                      net.pingpong_same_node ? "one node" : "two nodes",
+                      net.tau_node_concurrent > 0 ? fmt::format("{:.3g} GB/s per rank", net.tau_node_concurrent * 8 / 1e9)
+                                                  : std::string("not measured (one rank per node)")));
   } else {
     s.say("network: " + net.note);
   }
   if (!net.note.empty()) s.note("network: " + net.note);
   return out;
+}
+
+// The two-level section from what this job saw: the ping-pong is the
+// level its pair crossed, the node exchange the intra-node throughput at
+// once; the other level stays 0 (not known: the models keep pricing one
+// level until a platform or a hand adds it), and so do the capacities
+// shared between nodes, which one node cannot see.
+NetworkLevelsRecord network_levels_of(const NetworkCalibration& net) {
+  NetworkLevelsRecord r;
+  r.present = true;
+  r.nodes = net.nodes;
+  r.levels.ranks_per_node = net.ranks_per_node;
+  const model::NetworkLevel pingpong{net.latency_s, net.tau_pingpong};
+  (net.pingpong_same_node ? r.levels.intra : r.levels.inter) = pingpong;
+  r.levels.intra_tau_concurrent = net.tau_node_concurrent;
+  r.source = fmt::format("tune: {} ranks on rank 0's node, {} node{}; the ping-pong of ranks 0 and 1 ({}) is the {} "
+                         "one-flow value; {}; the other level, node link and backbone not measured",
+                         net.ranks_per_node, net.nodes, net.nodes == 1 ? "" : "s",
+                         net.pingpong_same_node ? "one node" : "two nodes",
+                         net.pingpong_same_node ? "intra-node" : "inter-node",
+                         net.tau_node_concurrent > 0 ? "intra-node at once: every rank of a node sends to the next "
+                                                       "rank of its node at the same time"
+                                                     : "no node holds two ranks: no intra-node exchange at once");
+  return r;
 }
 
 // Step 4: the memory bandwidth of an addition.
@@ -550,6 +580,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.two_regime = {net.two_regime.eager.latency_s, net.two_regime.eager.tau,
                   net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
                   net.two_regime.break_bytes};
+  if (net.measured) p.network_levels = network_levels_of(net);
   p.add_bytes_per_s = add.bytes_per_s;
   p.add_threads = add.threads;
   p.add_threaded_bytes_per_s = add.threaded_bytes_per_s;

@@ -253,8 +253,18 @@ void run(int ranks) {
       check(p.tau_model == TauModel::alltoall, "tau model is all-to-all");
       const model::MachineParams m = to_params(p);
       check(m.tau == p.tau_alltoall && m.latency_s == p.latency_s, "to_params");
+      // Both ranks on this one machine: the ping-pong is the intra-node
+      // level, every rank of the node exchanged at once, the inter-node
+      // level is not known, so the models price one level.
+      const NetworkLevelsRecord& lv = p.network_levels;
+      check(lv.present && lv.levels.ranks_per_node == 2 && lv.nodes == 1, "network_levels: 2 ranks on 1 node");
+      check(lv.levels.intra.latency_s == p.latency_s && lv.levels.intra.tau == p.tau_pingpong,
+            "network_levels: the ping-pong is the intra-node level");
+      check(lv.levels.intra_tau_concurrent > 0, "network_levels: the node's exchange at once measured");
+      check(lv.levels.inter.tau == 0 && !m.network.two_level(), "network_levels: one node, one level priced");
     } else {
       check(!p.network_measured && p.latency_s == 0 && p.tau_alltoall == 0, "no network with one rank");
+      check(!p.network_levels.present, "no network_levels with one rank");
     }
 
     // The CSV: the documented header and one row per profile point.

@@ -331,6 +331,83 @@ TEST_F(ProfileFile, KernelModelIsValidated) {
   EXPECT_NE(msg.find("'kernel_model'"), std::string::npos) << msg;
 }
 
+NetworkLevelsRecord sample_levels() {
+  NetworkLevelsRecord r;
+  r.present = true;
+  r.nodes = 32;
+  r.levels.ranks_per_node = 2;
+  r.levels.intra = {1e-6, 1.875e8};
+  r.levels.intra_tau_concurrent = 1.5e8;
+  r.levels.inter = {1.7e-5, 7.5e7};
+  r.levels.node_link_tau = 7.0e7;
+  r.levels.backbone_tau = 1.168e9;
+  r.source = "configs/platforms/thesis-opteron.xml";
+  return r;
+}
+
+TEST_F(ProfileFile, NetworkLevelsRoundTrip) {
+  MachineProfile p = sample_profile();
+  p.network_levels = sample_levels();
+  const MachineProfile q = read_profile(write_text("levels.json", profile_to_json(p)));
+  expect_same(q, p);
+  ASSERT_TRUE(q.network_levels.present);
+  EXPECT_EQ(q.network_levels.nodes, 32);
+  EXPECT_EQ(q.network_levels.levels.ranks_per_node, 2);
+  EXPECT_EQ(q.network_levels.levels.intra, p.network_levels.levels.intra);
+  EXPECT_EQ(q.network_levels.levels.intra_tau_concurrent, 1.5e8);
+  EXPECT_EQ(q.network_levels.levels.inter, p.network_levels.levels.inter);
+  EXPECT_EQ(q.network_levels.levels.node_link_tau, 7.0e7);
+  EXPECT_EQ(q.network_levels.levels.backbone_tau, 1.168e9);
+  EXPECT_EQ(q.network_levels.source, p.network_levels.source);
+  // Written back as read: a rewrite (tune --kernel-model-only) keeps it.
+  EXPECT_EQ(profile_to_json(q), profile_to_json(p));
+  const nlohmann::json doc = nlohmann::json::parse(profile_to_json(p));
+  EXPECT_DOUBLE_EQ(doc.at("network_levels").at("inter_node").at("backbone_doubles_per_s").get<double>(), 1.168e9);
+  EXPECT_DOUBLE_EQ(doc.at("network_levels").at("intra_node").at("tau_doubles_per_s").get<double>(), 1.875e8);
+  // The models get it.
+  const model::MachineParams m = to_params(q);
+  EXPECT_TRUE(m.network.two_level());
+  EXPECT_EQ(m.network.backbone_tau, 1.168e9);
+  EXPECT_EQ(m.network.job_ranks, 0);
+}
+
+TEST_F(ProfileFile, ProfilesWithoutNetworkLevelsStillLoadAndWriteNone) {
+  const nlohmann::json doc = sample_json();
+  EXPECT_FALSE(doc.contains("network_levels"));
+  const MachineProfile p = read_profile(write_text("nolevels.json", doc.dump()));
+  EXPECT_FALSE(p.network_levels.present);
+  EXPECT_FALSE(nlohmann::json::parse(profile_to_json(p)).contains("network_levels"));
+  EXPECT_FALSE(to_params(p).network.two_level());
+  // A level not known (tune on one node) is kept, and prices one level.
+  MachineProfile t = sample_profile();
+  t.network_levels = sample_levels();
+  t.network_levels.levels.inter = {};
+  const MachineProfile u = read_profile(write_text("half.json", profile_to_json(t)));
+  EXPECT_TRUE(u.network_levels.present);
+  EXPECT_EQ(u.network_levels.levels.inter.tau, 0.0);
+  EXPECT_FALSE(to_params(u).network.two_level());
+}
+
+TEST_F(ProfileFile, NetworkLevelsAreValidated) {
+  auto damaged = [&](const std::string& name, const std::function<void(nlohmann::json&)>& damage) {
+    MachineProfile p = sample_profile();
+    p.network_levels = sample_levels();
+    nlohmann::json doc = nlohmann::json::parse(profile_to_json(p));
+    damage(doc);
+    return error_of(write_text(name + ".json", doc.dump()));
+  };
+  std::string msg = damaged("rpn", [](auto& d) { d["network_levels"]["ranks_per_node"] = 0; });
+  EXPECT_NE(msg.find("'network_levels.ranks_per_node'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(">= 1"), std::string::npos) << msg;
+  msg = damaged("neg", [](auto& d) { d["network_levels"]["inter_node"]["backbone_doubles_per_s"] = -1.0; });
+  EXPECT_NE(msg.find("'network_levels.inter_node.backbone_doubles_per_s'"), std::string::npos) << msg;
+  msg = damaged("missing", [](auto& d) { d["network_levels"]["intra_node"].erase("latency_s"); });
+  EXPECT_NE(msg.find("'network_levels.intra_node.latency_s'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("missing"), std::string::npos) << msg;
+  msg = damaged("type", [](auto& d) { d["network_levels"]["inter_node"] = 1; });
+  EXPECT_NE(msg.find("'network_levels.inter_node'"), std::string::npos) << msg;
+}
+
 TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
   expect_error("halfthreads", [](auto& d) { d.erase("dgemm_single_mflops"); }, {"'dgemm_single_mflops'", "missing"});
   expect_error("zerothreaded", [](auto& d) { d["dgemm_threaded_mflops"] = 0; },

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Markdown tables of the two-level network against SIMULATED runs
+(scripts/bench/simulate_two_level_network.sh and the reference runs of
+scripts/bench/simulate_thesis_cluster.sh).
+
+  python3 scripts/two_level_tables.py --stamp 20261126T1630Z [--host vm] [--mmbench build/mmbench]
+
+For every simulated configuration (status ok) of the runs read, the refined
+model's prediction with one level (the profile without its network_levels:
+`predict --one-level-network`) and with two levels (the platform's profile),
+each with its error against the simulated time (model / simulated - 1), per
+point (p, n); `auto`'s pick under each model and its regret, t(pick) / t(best
+simulated configuration at that point); the network probe against the
+section's prices; the simulator's wall times. Writes the per-configuration
+numbers to DIR/model-vs-simulation-HOST-STAMP.csv. Every time except the
+wall times is SIMULATED time (SimGrid SMPI, charged computation, flat prices).
+Predictions come from `mmbench predict` (the normal build), one call per
+point and model.
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+REFERENCE = "results/simulated-thesis-cluster"
+# The reference runs whose configurations ran with the code of today (the
+# thesis platform and its scaled copies; not the check platform, not the
+# ring-chunks run of a fix since superseded).
+REFERENCE_FILES = [
+    "simulated-thesis-opteron-p56-vm-20261123T0738Z.csv",
+    "simulated-thesis-opteron-p56-vm-20261123T1034Z.csv",
+    "simulated-thesis-opteron-ring-tpmm-vm-20261123T0738Z.csv",
+    "simulated-thesis-opteron-q7split-vm-20261123T0950Z.csv",
+    "simulated-thesis-opteron-N48-q7split-vm-20261123T0950Z.csv",
+    "simulated-thesis-opteron-N64-q7split-vm-20261123T0950Z.csv",
+    "simulated-thesis-opteron-auto-vm-20261123T1200Z.csv",
+    "simulated-thesis-opteron-N128-auto-vm-20261123T1250Z.csv",
+    "simulated-thesis-opteron-N512-auto-vm-20261123T1545Z.csv",
+    "simulated-thesis-opteron-wall-vm-20261123T0738Z.csv",
+    "simulated-thesis-opteron-N128-wall-vm-20261123T0738Z.csv",
+    "simulated-thesis-opteron-N512-wall-vm-20261123T0738Z.csv",
+]
+
+
+def rows_of(path):
+    with open(path, newline="") as fh:
+        return [dict(r, _file=os.path.basename(path)) for r in csv.DictReader(fh)]
+
+
+def key_of_sim(r):
+    split = ""
+    if r["algo"].startswith("strassen-q7"):
+        split = "model(" + r["q7_split"] + ")" if r.get("q7_split_rule") == "model" else "paper"
+    rec = r["recursions"] if r["algo"].startswith("strassen") else ""
+    c = r["replicas"] if r["algo"] == "2.5d" else ""
+    return (r["algo"], rec, r.get("local_levels") or "0", c, split)
+
+
+def key_of_pred(r):
+    lab = r["label"]
+    m = re.search(r" L=(\d+)", lab)
+    local = m.group(1) if m else "0"
+    m = re.search(r" c=(\d+)", lab)
+    c = m.group(1) if (m and r["algo"] == "2.5d") else ""
+    split = ""
+    if r["algo"].startswith("strassen-q7"):
+        m = re.search(r"split=model\(([^)]*)\)", lab)
+        split = "model(" + m.group(1) + ")" if m else "paper"
+    rec = r["recursions"] if r["algo"].startswith("strassen") else ""
+    return (r["algo"], rec, local, c, split)
+
+
+def label(key):
+    algo, rec, local, c, split = key
+    s = algo
+    if rec:
+        s += f" r={rec}"
+    if split:
+        s += f" split={split}"
+    if local not in ("", "0"):
+        s += f" L={local}"
+    if c:
+        s += f" c={c}"
+    return s
+
+
+# What runs under SMPI (ScaLAPACK does not): the candidates of a simulated `auto`.
+SIMULABLE = "dgemm,ring,tpmm,strassen-q7+ring,strassen-q8+tpmm,strassen-q8+dgemm,2.5d"
+
+
+def predict(mm, profile, p, n, rows, one_level, top=0, algos=None):
+    """{key: pred_refined} of `predict` for the configurations of rows, or
+    [(key, pred)] of the top ones among `algos`."""
+    args = [mm, "predict", "--profile", profile, "--p", str(p), "--n", str(n), "--top", str(top)]
+    if one_level:
+        args.append("--one-level-network")
+    if algos is not None:
+        args += ["--algo", algos]
+    else:
+        # predict ranks every depth, replication and split of these algorithms.
+        algs = sorted({r["algo"] for r in rows})
+        locs = sorted({r.get("local_levels") or "0" for r in rows})
+        args += ["--algo", ",".join(algs), "--local-strassen", ",".join(locs)]
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "p.csv")
+        res = subprocess.run(args + ["--csv", out], capture_output=True, text=True)
+        if res.returncode != 0:
+            sys.exit(f"two_level_tables.py: {' '.join(args)} failed: {res.stderr.strip() or res.stdout.strip()}")
+        pred = rows_of(out)
+    if top:
+        return [(key_of_pred(r), float(r["pred_refined"])) for r in pred]
+    return {key_of_pred(r): float(r["pred_refined"]) for r in pred}
+
+
+def err(model, sim):
+    return model / sim - 1.0
+
+
+def pct(x):
+    return "" if x is None else f"{100 * x:+.1f} %"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--stamp", required=True, help="the stamp(s) of simulate_two_level_network.sh runs, a,b")
+    ap.add_argument("--host", default="vm")
+    ap.add_argument("--results", default="results/simulated-two-level-network")
+    ap.add_argument("--mmbench", default="build/mmbench")
+    a = ap.parse_args()
+    stamps = a.stamp.split(",")
+
+    def profile_of(platform):
+        stem = platform.replace(".xml", "")
+        if stem == "thesis-opteron":
+            return "configs/thesis-opteron.json"
+        found = sorted(f for st in stamps for f in glob.glob(f"{a.results}/profile-{stem}-{a.host}-{st}.json"))
+        if not found:
+            sys.exit(f"two_level_tables.py: no two-level profile for {platform} in {a.results} (part profiles)")
+        return found[-1]
+
+    new = [r for st in stamps for f in sorted(glob.glob(f"{a.results}/simulated-*-{a.host}-{st}.csv"))
+           for r in rows_of(f)]
+    ref = [r for f in REFERENCE_FILES for r in rows_of(os.path.join(REFERENCE, f))]
+    rows = [r for r in ref + new if r["status"] == "ok" and r.get("t_median") and r["simulated"]]
+
+    # One simulated time per (platform, p, n, configuration): the simulation is
+    # deterministic; where a configuration ran twice, both times are kept to show it.
+    points = {}
+    for r in rows:
+        pt = (r["simulated"], int(r["p"]), int(r["n"]))
+        points.setdefault(pt, {}).setdefault(key_of_sim(r), []).append(r)
+
+    out_rows = []
+    summary = []
+    for pt in sorted(points, key=lambda t: (t[1], t[2], t[0])):
+        plat, p, n = pt
+        prof = profile_of(plat)
+        cfgs = points[pt]
+        flat = [rs[0] for rs in cfgs.values()]
+        one = predict(a.mmbench, prof, p, n, flat, True)
+        two = predict(a.mmbench, prof, p, n, flat, False)
+        # One level: the pick of today's code without the section. Two levels:
+        # the pick the simulated `auto` ran with the two-level profile, where
+        # there is one (else predict's).
+        pick_one = predict(a.mmbench, prof, p, n, None, True, top=1, algos=SIMULABLE)[0][0]
+        ran = [r for r in new if (r["simulated"], int(r["p"]), int(r["n"])) == pt and r["status"] == "ok"
+               and r.get("selected_by", "").startswith("auto")]
+        pick_two = key_of_sim(ran[0]) if ran else predict(a.mmbench, prof, p, n, None, False, top=1,
+                                                             algos=SIMULABLE)[0][0]
+        best_key = min(cfgs, key=lambda k: float(cfgs[k][0]["t_median"]))
+        best = float(cfgs[best_key][0]["t_median"])
+        print(f"\n#### p = {p}, n = {n} ({plat}; profile {prof})\n")
+        print("| configuration | SIMULATED [s] | one level [s] | err | two levels [s] | err | picked by |")
+        print("|---|---|---|---|---|---|---|")
+        for k in sorted(cfgs, key=lambda k: float(cfgs[k][0]["t_median"])):
+            ts = sorted({float(r["t_median"]) for r in cfgs[k]})
+            t = ts[0]
+            p1, p2 = one.get(k), two.get(k)
+            e1 = err(p1, t) if p1 else None
+            e2 = err(p2, t) if p2 else None
+            picked = ", ".join(w for w, kk in (("one level", pick_one), ("two levels", pick_two)) if kk == k)
+            tt = f"{t:.4g}" + ("" if len(ts) == 1 else " (runs: " + ", ".join(f"{x:.6g}" for x in ts) + ")")
+            print(f"| {label(k)} | {tt} | {'' if p1 is None else f'{p1:.4g}'} | {pct(e1)} |"
+                  f" {'' if p2 is None else f'{p2:.4g}'} | {pct(e2)} | {picked} |")
+            out_rows.append({"platform": plat, "p": p, "n": n, "configuration": label(k), "simulated_s": t,
+                             "refined_one_level_s": p1 or "", "err_one_level": e1 if e1 is not None else "",
+                             "refined_two_level_s": p2 or "", "err_two_level": e2 if e2 is not None else "",
+                             "files": " ".join(sorted({r["_file"] for r in cfgs[k]}))})
+        line = {"p": p, "n": n}
+        for name, kk in (("one", pick_one), ("two", pick_two)):
+            if kk in cfgs:
+                t = float(cfgs[kk][0]["t_median"])
+                line[name] = (label(kk), t / best)
+                print(f"\n{name} level{'s' if name == 'two' else ''}: `auto` picks {label(kk)}: regret "
+                      f"{t:.4g} / {best:.4g} = **{t / best:.3f}** (best simulated: {label(best_key)}, "
+                      f"{len(cfgs)} configurations)")
+            else:
+                line[name] = (label(kk), None)
+                print(f"\n{name} level{'s' if name == 'two' else ''}: `auto` picks {label(kk)}: not simulated at this point")
+        errs1 = [abs(x["err_one_level"]) for x in out_rows[-len(cfgs):] if x["err_one_level"] != ""]
+        errs2 = [abs(x["err_two_level"]) for x in out_rows[-len(cfgs):] if x["err_two_level"] != ""]
+        line["max1"] = max(errs1) if errs1 else None
+        line["max2"] = max(errs2) if errs2 else None
+        line["configs"] = len(cfgs)
+        summary.append(line)
+
+    print("\n#### Summary per point\n")
+    print("| p | n | configurations | largest error, one level | two levels | one level: pick, regret | two levels: pick, regret |")
+    print("|---|---|---|---|---|---|---|")
+    for s in summary:
+        def pr(x):
+            lab, reg = x
+            return f"{lab}, " + ("not simulated" if reg is None else f"**{reg:.3f}**")
+        print(f"| {s['p']} | {s['n']} | {s['configs']} | {pct(s['max1'])} | {pct(s['max2'])} | {pr(s['one'])} |"
+              f" {pr(s['two'])} |")
+
+    out_csv = f"{a.results}/model-vs-simulation-{a.host}-{stamps[-1]}.csv"
+    with open(out_csv, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(out_rows[0]))
+        w.writeheader()
+        w.writerows(out_rows)
+    print(f"\n(per configuration: {out_csv})")
+
+    probes = sorted(f for st in stamps for f in glob.glob(f"{a.results}/network-probe-{a.host}-{st}.txt"))
+    if probes:
+        probe_table(probes, json.load(open("configs/thesis-opteron.json"))["network_levels"])
+    walls = [line for st in stamps for f in glob.glob(f"{a.results}/simulated-walltimes-{a.host}-{st}.txt")
+             for line in open(f) if line.startswith("wall p=")]
+    if walls:
+        print("\n#### Wall time of the simulation (ring alone, n = 16384)\n")
+        print("| p | platform | wall [s] | user [s] | sys [s] | load before (1/5/15 min) | load after | rc |")
+        print("|---|---|---|---|---|---|---|---|")
+        for line in walls:
+            kv = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
+            print(f"| {kv['p']} | {kv['platform']} | {kv['wall_s']} | {kv['user_s']} | {kv['sys_s']} |"
+                  f" {kv['load_before'].strip(chr(34))} | {kv.get('load_after', '').strip(chr(34))} | {kv['rc']} |")
+
+
+def probe_table(files, lv):
+    """The probe's simulated times against the section's prices (model/network_traffic.hpp)."""
+    r = lv["ranks_per_node"]
+    intra, inter = lv["intra_node"], lv["inter_node"]
+
+    def inter_time(s, per_node, total):
+        tau = inter["tau_doubles_per_s"]
+        if inter["node_link_doubles_per_s"] > 0:
+            tau = min(tau, inter["node_link_doubles_per_s"] / per_node)
+        if inter["backbone_doubles_per_s"] > 0:
+            tau = min(tau, inter["backbone_doubles_per_s"] / total)
+        return inter["latency_s"] + s / tau
+
+    def intra_time(s, flows):
+        tau = intra["tau_concurrent_doubles_per_s"] if flows > 1 and intra["tau_concurrent_doubles_per_s"] > 0 \
+            else intra["tau_doubles_per_s"]
+        return intra["latency_s"] + s / tau
+
+    print("\n#### The network probe (tests/smpi/network_probe.c) on thesis-opteron.xml\n")
+    print("| p | pattern | bytes | SIMULATED [s] | model [s] | err |")
+    print("|---|---|---|---|---|---|")
+    for f in files:
+        for line in open(f):
+            m = re.match(r"p=(\d+) (\S+) (\d+) (\S+)", line)
+            if not m:
+                continue
+            p, pat, b, t = int(m.group(1)), m.group(2), int(m.group(3)), float(m.group(4))
+            s = b / 8.0
+            nodes = (p + r - 1) // r
+            if pat == "alone-intra":
+                model = intra_time(s, 1)
+            elif pat == "alone-inter":
+                model = inter_time(s, 1, 1)
+            elif pat == "ring":
+                model = max(intra_time(s, r - 1) if r > 1 else 0, inter_time(s, 1, nodes))
+            elif pat.startswith("swap"):
+                d = int(pat[4:])
+                if d >= r:
+                    model = inter_time(s, r, p)
+                elif r % (2 * d) == 0:
+                    model = intra_time(s, r)
+                else:
+                    model = max(intra_time(s, r), inter_time(s, r, p))
+            else:
+                continue
+            print(f"| {p} | {pat} | {b} | {t:.4g} | {model:.4g} | {pct(model / t - 1)} |")
+
+
+if __name__ == "__main__":
+    main()
