@@ -7,7 +7,7 @@
 # results/simulated-two-level-network.md, docs/results.md ("Two-level
 # network").
 #
-#   PARTS="profiles probe auto extra wall" STAMP=20261126T1630Z LIMIT=1500 \
+#   PARTS="profiles probe auto extra colls wall" STAMP=20261126T1630Z LIMIT=1500 \
 #       scripts/bench/simulate_two_level_network.sh
 #
 #   profiles  the two-level profile of each scaled platform
@@ -22,6 +22,10 @@
 #             between entries): with the two-level profile, or (one) with
 #             the same profile without its network_levels, for what the
 #             one-level model picks
+#   colls     2.5d at p = 64, n = 4096, c = 4, 16, 64, with SMPI's default
+#             collectives and with MPICH's (--cfg smpi/coll-selector:mpich):
+#             SMPI's default MPI_Reduce is a flat gather to the root, the
+#             model prices a binomial tree
 #   wall      ring alone, n = 16384, at WP (default "256 1024"): the
 #             simulator's wall time (and the simulated time, the same as
 #             the reference runs of results/simulated-thesis-cluster/)
@@ -33,7 +37,7 @@
 # Needs build-smpi (cmake -B build-smpi -DMMBENCH_SMPI=ON) and smpicc.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-PARTS=${PARTS:-profiles probe auto extra wall}
+PARTS=${PARTS:-profiles probe auto extra colls wall}
 STAMP=${STAMP:-$(date -u +%Y%m%dT%H%MZ)}
 LIMIT=${LIMIT:-1500}
 OUT=${OUT:-results/simulated-two-level-network}
@@ -77,7 +81,7 @@ sim() {
   echo "# $(date -u +%H:%M:%S) $what p=$p $* (load $load)" | tee -a "$walls"
   local rc=0
   /usr/bin/time -f "%e %U %S" -o "$tag.time" timeout "$LIMIT" \
-    scripts/simulate.sh --platform "$plat" --np "$p" --compute charged --sim-profile none -- \
+    scripts/simulate.sh --platform "$plat" --np "$p" --compute charged --sim-profile none ${SIM_CFG:+--cfg "$SIM_CFG"} -- \
       run "$@" --profile "$prof" --reps 1 --warmup 0 --quiet --csv "$csv" > "$tag.out" 2>&1 || rc=$?
   local wall user sys
   read -r wall user sys < <(tail -1 "$tag.time")
@@ -116,6 +120,9 @@ for part in $PARTS; do
         # shellcheck disable=SC2086
         sim "extra-$kind" "$p" "$kind" $args --n "$n"
       done ;;
+    colls)
+      sim colls-default 64 two --algo 2.5d --replicas 4,16,64 --n 4096
+      SIM_CFG=smpi/coll-selector:mpich sim colls-mpich 64 two --algo 2.5d --replicas 4,16,64 --n 4096 ;;
     wall)
       for p in ${WP:-256 1024}; do sim wall "$p" two --algo ring --n 16384; done ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
