@@ -2,7 +2,7 @@
 # Run mmbench on a simulated cluster (SimGrid SMPI).
 #
 #   scripts/simulate.sh --platform configs/platforms/thesis-opteron.xml --np 56 \
-#       [--compute real|charged] [--build build-smpi] [--cfg smpi/x:y ...] -- run --algo ring --n 4096 ...
+#       [--compute real|charged] [--host-memory 8G] [--build build-smpi] [--cfg smpi/x:y ...] -- run --algo ring --n 4096 ...
 #
 # Everything after `--` goes to the SMPI build of mmbench (cmake -B build-smpi
 # -DMMBENCH_SMPI=ON && cmake --build build-smpi). Ranks are placed as
@@ -16,12 +16,17 @@
 # --compute charged: local DGEMMs and matrix additions are not executed but
 #   charged as simulated time (host speed of the platform, or the machine
 #   profile given with --sim-profile); verification is skipped.
+# --host-memory SIZE: what all simulated ranks together may hold in this one
+#   process (default 90 % of MemAvailable); a configuration predicted to need
+#   more is a not-applicable row instead of a simulation the host kills
+#   (charged mode counts the 1 MiB or less of each buffer a rank keeps
+#   privately, docs/simulation.md).
 # The CSV's `simulated` column names the platform; the sidecar records the
 # platform file's sha256 and the compute mode.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-platform= np= build="$here/build-smpi" compute=real sim_profile=
+platform= np= build="$here/build-smpi" compute=real sim_profile= host_memory=
 cfgs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,9 +35,10 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --compute) compute=$2; shift 2 ;;
     --sim-profile) sim_profile=$2; shift 2 ;;
+    --host-memory) host_memory=$2; shift 2 ;;
     --cfg) cfgs+=("--cfg=$2"); shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,25p "$0"; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (options go before --, mmbench's after)" >&2; exit 2 ;;
   esac
 done
@@ -60,6 +66,7 @@ export MMBENCH_SIM_PLATFORM_SHA256
 MMBENCH_SIM_PLATFORM_SHA256=$(sha256sum "$platform" | cut -d' ' -f1)
 export MMBENCH_SIM_COMPUTE=$compute
 [ -n "$sim_profile" ] && export MMBENCH_SIM_PROFILE=$sim_profile
+[ -n "$host_memory" ] && export MMBENCH_SIM_HOST_MEMORY=$host_memory
 export OPENBLAS_NUM_THREADS=1  # simulated ranks share one process
 
 # Real computation is timed on this machine and charged 1:1: the host

@@ -59,6 +59,10 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
     {"MMBENCH_SIM_PROFILE", EnvironmentReader::mmbench, "the platform's host speed",
      "SMPI build only, set by scripts/simulate.sh --sim-profile: a machine profile whose DGEMM "
      "rate and addition bandwidth price charged work"},
+    {"MMBENCH_SIM_HOST_MEMORY", EnvironmentReader::mmbench, "90 % of this host's MemAvailable",
+     "SMPI build only, set by scripts/simulate.sh --host-memory: the memory all simulated ranks "
+     "together may hold in the one simulating process (4G, 512M); a configuration predicted over "
+     "it is not applicable"},
     // libmmbench-lb.so
     {"MMBENCH_LB", EnvironmentReader::preload, "MMBENCH_PROFILE's lb, else 32",
      "the lb to serve to PBLAS (a positive integer); wins over MMBENCH_PROFILE"},

@@ -1,0 +1,94 @@
+#include "cli/run_memory.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/byte_size.hpp"
+#include "core/simulation.hpp"
+#include "core/sysinfo.hpp"
+#include "core/usage_error.hpp"
+#include "ranking/selection.hpp"
+
+namespace mmbench::cli {
+
+namespace {
+constexpr double kUsable = 0.9;  // of MemAvailable: the rest for MPI, the libraries, the OS
+}  // namespace
+
+double RunMemory::ranking_bytes() const {
+  if (limit.bytes > 0 && node_bytes > 0) return std::min(limit.bytes, node_bytes);
+  return limit.bytes > 0 ? limit.bytes : node_bytes;
+}
+
+std::string RunMemory::ranking_source() const {
+  if (limit.bytes > 0 && (node_bytes <= 0 || limit.bytes <= node_bytes)) return limit.source;
+  if (host_budget > 0) return fmt::format("the simulation's host budget over its {} ranks", node_ranks);
+  return fmt::format("this node's available memory (90 % of MemAvailable over its {} rank{})", node_ranks,
+                     node_ranks == 1 ? "" : "s");
+}
+
+RunMemory run_memory(const MachineArgs& args, const Machine* machine, const Comm& world) {
+  RunMemory mem;
+  mem.limit = memory_limit(args, machine);
+  Comm node = world.split_node();
+  mem.node_ranks = node.size();
+  const double avail = world.min(static_cast<double>(available_memory_bytes()));
+  if (sim::simulated()) {
+    const char* budget = std::getenv("MMBENCH_SIM_HOST_MEMORY");
+    mem.host_budget = budget && *budget ? double(parse_byte_size("MMBENCH_SIM_HOST_MEMORY", budget)) : kUsable * avail;
+    // Real computation: every simulated rank's buffers are its own, so the
+    // ranking keeps each within its share of the budget.
+    if (!sim::charged()) {
+      mem.node_ranks = world.size();
+      mem.node_bytes = mem.host_budget / world.size();
+    }
+  } else if (avail > 0) {
+    mem.node_bytes = kUsable * world.min(avail / node.size());
+  }
+  return mem;
+}
+
+double simulated_host_bytes(const algos::MemoryEstimate& need, int ranks, bool charged) {
+  const double holders = need.holders == 0 ? ranks : need.holders;
+  double per_rank = 8.0 * need.own();
+  if (charged) {
+    const double shared_pages = per_rank / 4096.0 * 8.0;  // page-table entries of the shared mappings
+    per_rank = std::min(per_rank, double(need.buffers) * double(sim::kSharedBufferBytes)) + shared_pages;
+  }
+  return holders * per_rank;
+}
+
+std::string memory_refusal(const RunMemory& mem, const Config& c, int ranks) {
+  const algos::MemoryEstimate need = c.algo->memory(c.pb, c.opt, ranks);
+  if (mem.limit.bytes > 0 && need.bytes() > mem.limit.bytes)
+    return ranking::over_memory_reason(need, mem.limit.bytes, mem.limit.source);
+  if (mem.host_budget > 0) {
+    const bool charged = sim::charged();
+    const double host = simulated_host_bytes(need, ranks, charged);
+    const int holders = need.holders == 0 ? ranks : need.holders;
+    if (host > mem.host_budget)
+      return fmt::format("simulation: {} rank{} x {} ({}) = {} in this one process, over the host budget of {} "
+                         "(MMBENCH_SIM_HOST_MEMORY, simulate.sh --host-memory)",
+                         holders, holders == 1 ? "" : "s", format_bytes(host / holders),
+                         charged ? "charged: buffers of 1 MiB or more shared" : "real computation", format_bytes(host),
+                         format_bytes(mem.host_budget));
+  }
+  return {};
+}
+
+void check_node_memory(const RunMemory& mem, const std::vector<Config>& configs, int ranks) {
+  if (mem.node_bytes <= 0 || mem.host_budget > 0) return;  // unknown, or simulated (memory_refusal's rows)
+  for (const Config& c : configs) {
+    if (!memory_refusal(mem, c, ranks).empty()) continue;  // a not-applicable row says why
+    const double need = c.algo->memory(c.pb, c.opt, ranks).bytes();
+    if (need > mem.node_bytes)
+      throw UsageError(fmt::format(
+          "{} m={} n={} k={} needs about {:.1f} GiB per rank, but only {:.1f} GiB per rank are available "
+          "({} ranks on this node); use smaller sizes or more nodes",
+          c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30), mem.node_bytes / (1 << 30), mem.node_ranks));
+  }
+}
+
+}  // namespace mmbench::cli
