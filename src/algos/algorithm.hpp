@@ -97,10 +97,9 @@ class Algorithm {
   }
   static MemoryEstimate even_share(const Problem& pb, int ranks) {
     MemoryEstimate m;
-    m.a = double(pb.m) * double(pb.k) / ranks;
-    m.b = double(pb.k) * double(pb.n) / ranks;
-    m.c = double(pb.m) * double(pb.n) / ranks;
-    m.buffers = 3;
+    add_buffers(m, &MemoryEstimate::a, double(pb.m) * double(pb.k) / ranks);
+    add_buffers(m, &MemoryEstimate::b, double(pb.k) * double(pb.n) / ranks);
+    add_buffers(m, &MemoryEstimate::c, double(pb.m) * double(pb.n) / ranks);
     return m;
   }
   // Collective over comm. Only called when check() passed.

@@ -92,12 +92,12 @@ class Dgemm : public Algorithm {
   // threads x p threads; the other ranks hold nothing.
   MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const override {
     MemoryEstimate m;
-    m.a = double(pb.m) * double(pb.k);
-    m.b = double(pb.k) * double(pb.n);
-    m.c = double(pb.m) * double(pb.n);
-    m.local = double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local, opt.threads * ranks));
+    add_buffers(m, &MemoryEstimate::a, double(pb.m) * double(pb.k));
+    add_buffers(m, &MemoryEstimate::b, double(pb.k) * double(pb.n));
+    add_buffers(m, &MemoryEstimate::c, double(pb.m) * double(pb.n));
+    add_buffers(m, &MemoryEstimate::local,
+                double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local, opt.threads * ranks)));
     m.holders = 1;
-    m.buffers = 3 + (m.local > 0);
     return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {

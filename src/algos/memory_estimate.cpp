@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/byte_size.hpp"
+#include "core/simulation.hpp"
 
 namespace mmbench::algos {
 
@@ -26,6 +27,11 @@ const char* words(const std::string& key) {
   return "libraries";
 }
 }  // namespace
+
+void add_buffers(MemoryEstimate& m, double MemoryEstimate::*part, double doubles, double count) {
+  m.*part += count * doubles;
+  if (8.0 * doubles < double(sim::kSharedBufferBytes)) m.small += count * doubles;
+}
 
 std::string describe(const MemoryEstimate& m) {
   std::string parts;

@@ -37,15 +37,20 @@ struct MemoryEstimate {
   // Ranks that hold about this much: 0 = every rank holds at most this;
   // 1 = rank 0 alone (the dgemm peer), the others nothing.
   int holders = 0;
-  // Separate buffers on that rank (each matrix, message buffer, workspace):
-  // a charged simulation keeps a buffer below 1 MiB private to its rank
-  // (core/large_buffer.hpp), so the host's share follows from the count.
-  int buffers = 0;
+  // Of own(), the doubles in buffers below 1 MiB each: a charged simulation
+  // shares the larger ones between its simulated ranks
+  // (core/large_buffer.hpp), so these are what a rank keeps to itself.
+  double small = 0;
 
   double own() const { return a + b + c + replicas + comm + strassen + local; }
   double total() const { return own() + library; }
   double bytes() const { return 8.0 * total(); }
 };
+
+// Adds `count` buffers of `doubles` each to `part` of m (and to m.small
+// where one is below 1 MiB). Example: add_buffers(m, &MemoryEstimate::comm,
+// k * w, 2) for ring's two B-block buffers.
+void add_buffers(MemoryEstimate& m, double MemoryEstimate::*part, double doubles, double count = 1);
 
 // "2.50 GiB (A 1.00 GiB, B 1.00 GiB, C 512 MiB)": the total and every part
 // that is not zero, in that order (library as "libraries ... (estimate)").

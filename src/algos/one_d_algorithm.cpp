@@ -51,12 +51,11 @@ MemoryEstimate OneDAlgorithm::plan_memory(const Problem& pb, const Options& o, i
   // Rank 0 holds the most: the first ranks take the remainders.
   const double rows = double(block_size(pb.m, ranks, 0)), widest = double(block_size(pb.n, ranks, 0));
   MemoryEstimate m;
-  m.a = rows * double(pb.k);
-  m.b = double(pb.k) * widest;
-  m.c = rows * double(pb.n);
-  m.comm = one_d_buffer_doubles(pb, ranks);
-  m.local = one_d_local_workspace_doubles(pb, o, ranks);
-  m.buffers = 3 + (m.comm > 0 ? 2 : 0) + (m.local > 0);
+  add_buffers(m, &MemoryEstimate::a, rows * double(pb.k));
+  add_buffers(m, &MemoryEstimate::b, double(pb.k) * widest);
+  add_buffers(m, &MemoryEstimate::c, rows * double(pb.n));
+  add_buffers(m, &MemoryEstimate::comm, one_d_buffer_doubles(pb, ranks) / 2, 2);
+  add_buffers(m, &MemoryEstimate::local, one_d_local_workspace_doubles(pb, o, ranks));
   return m;
 }
 

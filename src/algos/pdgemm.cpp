@@ -128,11 +128,10 @@ class Pdgemm : public Algorithm {
     const double mr = double(block_cyclic_extent(pb.m, opt.nb, 0, pr)), kc = double(block_cyclic_extent(pb.k, opt.nb, 0, pc)),
                  kr = double(block_cyclic_extent(pb.k, opt.nb, 0, pr)), nc = double(block_cyclic_extent(pb.n, opt.nb, 0, pc));
     MemoryEstimate m;
-    m.a = mr * kc;
-    m.b = kr * nc;
-    m.c = mr * nc;
+    add_buffers(m, &MemoryEstimate::a, mr * kc);
+    add_buffers(m, &MemoryEstimate::b, kr * nc);
+    add_buffers(m, &MemoryEstimate::c, mr * nc);
     m.library = double(lb_in_force(opt.lb, opt.lb_tuned, pb.k, pr, pc, opt.nb)) * (mr + nc);
-    m.buffers = 3;
     return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {

@@ -28,14 +28,15 @@ const Algorithm& leaf_algorithm(Cutoff c) {
   return dgemm_algorithm();  // a leaf group of one rank: LocalDgemm, the same buffers
 }
 
-// One level's buffers on a rank of task g, per unit of the rank's shares a,
-// b, c (redistribution transport).
+// One level's buffers on a rank of task g, as counts of the rank's shares
+// a, b, c (redistribution transport). A packed message holds several shares
+// in one buffer; counted share by share (where the shares are below 1 MiB,
+// the charged simulation's private part may be overstated, never understated).
 struct LevelTerms {
   double sa = 0, sb = 0, sc = 0;  // Strassen temporaries: S, T, the products
   double ca = 0, cb = 0, cc = 0;  // received quadrants and products, packed messages
-  int buffers = 0;
   LevelTerms& operator+=(const LevelTerms& o) {
-    sa += o.sa, sb += o.sb, sc += o.sc, ca += o.ca, cb += o.cb, cc += o.cc, buffers += o.buffers;
+    sa += o.sa, sb += o.sb, sc += o.sc, ca += o.ca, cb += o.cb, cc += o.cc;
     return *this;
   }
   double times(double a, double b, double c) const { return (sa + ca) * a + (sb + cb) * b + (sc + cc) * c; }
@@ -59,20 +60,17 @@ LevelTerms redistribution_terms(Schema s, int g) {
   t.cb = b_in + b_in + b_out;
   // Received products, and the product redistribution's messages likewise.
   t.cc = p_in + p_in + p_out;
-  t.buffers = 2 + products + a_in + b_in + p_in + (a_out + b_out > 0) + (a_in + b_in > 0) + (p_out > 0) + (p_in > 0);
   return t;
 }
 
 MemoryEstimate with_terms(const MemoryEstimate& leaf, const LevelTerms& t) {
-  MemoryEstimate m;
-  m.a = leaf.a;
-  m.b = leaf.b;
-  m.c = leaf.c;
-  m.strassen = t.sa * leaf.a + t.sb * leaf.b + t.sc * leaf.c;
-  m.comm = leaf.comm + t.ca * leaf.a + t.cb * leaf.b + t.cc * leaf.c;
-  m.local = leaf.local;
-  m.library = leaf.library;
-  m.buffers = leaf.buffers + t.buffers;
+  MemoryEstimate m = leaf;  // its A, B, C are the caller's, its own buffers stay
+  add_buffers(m, &MemoryEstimate::strassen, leaf.a, t.sa);
+  add_buffers(m, &MemoryEstimate::strassen, leaf.b, t.sb);
+  add_buffers(m, &MemoryEstimate::strassen, leaf.c, t.sc);
+  add_buffers(m, &MemoryEstimate::comm, leaf.a, t.ca);
+  add_buffers(m, &MemoryEstimate::comm, leaf.b, t.cb);
+  add_buffers(m, &MemoryEstimate::comm, leaf.c, t.cc);
   return m;
 }
 
@@ -151,10 +149,9 @@ MemoryEstimate pdgemr2d_path(const Config& cfg, const Options& leaf_opt, Index m
   for (int l = r - 1; l >= 0; --l) idx[l] = idx[l + 1] + start[l];
   const int nb = cfg.nb;
   MemoryEstimate est;
-  est.a = cyclic_share(m, k, nb, ranks, idx[0]);
-  est.b = cyclic_share(k, n, nb, ranks, idx[0]);
-  est.c = cyclic_share(m, n, nb, ranks, idx[0]);
-  est.buffers = 3;
+  add_buffers(est, &MemoryEstimate::a, cyclic_share(m, k, nb, ranks, idx[0]));
+  add_buffers(est, &MemoryEstimate::b, cyclic_share(k, n, nb, ranks, idx[0]));
+  add_buffers(est, &MemoryEstimate::c, cyclic_share(m, n, nb, ranks, idx[0]));
   for (int l = 0; l < r; ++l) {
     const Index f = Index{1} << l;
     const Index ml = m / f, nl = n / f, kl = k / f;
@@ -170,9 +167,12 @@ MemoryEstimate pdgemr2d_path(const Config& cfg, const Options& leaf_opt, Index m
     const int na = static_cast<int>(std::count(reads.a.begin(), reads.a.end(), true)),
               nbq = static_cast<int>(std::count(reads.b.begin(), reads.b.end(), true));
     const int products = static_cast<int>(tasks(cfg.schema)[g].size());
-    est.comm += na * qa + nbq * qb + lc;
-    est.strassen += qa + qb + products * qc;
-    est.buffers += na + nbq + 1 + 2 + products;
+    add_buffers(est, &MemoryEstimate::comm, qa, na);
+    add_buffers(est, &MemoryEstimate::comm, qb, nbq);
+    add_buffers(est, &MemoryEstimate::comm, lc);
+    add_buffers(est, &MemoryEstimate::strassen, qa);
+    add_buffers(est, &MemoryEstimate::strassen, qb);
+    add_buffers(est, &MemoryEstimate::strassen, qc, products);
     // pdgemr2d packs a quadrant's shares on both sides (allocated per call).
     est.library = std::max({est.library, la / 4 + qa, lb / 4 + qb, qc + lc / 4});
   }

@@ -220,19 +220,15 @@ class TwoPointFiveD : public Algorithm {
     const double bm = double(block_size(pb.m, q, 0)), bn = double(block_size(pb.n, q, 0)),
                  bk = double(block_size(pb.k, q, 0));
     MemoryEstimate m;
-    const double blocks = bm * bk + bk * bn + bm * bn;
-    if (c > 1) {
-      m.replicas = blocks;
-    } else {
-      m.a = bm * bk;
-      m.b = bk * bn;
-      m.c = bm * bn;
-    }
-    m.comm = bm * bk + bk * bn;  // the A and B panels, as wide as the widest k-block
+    add_buffers(m, c > 1 ? &MemoryEstimate::replicas : &MemoryEstimate::a, bm * bk);
+    add_buffers(m, c > 1 ? &MemoryEstimate::replicas : &MemoryEstimate::b, bk * bn);
+    add_buffers(m, c > 1 ? &MemoryEstimate::replicas : &MemoryEstimate::c, bm * bn);
+    // The A and B panels, as wide as the widest k-block.
+    add_buffers(m, &MemoryEstimate::comm, bm * bk);
+    add_buffers(m, &MemoryEstimate::comm, bk * bn);
     // Summing C over the layers, MPI_Reduce takes a temporary of the block
     // (Open MPI's reduction does): an estimate of MPI's own buffer.
     if (c > 1) m.library = bm * bn;
-    m.buffers = 5;
     return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {

@@ -15,6 +15,12 @@ namespace mmbench::cli {
 
 namespace {
 constexpr double kUsable = 0.9;  // of MemAvailable: the rest for MPI, the libraries, the OS
+// What a simulated rank holds besides mmbench's buffers, on p ranks: SimGrid's
+// actor, the used part of its stack, the rank's copy of the program's data,
+// and mmbench's layouts, which hold a rectangle per rank for each of a few
+// dozen matrices at most -- so it grows with p (docs/simulation.md,
+// "Memory", has the measurements behind the two constants).
+double simulated_rank_bytes(int ranks) { return double(1 << 20) + 1536.0 * ranks; }
 }  // namespace
 
 double RunMemory::ranking_bytes() const {
@@ -52,12 +58,14 @@ RunMemory run_memory(const MachineArgs& args, const Machine* machine, const Comm
 
 double simulated_host_bytes(const algos::MemoryEstimate& need, int ranks, bool charged) {
   const double holders = need.holders == 0 ? ranks : need.holders;
-  double per_rank = 8.0 * need.own();
+  double per_rank = need.bytes();
   if (charged) {
-    const double shared_pages = per_rank / 4096.0 * 8.0;  // page-table entries of the shared mappings
-    per_rank = std::min(per_rank, double(need.buffers) * double(sim::kSharedBufferBytes)) + shared_pages;
+    // Buffers of 1 MiB or more map shared pages: only their page-table
+    // entries (8 bytes per 4 KiB page) are the rank's; smaller ones are.
+    const double shared = 8.0 * (need.own() - need.small);
+    per_rank = 8.0 * (need.small + need.library) + shared / 4096.0 * 8.0;
   }
-  return holders * per_rank;
+  return ranks * simulated_rank_bytes(ranks) + holders * per_rank;
 }
 
 std::string memory_refusal(const RunMemory& mem, const Config& c, int ranks) {
@@ -67,12 +75,12 @@ std::string memory_refusal(const RunMemory& mem, const Config& c, int ranks) {
   if (mem.host_budget > 0) {
     const bool charged = sim::charged();
     const double host = simulated_host_bytes(need, ranks, charged);
-    const int holders = need.holders == 0 ? ranks : need.holders;
     if (host > mem.host_budget)
-      return fmt::format("simulation: {} rank{} x {} ({}) = {} in this one process, over the host budget of {} "
+      return fmt::format("simulation: {} ranks hold {} in this one process ({}), over the host budget of {} "
                          "(MMBENCH_SIM_HOST_MEMORY, simulate.sh --host-memory)",
-                         holders, holders == 1 ? "" : "s", format_bytes(host / holders),
-                         charged ? "charged: buffers of 1 MiB or more shared" : "real computation", format_bytes(host),
+                         ranks, format_bytes(host),
+                         charged ? "charged: buffers below 1 MiB, page tables of the shared ones"
+                                 : "real computation: every buffer",
                          format_bytes(mem.host_budget));
   }
   return {};

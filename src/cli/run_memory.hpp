@@ -13,11 +13,12 @@
 //       in this one process) a configuration whose ranks together would hold
 //       more than the budget is a not-applicable row: real computation holds
 //       every buffer per rank; charged computation shares buffers of 1 MiB
-//       or more between ranks (core/large_buffer.hpp), so a rank keeps at
-//       most 1 MiB of each buffer privately, plus the page tables of its
-//       shared mappings (8 bytes per 4 KiB page). The budget is
-//       MMBENCH_SIM_HOST_MEMORY (scripts/simulate.sh --host-memory), else
-//       90 % of this host's MemAvailable.
+//       or more between ranks (core/large_buffer.hpp), so a rank keeps its
+//       smaller buffers and the page tables of its shared mappings (8 bytes
+//       per 4 KiB page); every rank adds what SimGrid and the layouts keep
+//       for it (1 MiB + 1.5 KiB per rank of the job). The
+//       budget is MMBENCH_SIM_HOST_MEMORY (scripts/simulate.sh
+//       --host-memory), else 90 % of this host's MemAvailable.
 #pragma once
 
 #include <string>
