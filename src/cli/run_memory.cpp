@@ -70,8 +70,8 @@ double simulated_host_bytes(const algos::MemoryEstimate& need, int ranks, bool c
 
 std::string memory_refusal(const RunMemory& mem, const Config& c, int ranks) {
   const algos::MemoryEstimate need = c.algo->memory(c.pb, c.opt, ranks);
-  if (mem.limit.bytes > 0 && need.bytes() > mem.limit.bytes)
-    return ranking::over_memory_reason(need, mem.limit.bytes, mem.limit.source);
+  if (mem.limit.bytes > 0 && !ranking::fits_memory(need, mem.limit.bytes, ranks))
+    return ranking::over_memory_reason(need, mem.limit.bytes, mem.limit.source, ranks);
   if (mem.host_budget > 0) {
     const bool charged = sim::charged();
     const double host = simulated_host_bytes(need, ranks, charged);
@@ -90,12 +90,21 @@ void check_node_memory(const RunMemory& mem, const std::vector<Config>& configs,
   if (mem.node_bytes <= 0 || mem.host_budget > 0) return;  // unknown, or simulated (memory_refusal's rows)
   for (const Config& c : configs) {
     if (!memory_refusal(mem, c, ranks).empty()) continue;  // a not-applicable row says why
-    const double need = c.algo->memory(c.pb, c.opt, ranks).bytes();
-    if (need > mem.node_bytes)
+    const algos::MemoryEstimate est = c.algo->memory(c.pb, c.opt, ranks);
+    // Rank 0 alone holding everything (the dgemm peer) may use its node's
+    // share of every rank of the job there.
+    if (ranking::fits_memory(est, mem.node_bytes, std::min(ranks, mem.node_ranks))) continue;
+    const double need = est.bytes();
+    if (est.holders == 1)
       throw UsageError(fmt::format(
-          "{} m={} n={} k={} needs about {:.1f} GiB per rank, but only {:.1f} GiB per rank are available "
-          "({} ranks on this node); use smaller sizes or more nodes",
-          c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30), mem.node_bytes / (1 << 30), mem.node_ranks));
+          "{} m={} n={} k={} needs about {:.1f} GiB on rank 0, but only {:.1f} GiB are available on its node; use "
+          "smaller sizes",
+          c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30),
+          mem.node_bytes * std::min(ranks, mem.node_ranks) / (1 << 30)));
+    throw UsageError(fmt::format(
+        "{} m={} n={} k={} needs about {:.1f} GiB per rank, but only {:.1f} GiB per rank are available "
+        "({} ranks on this node); use smaller sizes or more nodes",
+        c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30), mem.node_bytes / (1 << 30), mem.node_ranks));
   }
 }
 

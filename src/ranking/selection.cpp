@@ -42,7 +42,16 @@ bool differs_from_paper(const algos::Q7SplitTable& t) {
 
 }  // namespace
 
-std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_bytes, const std::string& source) {
+bool fits_memory(const algos::MemoryEstimate& need, double limit_bytes, int ranks) {
+  return need.bytes() <= (need.holders == 1 ? limit_bytes * ranks : limit_bytes);
+}
+
+std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_bytes, const std::string& source,
+                               int ranks) {
+  if (need.holders == 1 && ranks > 1)
+    return "needs " + algos::describe(need) + " on rank 0 (the others hold nothing), more than the " +
+           format_bytes(limit_bytes * ranks) + " of " + std::to_string(ranks) + " ranks at " +
+           format_bytes(limit_bytes) + " each (" + source + ")";
   return "needs " + algos::describe(need) + " per rank, more than the " + format_bytes(limit_bytes) + " of " + source;
 }
 
@@ -110,9 +119,10 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
         return false;
       }
       c.memory = algo->memory(pb, o, p);
-      if (space.max_doubles_per_rank > 0 && c.memory.total() > space.max_doubles_per_rank) {
+      if (space.max_doubles_per_rank > 0 && !fits_memory(c.memory, 8 * space.max_doubles_per_rank, p)) {
         out.excluded.push_back(
-            {c.label(), over_memory_reason(c.memory, 8 * space.max_doubles_per_rank, space.memory_limit_source), true});
+            {c.label(), over_memory_reason(c.memory, 8 * space.max_doubles_per_rank, space.memory_limit_source, p),
+             true});
         return false;
       }
       try {

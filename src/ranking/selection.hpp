@@ -90,11 +90,18 @@ struct Ranking {
 Ranking rank_candidates(const algos::Problem& pb, int p, const algos::Options& base, const MachineParams& mp,
                         ModelKind model, const CandidateSpace& space = {});
 
-// Why a configuration that needs `need` per rank does not fit a limit of
-// `limit_bytes` per rank from `source`, the words of the exclusion and of
-// run's not-applicable row: "needs 2.50 GiB (A 1.00 GiB, ...) per rank, more
-// than the 2.00 GiB of --memory-per-rank".
-std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_bytes, const std::string& source);
+// Whether a configuration's predicted peak fits a limit of `limit_bytes` per
+// rank on `ranks` ranks. A configuration whose data rank 0 alone holds (the
+// dgemm peer: MemoryEstimate::holders 1) may use what all its ranks may, the
+// others holding nothing.
+bool fits_memory(const algos::MemoryEstimate& need, double limit_bytes, int ranks);
+// Why it does not, the words of the exclusion and of run's not-applicable
+// row: "needs 2.50 GiB (A 1.00 GiB, ...) per rank, more than the 2.00 GiB of
+// --memory-per-rank", or for the dgemm peer "needs 24.0 GiB (...) on rank 0
+// (the others hold nothing), more than the 16.0 GiB of 2 ranks at 8.00 GiB
+// each (--memory-per-rank)".
+std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_bytes, const std::string& source,
+                               int ranks);
 
 // Both predictions of one configuration as it will run (or ran): the
 // algorithm's models (Algorithm::models()) with its options resolved.

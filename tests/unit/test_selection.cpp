@@ -192,6 +192,27 @@ TEST(Selection, MemoryLimitExcludes) {
   EXPECT_NE(why.find("(A 3.81 MiB, B 3.81 MiB, C 3.81 MiB, message buffers 7.63 MiB)"), std::string::npos) << why;
 }
 
+// The dgemm peer holds everything on rank 0 and nothing elsewhere: it may
+// use what all ranks of the job may.
+TEST(Selection, TheDgemmPeerMayUseEveryRanksShare) {
+  CandidateSpace space;
+  space.only = {"dgemm"};
+  space.local_levels = {0};
+  const algos::Problem pb{1000, 1000, 1000};  // 3 x 7.63 MiB = 22.9 MiB on rank 0
+  space.max_doubles_per_rank = 1.6e6;         // 12.2 MiB per rank: 24.4 MiB for two
+  EXPECT_EQ(rank_candidates(pb, 2, {}, opteron(), ModelKind::refined, space).ranked.size(), 1u);
+  const Ranking one = rank_candidates(pb, 1, {}, opteron(), ModelKind::refined, space);
+  ASSERT_TRUE(one.ranked.empty());
+  EXPECT_NE(one.excluded[0].reason.find("per rank, more than the 12.2 MiB"), std::string::npos) << one.excluded[0].reason;
+  space.max_doubles_per_rank = 1.0e6;  // 7.63 MiB each, 15.3 MiB for two
+  const Ranking two = rank_candidates(pb, 2, {}, opteron(), ModelKind::refined, space);
+  ASSERT_TRUE(two.ranked.empty());
+  EXPECT_NE(two.excluded[0].reason.find("on rank 0 (the others hold nothing), more than the 15.3 MiB of 2 ranks at "
+                                        "7.63 MiB each"),
+            std::string::npos)
+      << two.excluded[0].reason;
+}
+
 // What --algo auto runs is rank 1: no ranked candidate exceeds the limit,
 // and every candidate excluded for memory does; the limit's source is cited.
 TEST(Selection, MemoryLimitHoldsForEveryRankedCandidate) {
@@ -208,7 +229,7 @@ TEST(Selection, MemoryLimitHoldsForEveryRankedCandidate) {
   const Ranking rk = rank_candidates(pb, 16, {}, opteron(), ModelKind::refined, limited);
   ASSERT_FALSE(rk.ranked.empty());
   EXPECT_LT(rk.ranked.size(), free.ranked.size());
-  for (const Candidate& c : rk.ranked) EXPECT_LE(c.memory.total(), limited.max_doubles_per_rank) << c.label();
+  for (const Candidate& c : rk.ranked) EXPECT_TRUE(fits_memory(c.memory, 8 * limited.max_doubles_per_rank, 16)) << c.label();
   int by_memory = 0;
   for (const Excluded& e : rk.excluded)
     if (e.memory) {
@@ -222,7 +243,7 @@ TEST(Selection, MemoryLimitHoldsForEveryRankedCandidate) {
     return std::any_of(rk.ranked.begin(), rk.ranked.end(), [&](const Candidate& c) { return c.label() == label; });
   };
   for (const Candidate& c : free.ranked) {
-    if (c.memory.total() > limited.max_doubles_per_rank) {
+    if (!fits_memory(c.memory, 8 * limited.max_doubles_per_rank, 16)) {
       EXPECT_FALSE(ranked(c.label())) << c.label();
     } else if (c.opt.q7_splits == nullptr) {
       EXPECT_TRUE(ranked(c.label())) << c.label();
