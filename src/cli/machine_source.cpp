@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/byte_size.hpp"
 #include "core/usage_error.hpp"
 #include "core/sysinfo.hpp"
 
@@ -20,6 +21,17 @@ void add_machine_options(CLI::App* cmd, MachineArgs& a) {
   cmd->add_option("--cores-per-node", a.cores_per_node,
                   "Cores of one node; dgemm (one node, p x threads threads) applies only within it (default: the profile's, else this host's)");
   cmd->add_option("--add-bandwidth", a.add_mb_s, "Memory bandwidth of C = A + B in MB/s (refined model; overrides the profile)");
+  cmd->add_option("--memory-per-rank", a.memory_per_rank,
+                  "Memory one rank may use, e.g. 4G or 512M (binary units); candidates predicted to need more are "
+                  "excluded, configurations refused (default: the profile's, if it has one)");
+}
+
+MemoryLimit memory_limit(const MachineArgs& a, const Machine* machine) {
+  if (!a.memory_per_rank.empty())
+    return {double(parse_byte_size("--memory-per-rank", a.memory_per_rank)), "--memory-per-rank"};
+  if (machine && machine->profile_memory_per_rank > 0)
+    return {machine->profile_memory_per_rank, "the profile's memory per rank"};
+  return {};
 }
 
 Machine load_machine(const MachineArgs& a) {
@@ -36,6 +48,7 @@ Machine load_machine(const MachineArgs& a) {
       m.peak = prof.cpu_peak;
       m.packed = prof.packed;
       m.core_layout = prof.core_layout;
+      m.profile_memory_per_rank = double(prof.memory_per_rank_bytes);
     } catch (const std::exception& e) {
       throw UsageError(std::string("--profile: ") + e.what());
     }
@@ -84,10 +97,11 @@ Machine load_machine(const MachineArgs& a) {
 std::string describe(const Machine& m) {
   const model::MachineParams& p = m.params;
   return fmt::format("{}: lambda {:.3g} s, tau {:.4g} MB/s ({:.4g} doubles/s), {} MFLOPS (t_op {:.3g} s), add bandwidth {}, "
-                     "DGEMM profile {} points, {} cores per node{}",
+                     "DGEMM profile {} points, {} cores per node{}{}",
                      m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
                      p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
-                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "");
+                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "",
+                     m.profile_memory_per_rank > 0 ? ", " + format_bytes(m.profile_memory_per_rank) + " per rank" : "");
 }
 
 }  // namespace mmbench::cli

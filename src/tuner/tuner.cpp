@@ -515,6 +515,8 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.host = host_name();
   p.cpu_model = cpu_model();
   p.cores = cpu_cores();
+  // A rank per core: the node's memory over its cores.
+  if (p.cores > 0) p.memory_per_rank_bytes = total_memory_bytes() / p.cores;
   p.date = utc_timestamp();
   p.libraries.mpi = mpi_library_version();
   p.libraries.blas = trim(blas_config());
