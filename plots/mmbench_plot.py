@@ -13,6 +13,8 @@ Each input file is classified by its header (docs/csv-columns.md):
     (`run --validate` writes <stem>-validate.csv: one row per problem)
   * a PDGEMM call census          -> census (libmmbench-dispatch.so's
     MMBENCH_DISPATCH_LOG: time per call shape, predicted vs measured)
+  * an isoefficiency CSV          -> isoefficiency
+    (`predict --isoefficiency E --csv F`: one row per algorithm and p)
 Every plot the data supports is written; the others are skipped with a
 one-line note on stderr.  With one input file the PNGs are named
 `<plot>.png`; with several, every name carries its file's stem
@@ -49,6 +51,7 @@ RUN_KEY_COLUMNS = ("timestamp", "host", "p", "algo", "m", "n", "k",
 PROFILE_KEY_COLUMNS = ("m", "n", "k", "t_median", "mflops", "x", "lb")
 VALIDATE_KEY_COLUMNS = ("p", "m", "n", "k", "pick", "best", "regret")
 CENSUS_KEY_COLUMNS = ("call", "transa", "transb", "m", "n", "k", "grid", "choice", "reason", "t_measured")
+ISO_KEY_COLUMNS = ("isoefficiency", "p", "algo", "reached", "n_iso", "n")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -91,7 +94,8 @@ def num(text):
 
 
 def read_table(path):
-    """Return (kind, columns, rows) with kind 'run', 'profile', 'validate' or 'census';
+    """Return (kind, columns, rows) with kind 'run', 'profile', 'validate',
+    'isoefficiency' or 'census';
     rows are dicts of stripped strings ('' for empty or absent fields)."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
@@ -102,24 +106,26 @@ def read_table(path):
         raise InputError("cannot read %s: %s" % (path, exc)) from exc
     if not header:
         raise InputError("%s is empty: expected the header line of an "
-                         "`mmbench run` results CSV, a DGEMM profile CSV or a "
-                         "validation CSV" % path)
+                         "`mmbench run` results CSV, a DGEMM profile CSV, a "
+                         "validation CSV or an isoefficiency CSV" % path)
     header = [h.strip() for h in header]
     columns = set(header)
     missing = {kind: [c for c in keys if c not in columns]
                for kind, keys in (("run", RUN_KEY_COLUMNS), ("profile", PROFILE_KEY_COLUMNS),
-                                  ("validate", VALIDATE_KEY_COLUMNS), ("census", CENSUS_KEY_COLUMNS))}
-    for kind in ("run", "profile", "validate", "census"):
+                                  ("validate", VALIDATE_KEY_COLUMNS), ("isoefficiency", ISO_KEY_COLUMNS),
+                                  ("census", CENSUS_KEY_COLUMNS))}
+    for kind in ("run", "profile", "validate", "isoefficiency", "census"):
         if not missing[kind]:
             break
     else:
         raise InputError(
             "%s has neither known header: as a `mmbench run` results CSV it "
             "lacks column(s) %s; as a DGEMM profile CSV it lacks %s; as a "
-            "validation CSV (run --validate) it lacks %s; as a PDGEMM census it lacks %s "
+            "validation CSV (run --validate) it lacks %s; as an isoefficiency "
+            "CSV (predict --isoefficiency) it lacks %s; as a PDGEMM census it lacks %s "
             "(see docs/csv-columns.md, docs/dispatch.md)"
             % (path, ", ".join(missing["run"]), ", ".join(missing["profile"]),
-               ", ".join(missing["validate"]), ", ".join(missing["census"])))
+               ", ".join(missing["validate"]), ", ".join(missing["isoefficiency"]), ", ".join(missing["census"])))
     rows = []
     for fields in body:
         if not any(f.strip() for f in fields):
@@ -859,14 +865,80 @@ def plot_dgemm_profile(ctx, rows):
     return fig
 
 
+def plot_isoefficiency(ctx, rows):
+    """The isoefficiency curves: for each algorithm, the smallest n at which
+    its predicted efficiency reaches E, against p (both log2), one panel per
+    (E, model, threads) of the file.  Where E is not reached, a hollow marker
+    at the largest n priced (the row's note says why)."""
+    good = [r for r in rows if num(field(r, "p")) is not None and num(field(r, "n")) is not None]
+    if not good:
+        note("%s: no row with p and n (no algorithm applies at any p): no isoefficiency plot" % ctx["path"])
+        return None
+    panels = sorted({(field(r, "isoefficiency"), field(r, "model"), field(r, "threads")) for r in good},
+                    key=lambda key: (sort_token(key[0]), key[1], sort_token(key[2])))
+    algos = []
+    for r in good:
+        if field(r, "algo") not in algos:
+            algos.append(field(r, "algo"))
+    style = style_for(algos)
+    fig = new_figure()
+    extra = ["n searched up to " + ", ".join(sorted({field(r, "n_max") for r in good if field(r, "n_max")},
+                                                     key=sort_token))]
+    title = (ctx["title"]("Isoefficiency: the smallest n whose predicted efficiency reaches E") + "\n"
+             + context_line(good, extra))
+    fig.suptitle(title, fontsize=14)
+    prows, pcols = panel_shape(len(panels))
+    handles, names = {}, []
+    for i, (target, model, threads) in enumerate(panels):
+        ax = fig.add_subplot(prows, pcols, i + 1)
+        mine = [r for r in good if (field(r, "isoefficiency"), field(r, "model"), field(r, "threads"))
+                == (target, model, threads)]
+        for algo in algos:
+            colour, marker = style[algo]
+            pts = sorted((num(r["p"]), num(r["n"]), field(r, "reached") == "yes")
+                         for r in mine if field(r, "algo") == algo)
+            reached = [(p, n) for p, n, ok in pts if ok]
+            missed = [(p, n) for p, n, ok in pts if not ok]
+            if reached:
+                line, = ax.plot([p for p, _ in reached], [n for _, n in reached], color=colour, marker=marker,
+                                markersize=6, linewidth=2)
+                if algo not in handles:
+                    handles[algo] = line
+                    names.append(algo)
+            if missed:
+                hollow, = ax.plot([p for p, _ in missed], [n for _, n in missed], linestyle="none", marker=marker,
+                                  markersize=9, markerfacecolor="none", markeredgecolor=colour, markeredgewidth=1.5)
+                if algo not in handles:
+                    handles[algo] = hollow
+                    names.append(algo)
+        ps = sorted({num(r["p"]) for r in mine})
+        set_x_axis(ax, ps, log_ratio=2.0)
+        ax.set_yscale("log", base=2)
+        ax.set_xlabel("p (ranks)")
+        ax.set_ylabel("n at efficiency E (m = n = k)")
+        ax.set_title("E = %s, %s model%s" % (target, model or "?",
+                                             "" if threads in ("", "1") else ", %s threads per rank" % threads),
+                     fontsize=12)
+        ax.grid(True, which="both", **GRID)
+    from matplotlib.lines import Line2D
+    hollow_key = Line2D([], [], linestyle="none", marker="o", markersize=9, markerfacecolor="none",
+                        markeredgecolor="#555555")
+    labels = names + ["not reached: largest n priced (see the CSV's note)"]
+    strip = bottom_legend(fig, [handles[a] for a in names] + [hollow_key], labels, 4)
+    fig.subplots_adjust(left=0.085, right=0.985, bottom=strip + 0.085, top=1 - title_height(title), hspace=0.35)
+    return fig
+
+
 RUN_PLOTS = (("mflops-vs-n", plot_mflops_vs_n),
              ("model-vs-measured", plot_model_vs_measured),
              ("pdgemm-vs-lb", plot_pdgemm_vs_lb),
              ("regret", plot_regret))
 PROFILE_PLOTS = (("dgemm-profile", plot_dgemm_profile),)
 VALIDATE_PLOTS = (("regret", plot_regret_validate),)
+ISO_PLOTS = (("isoefficiency", plot_isoefficiency),)
 CENSUS_PLOTS = (("census", plot_census),)
-PLOTS = {"run": RUN_PLOTS, "profile": PROFILE_PLOTS, "validate": VALIDATE_PLOTS, "census": CENSUS_PLOTS}
+PLOTS = {"run": RUN_PLOTS, "profile": PROFILE_PLOTS, "validate": VALIDATE_PLOTS, "isoefficiency": ISO_PLOTS,
+         "census": CENSUS_PLOTS}
 
 
 # --------------------------------------------------------------------------
@@ -933,8 +1005,8 @@ def rerun_with_system_python(argv):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Plot mmbench results CSVs, DGEMM profile CSVs and validation CSVs as PNG files "
-                    "(matplotlib).",
+        description="Plot mmbench results CSVs, DGEMM profile CSVs, validation CSVs and isoefficiency "
+                    "CSVs as PNG files (matplotlib).",
         epilog="With several input files every PNG name carries its file's stem. "
                "Exit status: 0 plots written (or none supported, with a note), "
                "1 matplotlib missing or failed, 2 bad input.")

@@ -3,7 +3,7 @@
 #
 #   scripts/simulate.sh --platform configs/platforms/thesis-opteron.xml --np 56 \
 #       [--compute real|charged] [--sim-profile P.json|none] [--noise on|off] [--seed N] \
-#       [--build build-smpi] [--cfg smpi/x:y ...] -- run --algo ring --n 4096 ...
+#       [--host-memory 8G] [--build build-smpi] [--cfg smpi/x:y ...] -- run --algo ring --n 4096 ...
 #
 # Everything after `--` goes to the SMPI build of mmbench (cmake -B build-smpi
 # -DMMBENCH_SMPI=ON && cmake --build build-smpi). Ranks are placed as
@@ -22,12 +22,17 @@
 #   profile with a kernel model prices every DGEMM and pass from its fits,
 #   times seeded lognormal noise (--noise on, the default; --seed N, default
 #   1, replays the same draws); without one, flat prices (docs/simulation.md).
+# --host-memory SIZE: what all simulated ranks together may hold in this one
+#   process (default 90 % of MemAvailable); a configuration predicted to need
+#   more is a not-applicable row instead of a simulation the host kills
+#   (charged mode counts the 1 MiB or less of each buffer a rank keeps
+#   privately, docs/simulation.md).
 # The CSV's `simulated` column names the platform; the sidecar records the
 # platform file's sha256 and the compute mode.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-platform= np= build="$here/build-smpi" compute=real sim_profile= noise=on seed=1
+platform= np= build="$here/build-smpi" compute=real sim_profile= noise=on seed=1 host_memory=
 cfgs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,9 +43,10 @@ while [ $# -gt 0 ]; do
     --sim-profile) sim_profile=$2; shift 2 ;;
     --noise) noise=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --host-memory) host_memory=$2; shift 2 ;;
     --cfg) cfgs+=("--cfg=$2"); shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n 2,28p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,33p "$0"; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (options go before --, mmbench's after)" >&2; exit 2 ;;
   esac
 done
@@ -87,6 +93,7 @@ if [ -n "$sim_profile" ]; then
   export MMBENCH_SIM_PROFILE=$sim_profile
 fi
 export MMBENCH_SIM_NOISE=$noise MMBENCH_SIM_SEED=$seed
+[ -n "$host_memory" ] && export MMBENCH_SIM_HOST_MEMORY=$host_memory
 export OPENBLAS_NUM_THREADS=1  # simulated ranks share one process
 
 # Real computation is timed on this machine and charged 1:1: the host

@@ -31,7 +31,7 @@ when = started[0] if len(started) < 2 or started[0] == started[-1] else f"{start
 builds = ", ".join(dict.fromkeys(r["mmbench"] for r in runs))  # every build that wrote rows, in order
 blas = ", ".join(dict.fromkeys(r["blas"] for r in runs))
 print(f"Recorded (`{sys.argv[1]}.json`): {d['host']} ({d['cpu']}, {d['cores']} cores), {when}; "
-      f"mmbench {builds}; {d['mpi']}; {blas}; ScaLAPACK {d['scalapack']}.  ")
+      f"mmbench {builds}; {d['mpi']}; {blas}; ScaLAPACK {d.get('scalapack') or 'not recorded'}.  ")
 print("Commands: " + "; ".join(f"`{c}`" for c in dict.fromkeys(r["command"] for r in runs)))
 PY
 }
@@ -151,6 +151,65 @@ gen_simulated_p56() {
 
 gen_q7_predicted() {
   python3 scripts/q7_split_compare.py --markdown results/q7-split-predicted-thesis-opteron-vm-20261122T152236Z.csv
+}
+
+gen_dispatch_vm() {
+  local f=results/dispatch-vm-20261126/dispatch-vm-20261126T153628Z.csv
+  recorded "$f"
+  echo
+  python3 scripts/dispatch_summary.py "$f"
+}
+gen_dispatch_lu_vm() {
+  local f=results/dispatch-vm-20261126/dispatch-vm-20261126T154256Z.csv
+  recorded "$f"
+  echo
+  python3 scripts/dispatch_summary.py "$f"
+}
+
+gen_sim_validation_vm() {
+  local d
+  for d in results/sim-validation-vm-20261126 results/sim-validation-vm-8192-20261126; do
+    [ -d "$d" ] || continue
+    recorded "$d/measured-vm.csv"
+    echo
+    # The script's report, minus its own opening line (the page says it).
+    sed 1,2d "$d/sim-validation-vm.md"
+    echo
+  done
+}
+
+gen_xeon16_runs() {
+  local d=results/xeon16-device-20261126
+  recorded "$d/run-p16.csv"
+  echo
+  python3 scripts/summarize.py --markdown "$d/run-p16.csv"
+  echo
+  recorded "$d/run-p4.csv"
+  echo
+  python3 scripts/summarize.py --markdown "$d/run-p4.csv"
+}
+gen_xeon16_dispatch() {
+  local f=results/xeon16-device-20261126/dispatch-prescott/dispatch-vm-20261126T151420Z.csv
+  recorded "$f"
+  echo
+  python3 scripts/dispatch_summary.py "$f"
+}
+gen_xeon16_skylakex() {
+  local d=results/xeon16-device-20261126
+  recorded "$d/run-p16-skylakex.csv"
+  echo
+  python3 scripts/summarize.py --markdown "$d/run-p16-skylakex.csv"
+  echo
+  local f=$d/dispatch-skylakex-profile-prescott/dispatch-vm-20261126T151747Z.csv
+  recorded "$f"
+  echo
+  python3 scripts/dispatch_summary.py "$f"
+}
+gen_xeon16_lu() {
+  local f=results/xeon16-device-20261126/lu-prescott/dispatch-vm-20261126T151636Z.csv
+  recorded "$f"
+  echo
+  python3 scripts/dispatch_summary.py "$f"
 }
 
 # One block's text (used below, one process per block).

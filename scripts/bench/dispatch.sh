@@ -61,9 +61,10 @@ for n in $NS; do
   done
 done
 python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS LU=$LU PROFILE=$PROFILE)" "$P" \
-  "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" <<'PY'
+  "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" \
+  "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)" <<'PY'
 import csv, ctypes, json, os, platform, statistics, sys
-path, started, command, ranks, mmbench, mpi = sys.argv[1:]
+path, started, command, ranks, mmbench, mpi, scalapack = sys.argv[1:]
 try:
     lib = ctypes.CDLL("libopenblas.so.0")
     lib.openblas_get_config.restype = ctypes.c_char_p
@@ -73,7 +74,7 @@ except OSError:
     blas = core = ""
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
 run = {"started": started, "command": command, "mmbench": mmbench, "host": platform.node(), "cpu": cpu,
-       "cores": os.cpu_count(), "ranks": int(ranks), "mpi": mpi, "blas": blas, "blas_core": core,
+       "cores": os.cpu_count(), "ranks": int(ranks), "mpi": mpi, "blas": blas, "blas_core": core, "scalapack": scalapack,
        "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE", ""),
        "order": "variants rotated by one per round (CSV column position: 1 = the round's first run)"}
 json.dump({"csv": path, "schema": "mmbench-dispatch-bench/1", "runs": [run]}, open(path + ".json", "w"), indent=2,

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "algos/memory_estimate.hpp"
 #include "algos/vocabulary.hpp"
 #include "core/comm.hpp"
 #include "core/dist_matrix.hpp"
@@ -80,16 +81,35 @@ class Algorithm {
   virtual std::vector<std::string> columns() const = 0;
   // Same answer on every rank (it depends only on its arguments).
   virtual Applicability check(const Problem& pb, const Options& opt, int ranks) const = 0;
-  // Doubles per rank (max over ranks) that a plan will need for A, B, C and
-  // workspace, estimated without building anything: the sweep refuses
-  // configurations that cannot fit before allocating. Default: an even
-  // share of the three matrices (block-cyclic, 1D blocks).
-  virtual double estimate_doubles_per_rank(const Problem& pb, const Options&, int ranks) const {
-    double mk = double(pb.m) * double(pb.k), kn = double(pb.k) * double(pb.n), mn = double(pb.m) * double(pb.n);
-    return (mk + kn + mn) / ranks * 1.05;
+  // What a plan holds per rank at its peak (algos/memory_estimate.hpp), for
+  // the rank that holds the most, estimated without building anything: the
+  // ranking excludes candidates over a memory limit, the sweep refuses
+  // configurations that cannot fit before allocating, and the results CSV
+  // shows it beside the measured peak. The algorithm's own
+  // plan_memory() where check() passes, else an even share of A, B and C
+  // (no plan will be built).
+  MemoryEstimate memory(const Problem& pb, const Options& opt, int ranks) const {
+    if (!check(pb, opt, ranks).ok()) return even_share(pb, ranks);
+    return plan_memory(pb, opt, ranks);
+  }
+  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const {
+    return memory(pb, opt, ranks).total();
+  }
+  static MemoryEstimate even_share(const Problem& pb, int ranks) {
+    MemoryEstimate m;
+    add_buffers(m, &MemoryEstimate::a, double(pb.m) * double(pb.k) / ranks);
+    add_buffers(m, &MemoryEstimate::b, double(pb.k) * double(pb.n) / ranks);
+    add_buffers(m, &MemoryEstimate::c, double(pb.m) * double(pb.n) / ranks);
+    return m;
   }
   // Collective over comm. Only called when check() passed.
   virtual std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const = 0;
+  // The buffers its plan allocates on the rank that holds the most (the
+  // parts of memory_estimate.hpp), defined in the algorithm's own file beside
+  // its cost models; only called where check() passed. An algorithm cannot
+  // compile without it. tests/mpi/test_memory checks it against what the
+  // plan really allocates (core/memory_account.hpp).
+  virtual MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const = 0;
   // Its paper and refined cost models (model/algorithm_models.hpp), defined
   // in the algorithm's own file: what predict, explain, auto and --validate
   // price it with. Same answer for every call.

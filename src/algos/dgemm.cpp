@@ -103,13 +103,17 @@ class Dgemm : public Algorithm {
               "DGEMM from the profile)"};
     return {};
   }
-  // A, B, C on rank 0 plus the local kernel's workspace, which the sweep
-  // must count: at n = 12288 four prepared configurations (L = 0, 2, 3, 4)
-  // on 2 threads held 24 GB and were OOM-killed while A, B, C alone were
-  // estimated at 14.5 GB.
-  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
-    return double(pb.m) * double(pb.k) + double(pb.k) * double(pb.n) + double(pb.m) * double(pb.n) +
-           double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local, opt.threads * ranks));
+  // A, B, C whole on rank 0 and the local kernel's workspace for its
+  // threads x p threads; the other ranks hold nothing.
+  MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const override {
+    MemoryEstimate m;
+    add_buffers(m, &MemoryEstimate::a, double(pb.m) * double(pb.k));
+    add_buffers(m, &MemoryEstimate::b, double(pb.k) * double(pb.n));
+    add_buffers(m, &MemoryEstimate::c, double(pb.m) * double(pb.n));
+    add_buffers(m, &MemoryEstimate::local,
+                double(local::LocalMultiply::workspace_doubles_needed(pb.m, pb.n, pb.k, opt.local, opt.threads * ranks)));
+    m.holders = 1;
+    return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<DgemmPlan>(pb, opt, comm);

@@ -47,9 +47,16 @@ void OneDPlan::multiply_block(const DistMatrix& A, const double* b, int owner, I
   local_(my_rows, cols, k, A.data(), lda, b + c0 * ldb, ldb, cblock + c0 * lda, lda);
 }
 
-double OneDAlgorithm::estimate_doubles_per_rank(const Problem& pb, const Options& o, int ranks) const {
-  return Algorithm::estimate_doubles_per_rank(pb, o, ranks) + one_d_buffer_doubles(pb, ranks) +
-         one_d_local_workspace_doubles(pb, o, ranks);
+MemoryEstimate OneDAlgorithm::plan_memory(const Problem& pb, const Options& o, int ranks) const {
+  // Rank 0 holds the most: the first ranks take the remainders.
+  const double rows = double(block_size(pb.m, ranks, 0)), widest = double(block_size(pb.n, ranks, 0));
+  MemoryEstimate m;
+  add_buffers(m, &MemoryEstimate::a, rows * double(pb.k));
+  add_buffers(m, &MemoryEstimate::b, double(pb.k) * widest);
+  add_buffers(m, &MemoryEstimate::c, rows * double(pb.n));
+  add_buffers(m, &MemoryEstimate::comm, one_d_buffer_doubles(pb, ranks) / 2, 2);
+  add_buffers(m, &MemoryEstimate::local, one_d_local_workspace_doubles(pb, o, ranks));
+  return m;
 }
 
 }  // namespace mmbench::algos

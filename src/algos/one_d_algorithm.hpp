@@ -75,12 +75,13 @@ class OneDPlan : public Plan {
   LargeVector<double> buf_[2];
 };
 
-// The Algorithm members the 1D layout decides: memory (A, B, C, the two
-// B-block buffers, the local kernel's workspace), the options read (the
-// local kernel) and the CSV columns (the local kernel's).
+// The Algorithm members the 1D layout decides: memory (rank 0's row block
+// of A and C, its B block, the two B-block buffers, the local kernel's
+// workspace for its largest multiply), the options read (the local kernel)
+// and the CSV columns (the local kernel's).
 class OneDAlgorithm : public Algorithm {
  public:
-  double estimate_doubles_per_rank(const Problem& pb, const Options& o, int ranks) const override;
+  MemoryEstimate plan_memory(const Problem& pb, const Options& o, int ranks) const override;
   Uses uses() const override { return Uses{.local_levels = true}; }
   std::vector<std::string> columns() const override { return local::LocalMultiply::columns(); }
 };

@@ -118,6 +118,22 @@ class Pdgemm : public Algorithm {
     if (pb.m > INT32_MAX || pb.n > INT32_MAX || pb.k > INT32_MAX) return {"ScaLAPACK needs m, n, k < 2^31"};
     return {};
   }
+  // Rank 0, grid position (0, 0), holds the most of each block-cyclic
+  // matrix (it takes the first block of every row and column of blocks).
+  // PBLAS replicates one lb-wide column panel of A along the process row and
+  // one row panel of B along the process column per step, in buffers it
+  // allocates itself: lb x (local rows + local columns of C), the library part.
+  MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const override {
+    const auto [pr, pc] = resolve_grid(opt, ranks);
+    const double mr = double(block_cyclic_extent(pb.m, opt.nb, 0, pr)), kc = double(block_cyclic_extent(pb.k, opt.nb, 0, pc)),
+                 kr = double(block_cyclic_extent(pb.k, opt.nb, 0, pr)), nc = double(block_cyclic_extent(pb.n, opt.nb, 0, pc));
+    MemoryEstimate m;
+    add_buffers(m, &MemoryEstimate::a, mr * kc);
+    add_buffers(m, &MemoryEstimate::b, kr * nc);
+    add_buffers(m, &MemoryEstimate::c, mr * nc);
+    m.library = double(lb_in_force(opt.lb, opt.lb_tuned, pb.k, pr, pc, opt.nb)) * (mr + nc);
+    return m;
+  }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
 #ifdef MMBENCH_SMPI
     (void)pb, (void)opt, (void)comm;

@@ -16,6 +16,7 @@
 #include "space/process_grid.hpp"
 #include "algos/registry.hpp"
 #include "algos/scalapack_availability.hpp"
+#include "algos/strassen_memory.hpp"
 #include "space/strassen_depth.hpp"
 #include "space/strassen_groups.hpp"
 #include "local/local_multiply.hpp"
@@ -239,34 +240,12 @@ class StrassenCombination : public Algorithm {
       return {head + "ScaLAPACK needs m, n, k < 2^31"};
     return {};
   }
-  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
-    // Per level a rank holds its share of A, B, C plus up to 3 received
-    // quadrants of each, the sums S, T and two products: about 4x its share
-    // of the next level, whose groups (Q7: G22 has ~p/7 ranks for a quarter
-    // of the data) hold up to 7/4 of an even share.
-    const int r = opt.recursions < 0 ? std::max(1, strassen_default_depth(c_.schema, c_.cutoff, ranks))
-                                     : std::max(1, opt.recursions);
-    return Algorithm::estimate_doubles_per_rank(pb, opt, ranks) * std::pow(c_.schema == Schema::q7 ? 1.75 : 1.0, r) *
-               (1.0 + 3.0 * r) +
-           leaf_workspace_doubles(pb, opt, ranks, r);
-  }
-  // The local kernel's workspace (local Strassen levels, the packed GEMM's
-  // buffers; 0 for plain DGEMM, which LocalMultiply answers) for the largest
-  // local multiply a leaf does: on the smallest leaf group (Q7: G22 with
-  // ceil(p/7) ranks at every level; Q8: p/4^r), a ring/tpmm leaf multiplies
-  // its row block by the widest B block, a dgemm leaf the whole leaf product.
-  // Example: q8+dgemm, p = 4, n = 4096, r = 1: one 2048^3 local multiply.
-  double leaf_workspace_doubles(const Problem& pb, const Options& opt, int ranks, int r) const {
-    if (c_.cutoff == Cutoff::pdgemm) return 0.0;
-    const Index f = Index{1} << r;
-    const Index lm = strassen::round_up(pb.m, f) / f, ln = strassen::round_up(pb.n, f) / f,
-                lk = strassen::round_up(pb.k, f) / f;
-    int leaf = ranks;
-    for (int i = 0; i < r; ++i) leaf = c_.schema == Schema::q7 ? (leaf + 6) / 7 : leaf / 4;
-    leaf = std::max(1, leaf);
-    const Index rows = c_.cutoff == Cutoff::dgemm ? lm : block_size(lm, leaf, 0);
-    const Index cols = c_.cutoff == Cutoff::dgemm ? ln : block_size(ln, leaf, 0);
-    return double(local::LocalMultiply::workspace_doubles_needed(rows, cols, lk, opt.local, opt.threads));
+  // The plan's buffers level by level (strassen_memory.hpp): the caller's
+  // padded A, B, C, each level's S, T, products, received quadrants and
+  // messages, and the leaf algorithm's own buffers.
+  MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const override {
+    const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, ranks) : opt.recursions;
+    return strassen::plan_memory(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits, c_.transport}, opt, pb, r, ranks);
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, comm.size()) : opt.recursions;

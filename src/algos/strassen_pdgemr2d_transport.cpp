@@ -202,8 +202,9 @@ class Pdgemr2dTransport : public LevelTransport {
   std::array<int, 9> da_{}, db_{}, dc_{};
   std::array<std::array<int, 9>, 4> sa_{}, sb_{}, sc_{};
   std::array<QuadrantsRead, 4> reads_;  // per group: the quadrants its products read
-  std::array<std::vector<double>, 4> x_, y_;  // my group's operand quadrants
-  std::vector<double> W_;
+  // LargeVector: counted with mmbench's other buffers (core/memory_account.hpp).
+  std::array<LargeVector<double>, 4> x_, y_;  // my group's operand quadrants
+  LargeVector<double> W_;
   std::vector<bool> row_half_, col_half_;
 };
 

@@ -210,8 +210,25 @@ class TwoPointFiveD : public Algorithm {
       return {"a block exceeds one MPI message (2^31 elements); use more ranks or fewer replicas"};
     return {};
   }
-  double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const override {
-    return two_point_five_d_doubles_per_rank(pb, ranks, replicas_of(opt, ranks)) * 1.05;
+  // Every grid position holds the same on every layer: layer 0 its A, B, C
+  // blocks, a layer above it copies of them (replicas) and its partial C;
+  // every rank two SUMMA panels. Reported for a rank of the last layer, so
+  // that the replicas show where c > 1. Position (0, 0) holds the most.
+  MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const override {
+    const int c = replicas_of(opt, ranks), q = layer_grid_side(ranks, c);
+    const double bm = double(block_size(pb.m, q, 0)), bn = double(block_size(pb.n, q, 0)),
+                 bk = double(block_size(pb.k, q, 0));
+    MemoryEstimate m;
+    add_buffers(m, c > 1 ? &MemoryEstimate::replicas : &MemoryEstimate::a, bm * bk);
+    add_buffers(m, c > 1 ? &MemoryEstimate::replicas : &MemoryEstimate::b, bk * bn);
+    add_buffers(m, c > 1 ? &MemoryEstimate::replicas : &MemoryEstimate::c, bm * bn);
+    // The A and B panels, as wide as the widest k-block.
+    add_buffers(m, &MemoryEstimate::comm, bm * bk);
+    add_buffers(m, &MemoryEstimate::comm, bk * bn);
+    // Summing C over the layers, MPI_Reduce takes a temporary of the block
+    // (Open MPI's reduction does): an estimate of MPI's own buffer.
+    if (c > 1) m.library = bm * bn;
+    return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<TwoPointFiveDPlan>(pb, opt, comm);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/byte_size.hpp"
 #include "core/usage_error.hpp"
 #include "core/sysinfo.hpp"
 
@@ -23,6 +24,17 @@ void add_machine_options(CLI::App* cmd, MachineArgs& a) {
   cmd->add_flag("--one-level-network", a.one_level_network,
                 "Price every message with the profile's one latency and tau, not its two-level network "
                 "(--lambda and --tau imply it)");
+  cmd->add_option("--memory-per-rank", a.memory_per_rank,
+                  "Memory one rank may use, e.g. 4G or 512M (binary units); candidates predicted to need more are "
+                  "excluded, configurations refused (default: the profile's, if it has one)");
+}
+
+MemoryLimit memory_limit(const MachineArgs& a, const Machine* machine) {
+  if (!a.memory_per_rank.empty())
+    return {double(parse_byte_size("--memory-per-rank", a.memory_per_rank)), "--memory-per-rank"};
+  if (machine && machine->profile_memory_per_rank > 0)
+    return {machine->profile_memory_per_rank, "the profile's memory per rank"};
+  return {};
 }
 
 Machine load_machine(const MachineArgs& a) {
@@ -39,6 +51,7 @@ Machine load_machine(const MachineArgs& a) {
       m.peak = prof.cpu_peak;
       m.packed = prof.packed;
       m.core_layout = prof.core_layout;
+      m.profile_memory_per_rank = double(prof.memory_per_rank_bytes);
     } catch (const std::exception& e) {
       throw UsageError(std::string("--profile: ") + e.what());
     }
@@ -89,10 +102,11 @@ Machine load_machine(const MachineArgs& a) {
 std::string describe(const Machine& m) {
   const model::MachineParams& p = m.params;
   return fmt::format("{}: lambda {:.3g} s, tau {:.4g} MB/s ({:.4g} doubles/s), {} MFLOPS (t_op {:.3g} s), add bandwidth {}, "
-                     "DGEMM profile {} points, {} cores per node{}",
+                     "DGEMM profile {} points, {} cores per node{}{}",
                      m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
                      p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
-                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "") +
+                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "",
+                     m.profile_memory_per_rank > 0 ? ", " + format_bytes(m.profile_memory_per_rank) + " per rank" : "") +
          (p.network.two_level() ? "; two-level network: " + tuner::describe(p.network) : "");
 }
 

@@ -30,13 +30,16 @@ struct MachineArgs {
   double add_mb_s = -1;
   int cores_per_node = 0;  // 0: the profile's cores, else this host's
   bool one_level_network = false;  // ignore the profile's network_levels
+  // --memory-per-rank as written ("4G", "512M"); "" = not given. Not a
+  // machine for the models by itself (given() ignores it).
+  std::string memory_per_rank;
   bool given() const { return !profile.empty() || lambda_s != -1 || tau_mb_s != -1 || flops_mflops != -1 || add_mb_s != -1; }
 };
 
 // Adds --profile, --lambda, --tau, --flops, --add-bandwidth, --cores-per-node,
-// --one-level-network. The profile's two-level network (network_levels)
-// prices messages unless --one-level-network, --lambda or --tau is given:
-// values on the command line describe one network.
+// --one-level-network, --memory-per-rank. The profile's two-level network
+// (network_levels) prices messages unless --one-level-network, --lambda or
+// --tau is given: values on the command line describe one network.
 void add_machine_options(CLI::App* cmd, MachineArgs& args);
 
 struct Machine {
@@ -56,7 +59,20 @@ struct Machine {
   // false without them.
   tuner::PackedTuneRecord packed;
   tuner::CoreLayoutRecord core_layout;
+  // The profile's memory per rank (memory_per_rank_bytes), 0 = none.
+  double profile_memory_per_rank = 0;
 };
+
+// The memory a rank may use, for excluding candidates (predict, explain,
+// --algo auto, --validate) and refusing configurations (run): bytes (0 =
+// no limit known) and where it comes from, for the reasons that cite it.
+struct MemoryLimit {
+  double bytes = 0;
+  std::string source;  // "--memory-per-rank", "the profile's memory per rank"
+};
+// --memory-per-rank if given (UsageError for a malformed size), else the
+// profile's (machine may be null: no machine given).
+MemoryLimit memory_limit(const MachineArgs& args, const Machine* machine);
 
 // The machine of the arguments. Throws UsageError with one line naming the
 // file and field, or the missing option, when the models could not use

@@ -8,7 +8,9 @@
 
 #include "algos/registry.hpp"
 #include "cli/common_options.hpp"
+#include "cli/isoefficiency_report.hpp"
 #include "cli/ranking_table.hpp"
+#include "core/byte_size.hpp"
 #include "core/usage_error.hpp"
 #include "core/value_lists.hpp"
 #include "core/csv_file.hpp"
@@ -50,7 +52,11 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& a) {
   CLI::App* c = app.add_subcommand(
       "predict", "Predict time and MFLOPS/proc of every applicable candidate for any p and n, ranked (no measurement)");
   c->add_option("--p", a.p, "Process counts: list or range like --n (1 to 1048576)")->required();
-  c->add_option("--n", a.n, "Matrix size n: 1024,2048 or 1024:4096:1024 or 512:4096:*2")->required();
+  c->add_option("--n", a.n, "Matrix size n: 1024,2048 or 1024:4096:1024 or 512:4096:*2 (required unless --isoefficiency)");
+  c->add_option("--isoefficiency", a.isoefficiency,
+                "E in (0, 1): for each algorithm and p, the smallest n whose predicted efficiency (against p x one "
+                "rank's DGEMM) reaches E, and its best member; instead of --n");
+  c->add_option("--n-max", a.n_max, "--isoefficiency: the largest n searched")->capture_default_str();
   add_common(c, a);
   return c;
 }
@@ -64,11 +70,84 @@ CLI::App* add_explain_command(CLI::App& app, PredictArgs& a) {
   return c;
 }
 
+namespace {
+
+// --isoefficiency: E in (0, 1), --n-max, and no --n, --m, --k.
+struct IsoArgs {
+  double target = 0;
+  std::int64_t n_max = 0;
+};
+IsoArgs parse_iso(const PredictArgs& a) {
+  IsoArgs iso;
+  std::size_t used = 0;
+  try {
+    iso.target = std::stod(a.isoefficiency, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != a.isoefficiency.size() || !(iso.target > 0 && iso.target < 1))
+    throw UsageError("--isoefficiency: '" + a.isoefficiency + "' is out of range; allowed a number above 0 and below 1");
+  const std::vector<std::int64_t> n_max = parse_int_list("--n-max", a.n_max, 16, kMaxDim);
+  if (n_max.size() != 1) throw UsageError("--n-max: '" + a.n_max + "' gives several values; --isoefficiency takes one");
+  iso.n_max = n_max[0];
+  for (const auto& [flag, text] : {std::pair<const char*, const std::string&>{"--n", a.n}, {"--m", a.m}, {"--k", a.k}})
+    if (!text.empty())
+      throw UsageError(std::string(flag) + ": not used with --isoefficiency (the search finds n x n x n; --n-max "
+                       "bounds it)");
+  return iso;
+}
+
+// Rank 0: every algorithm's isoefficiency point at every p.
+int isoefficiency_command(const PredictArgs& a, double target, std::int64_t n_max, const std::vector<std::int64_t>& ps,
+                          const algos::Options& base, const Machine& machine, model::ModelKind kind,
+                          const ranking::CandidateSpace& space, const MemoryLimit& limit) {
+  std::unique_ptr<CsvFile> csv;
+  if (!a.csv.empty()) {
+    try {
+      csv = std::make_unique<CsvFile>(a.csv, isoefficiency_columns());
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--csv: ") + e.what());
+    }
+  }
+  fmt::print("machine {}\n", describe(machine));
+  if (!a.machine.memory_per_rank.empty()) fmt::print("memory per rank {} ({})\n", format_bytes(limit.bytes), limit.source);
+  const IsoHeader h{target, kind, n_max, base.threads};
+  print_isoefficiency_header(h);
+  std::vector<ranking::IsoPoint> points;
+  for (const algos::Algorithm* algo : algos::all_algorithms()) {
+    if (!space.only.empty() && std::find(space.only.begin(), space.only.end(), std::string(algo->name())) == space.only.end())
+      continue;
+    for (std::int64_t p : ps) {
+      try {
+        points.push_back(ranking::isoefficiency(*algo, static_cast<int>(p), target, n_max, base, machine.params, kind, space));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+      }
+      print_isoefficiency_point(points.back(), h);
+      if (csv) csv->append(isoefficiency_row(points.back(), h));
+    }
+  }
+  print_isoefficiency_summary(points);
+  if (!a.json.empty()) {
+    try {
+      write_file_atomically(a.json, isoefficiency_json(points, h, describe(machine)).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--json: ") + e.what());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 int predict_command(const PredictArgs& a, const Comm& world) {
   // Validation first, on every rank alike (usage_error.hpp).
   const std::vector<std::int64_t> ps =
       a.p.empty() ? std::vector<std::int64_t>{world.size()} : parse_int_list("--p", a.p, 1, kMaxP);
-  const std::vector<algos::Problem> problems = parse_problems(a.n, a.m, a.k);
+  const bool iso_mode = !a.isoefficiency.empty();
+  const IsoArgs iso = iso_mode ? parse_iso(a) : IsoArgs{};
+  if (!iso_mode && a.n.empty()) throw UsageError("--n is required (or predict --isoefficiency E, which searches n)");
+  const std::vector<algos::Problem> problems = iso_mode ? std::vector<algos::Problem>{} : parse_problems(a.n, a.m, a.k);
   const model::ModelKind kind = parse_model_option(a.model);
   check_threads(a.threads);
   if (a.top < 0) throw UsageError("--top: " + std::to_string(a.top) + " is out of range; allowed 0 (all) or more");
@@ -97,8 +176,14 @@ int predict_command(const PredictArgs& a, const Comm& world) {
       ranking::resolve_local_gemm(parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM"), ctx);
   base.local.gemm = gemm.gemm;
   base.local.packed_blocking = gemm.blocking;
+  const MemoryLimit limit = memory_limit(a.machine, &machine);
+  if (limit.bytes > 0) {
+    space.max_doubles_per_rank = limit.bytes / 8;
+    space.memory_limit_source = limit.source;
+  }
 
   if (world.rank() != 0) return 0;
+  if (iso_mode) return isoefficiency_command(a, iso.target, iso.n_max, ps, base, machine, kind, space, limit);
 
   std::unique_ptr<CsvFile> csv;
   if (!a.csv.empty()) {
@@ -109,6 +194,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
     }
   }
   fmt::print("machine {}\n", describe(machine));
+  if (!a.machine.memory_per_rank.empty()) fmt::print("memory per rank {} ({})\n", format_bytes(limit.bytes), limit.source);
   nlohmann::json doc = {{"schema", "mmbench-predict/1"}, {"machine", describe(machine)}, {"rankings", nlohmann::json::array()}};
   for (std::int64_t p : ps)
     for (const algos::Problem& pb : problems) {

@@ -6,10 +6,15 @@
 //   mmbench predict --profile configs/thesis-opteron.json --p 56 --n 2048:12288:2048
 //   mmbench predict --lambda 17e-6 --tau 146 --flops 3300 --p 100000 --n 1000000 --json out.json
 //   mmbench explain --profile configs/thesis-opteron.json --p 56 --n 8192
+//   mmbench predict --profile configs/thesis-opteron.json --isoefficiency 0.5 --p 4:4096:*2 --csv iso.csv
 //
 // predict prints the best --top candidates per (p, n) and writes all of them
 // to --csv / --json; explain is predict for the world size (or --p) that
-// also lists every excluded candidate with its reason.
+// also lists every excluded candidate with its reason. Every candidate
+// states its predicted peak memory per rank; --memory-per-rank (or the
+// profile's) excludes those over it. predict --isoefficiency E prints, for
+// each algorithm and p, the smallest n whose predicted efficiency reaches E
+// (cli/isoefficiency_report.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -34,6 +39,10 @@ struct PredictArgs {
   std::string csv, json;
   int top = 10;
   bool explain = false;  // set for `explain`
+  // predict --isoefficiency E (ranking/isoefficiency.hpp): "" = off; n is
+  // then searched up to --n-max instead of taken from --n.
+  std::string isoefficiency;
+  std::string n_max = "4194304";
 };
 
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args);

@@ -24,6 +24,10 @@ std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Rank
 // {"p", "m", "n", "k", "model", "ranked": [...], "excluded": [...]}.
 nlohmann::json ranking_json(const ranking::Ranking& rk, const algos::Problem& pb, int p);
 
+// A memory estimate in the predict JSON: {"bytes_per_rank", "doubles": {a, b,
+// c, replicas, comm, strassen, local, library}, "holders"}.
+nlohmann::json memory_json(const algos::MemoryEstimate& m);
+
 // MFLOPS per core of a predicted time: classical 2mnk count (docs/method.md §1) over
 // p x threads cores, the convention of the run CSV.
 double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int threads);

@@ -51,6 +51,7 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
   if (c.algo->uses().local_levels) row.local_gemm = c.opt.local.gemm;
   row.selected_by = c.selected_by;
   row.runner_up = c.runner_up;
+  if (c.algo->check(c.pb, c.opt, p).ok()) row.memory = c.algo->memory(c.pb, c.opt, p);
   return row;
 }
 
@@ -69,6 +70,8 @@ void add_measurement(ResultRow& row, const Config& c, const Measured& m) {
   t.interval = median_interval(m.times);
   t.cv = coefficient_of_variation(m.times);
   t.peak_mem_mb = m.peak_mem_mb;
+  t.mem_hwm_mb = m.mem_hwm_mb;
+  if (m.mem_rss_mb >= 0) t.mem_rss_mb = m.mem_rss_mb;
   t.mflops_per_proc = mflops_per_proc(c.pb, t.times.median, used.ranks, used.opt.threads);
   t.gflops_total = c.pb.flops() / t.times.median / 1e9;
   row.timing = t;
@@ -138,6 +141,12 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["cv"] = fixed(t.cv, 4);
     c["noisy"] = t.noisy() ? "yes" : "no";
     c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);
+    c["mem_hwm_mb"] = fmt::format("{:.4g}", t.mem_hwm_mb);
+    if (t.mem_rss_mb) c["mem_rss_mb"] = fmt::format("{:.4g}", *t.mem_rss_mb);
+    // The prediction of mmbench's own buffers (the library estimate left
+    // out: the count cannot see it) against the count.
+    if (memory && t.mem_hwm_mb > 0)
+      c["mem_err"] = fixed((8.0 * memory->own() / (1 << 20) - t.mem_hwm_mb) / t.mem_hwm_mb, 4);
     c["mflops_per_proc"] = fixed(t.mflops_per_proc, 1);
     c["gflops_total"] = fixed(t.gflops_total, 3);
     if (peak_fraction) c["peak_fraction"] = fixed(*peak_fraction, 4);
@@ -151,6 +160,10 @@ std::map<std::string, std::string> ResultRow::cells() const {
     } else {
       c["verified"] = "skipped";
     }
+  }
+  if (memory) {
+    c["mem_pred_mb"] = fmt::format("{:.4g}", memory->bytes() / (1 << 20));
+    c["mem_pred_parts"] = algos::parts_text(*memory);
   }
   if (peer_ratio) {
     c["peer_ratio"] = fixed(peer_ratio->median, 4);

@@ -59,6 +59,8 @@ struct ResultRow {
     MedianInterval interval;   // the median's order-statistics interval
     double cv = 0;             // coefficient of variation
     double peak_mem_mb = 0;
+    double mem_hwm_mb = 0;                 // Measured::mem_hwm_mb
+    std::optional<double> mem_rss_mb;      // Measured::mem_rss_mb, where measured
     double mflops_per_proc = 0;
     double gflops_total = 0;
     bool noisy() const;
@@ -73,6 +75,9 @@ struct ResultRow {
   std::optional<Predicted> predicted;
   // The achieved rate over the peak of the cores used (add_peak_fraction).
   std::optional<double> peak_fraction;
+  // The predicted peak memory per rank (Algorithm::memory) where the
+  // algorithm applies, measured or not.
+  std::optional<algos::MemoryEstimate> memory;
 
   // The CSV's cells, keyed by column name (columns absent here stay empty).
   std::map<std::string, std::string> cells() const;

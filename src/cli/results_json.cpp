@@ -56,6 +56,10 @@ ColumnKind column_kind(const std::string& column) {
       {"local_passes_by_level", ColumnKind::number_list},
       {"t_rounds", ColumnKind::number_list},
       {"peak_fraction", ColumnKind::number},
+      {"mem_pred_mb", ColumnKind::number},
+      {"mem_hwm_mb", ColumnKind::number},
+      {"mem_err", ColumnKind::number},
+      {"mem_rss_mb", ColumnKind::number},
   };
   auto it = kinds.find(column);
   return it == kinds.end() ? ColumnKind::text : it->second;

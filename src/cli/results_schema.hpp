@@ -28,9 +28,18 @@ inline const std::vector<std::string>& base_results_columns() {
   return cols;
 }
 
+// Columns added after the algorithms' and the options' columns existed, at
+// the very end, so that every earlier column keeps its place: the memory
+// per rank, predicted beside measured (docs/method.md §7.7).
+inline const std::vector<std::string>& appended_results_columns() {
+  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
+                                                "mem_rss_mb"};
+  return cols;
+}
+
 // The base columns, then every algorithm's declared column not among them,
 // in the order of the algorithm table, then every swept option's column
-// (ranking/option_table.hpp) not among them.
+// (ranking/option_table.hpp) not among them, then the appended ones.
 inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = [] {
     std::vector<std::string> c = base_results_columns();
@@ -40,6 +49,7 @@ inline const std::vector<std::string>& results_columns() {
     for (const algos::Algorithm* a : algos::all_algorithms())
       for (const std::string& name : a->columns()) add(name);
     for (const ranking::OptionRow& row : ranking::option_table()) add(row.column);
+    for (const std::string& name : appended_results_columns()) add(name);
     return c;
   }();
   return cols;
@@ -50,7 +60,7 @@ inline const std::vector<std::string>& validation_columns() {
   static const std::vector<std::string> cols = {
       "p", "cores", "m", "n", "k", "candidates", "measured", "rounds", "best", "t_best", "pick", "t_pick", "regret",
       "regret_ci_lo", "regret_ci_hi", "model", "median_abs_err_paper", "p90_abs_err_paper", "median_abs_err_refined",
-      "p90_abs_err_refined"};
+      "p90_abs_err_refined", "mem_pred_pick_mb", "mem_hwm_pick_mb", "max_abs_mem_err"};
   return cols;
 }
 

@@ -33,6 +33,7 @@
 #include "ranking/option_table.hpp"
 #include "cli/results_schema.hpp"
 #include "cli/result_row.hpp"
+#include "cli/run_memory.hpp"
 #include "cli/run_exports.hpp"
 #include "cli/run_header.hpp"
 #include "cli/sweep_expansion.hpp"
@@ -103,28 +104,6 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
 }
 
 namespace {
-
-// Refuse, before anything is allocated, a sweep whose largest problem
-// cannot fit: the estimate is the algorithm's own lower bound on doubles
-// per rank, against the memory available on this node shared by the ranks
-// placed on it.
-// Simulated ranks (SMPI) all share this machine's memory; with charged
-// computation their large buffers are shared pages and nothing is checked.
-void check_memory(const std::vector<Config>& configs, const Comm& world) {
-  if (sim::charged()) return;
-  Comm node = world.split_node();
-  const int sharing = sim::simulated() ? world.size() : node.size();
-  double avail = world.min(static_cast<double>(available_memory_bytes()) / sharing);
-  if (avail <= 0) return;  // unknown: do not guess
-  for (const Config& c : configs) {
-    double need = 8.0 * c.algo->estimate_doubles_per_rank(c.pb, c.opt, world.size());
-    if (need > 0.9 * avail)
-      throw UsageError(fmt::format(
-          "{} m={} n={} k={} needs about {:.1f} GiB per rank, but only {:.1f} GiB per rank are available "
-          "({} ranks on this node); use smaller sizes or more nodes",
-          c.algo->name(), c.pb.m, c.pb.n, c.pb.k, need / (1 << 30), avail / (1 << 30), sharing));
-  }
-}
 
 // --order-seed, or one drawn on rank 0 and shared (so different runs do
 // not all share one order, and each can be replayed from its sidecar).
@@ -205,14 +184,14 @@ int run_command(const RunArgs& a, const Comm& world) {
   Selection sel;
   sel.machine = machine ? &*machine : nullptr;
   sel.kind = parse_model_option(a.model);
-  {
-    Comm node = world.split_node();
-    const int sharing = sim::simulated() ? world.size() : node.size();
-    const double avail = world.min(static_cast<double>(available_memory_bytes()) / sharing);
-    if (avail > 0 && !sim::charged()) sel.max_doubles_per_rank = 0.9 * avail / 8.0;
-  }
+  // The memory limits (run_memory.hpp): --algo auto, --validate and
+  // --replicas auto keep within the smaller of --memory-per-rank (or the
+  // profile's) and this node's share.
+  const RunMemory memory = run_memory(a.machine, sel.machine, world);
+  sel.max_doubles_per_rank = memory.ranking_bytes() / 8.0;
+  sel.memory_limit_source = memory.ranking_source();
   std::vector<Config> configs = expand(a, world.size(), sel);
-  check_memory(configs, world);
+  check_node_memory(memory, configs, world.size());
   const std::uint64_t order_seed = choose_order_seed(a, world);
 
   // Rank 0 owns the files; it checks them before anything runs and tells
@@ -311,6 +290,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, world.size()) : algos::Applicability{c.refuse};
       if (ap.ok() && sim::simulated() && c.opt.threads > 1)
         ap.reason = "a simulated rank (SMPI) runs one thread: use more ranks, not --threads";
+      if (ap.ok()) ap.reason = memory_refusal(memory, c, world.size());
       if (!ap.ok()) {
         rows[i].status = ResultRow::Status::not_applicable;
         rows[i].reason = ap.reason;

@@ -32,6 +32,7 @@ struct Selection {
   const Machine* machine = nullptr;  // null: no machine given
   model::ModelKind kind = model::ModelKind::refined;
   double max_doubles_per_rank = 0;   // memory per rank (same on every rank)
+  std::string memory_limit_source;   // where that limit comes from, for the reasons
 };
 
 // --local-gemm as given, or where it was not: "auto" when the profile has a

@@ -14,7 +14,9 @@
 #include "core/fault_injection.hpp"
 #include "core/generate.hpp"
 #include "core/interrupt.hpp"
+#include "core/memory_account.hpp"
 #include "core/paired_stats.hpp"
+#include "core/process_memory.hpp"
 #include "core/simulation.hpp"
 #include "core/timing.hpp"
 #include "core/verify.hpp"
@@ -44,6 +46,11 @@ void tell_if_widened(const ScopedWideAffinity& wide, int before, int threads) {
 struct Prepared {
   std::unique_ptr<algos::Plan> plan;
   DistMatrix A, B, C;
+  // Where its memory window opened (before the plan was built): mmbench's
+  // buffers held then (the other prepared configurations'), and the
+  // process's resident set, -1 where its peak could not be reset.
+  std::size_t buffers_before = 0;
+  std::int64_t resident_before = -1;
 };
 
 // Prepared configurations, kept while they fit in the memory given; least
@@ -93,6 +100,11 @@ class PreparedSet {
     // timed runs set it again (scoped) so no count leaks to the next one.
     const ScopedBlasThreads config_threads(c.opt.threads);
     auto p = std::make_unique<Prepared>();
+    // The memory window: the peaks restart from what is held now, so what
+    // the plan, the matrices and the runs add shows as their growth.
+    p->buffers_before = memory_account::current_bytes();
+    memory_account::reset_peak();
+    if (!sim::simulated() && process_memory::reset_peak_resident()) p->resident_before = process_memory::resident_bytes();
     const std::string_view name = c.algo->name();
     const int rank = world_.rank(), ranks = world_.size();
     auto phase = [&](const char* what, const std::function<void()>& f) {
@@ -141,6 +153,14 @@ void verify_first_run(Prepared& p, const RoundSettings& s, const Comm& world, Me
   const double mine = static_cast<double>(p.A.local.size() + p.B.local.size() + p.C.local.size() +
                                           p.plan->workspace_doubles());
   m.peak_mem_mb = world.max(mine) * 8.0 / (1 << 20);
+  // The window closes here, before the verification allocates its vectors.
+  // Nothing else was prepared since it opened: a configuration's first
+  // timed run follows its preparation in the same round.
+  m.mem_hwm_mb = world.max(double(memory_account::peak_bytes() - p.buffers_before)) / (1 << 20);
+  const std::int64_t peak = p.resident_before >= 0 ? process_memory::peak_resident_bytes() : -1;
+  const double grown = peak >= 0 ? double(std::max<std::int64_t>(0, peak - p.resident_before)) : -1.0;
+  const double worst_missing = world.min(grown);  // -1 if any rank could not measure
+  m.mem_rss_mb = worst_missing < 0 ? -1.0 : world.max(grown) / (1 << 20);
   if (!s.verify || sim::charged()) return;  // charged simulation: nothing computed to verify
   m.residual = normwise_residual(p.A, p.B, p.C, world, s.data_seed + 2);
   // Ranks may differ (leaves of different sizes do different local levels):

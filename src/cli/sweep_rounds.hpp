@@ -59,6 +59,16 @@ struct Measured {
   std::vector<double> times;  // one per round: max over the ranks that took part
   double residual = -1, residual_limit = -1;  // -1: not verified
   double peak_mem_mb = 0;
+  // The high-water mark of mmbench's own buffers from the plan's
+  // construction through the first timed multiply (core/memory_account.hpp),
+  // MiB, the maximum over ranks: what the memory prediction is checked
+  // against.
+  double mem_hwm_mb = 0;
+  // The growth of the process's peak resident set over the same window
+  // (core/process_memory.hpp: VmHWM after a reset), MiB, the maximum over
+  // ranks; -1 where a rank could not measure it (no /proc/self/clear_refs,
+  // a simulation).
+  double mem_rss_mb = -1;
   std::map<std::string, std::string> described;  // Plan::describe() after the runs
   // Plan::as_run() after the first round: set for every configuration that
   // did not fail (rows and model prices read it).

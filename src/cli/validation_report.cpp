@@ -9,6 +9,7 @@
 #include "cli/results_schema.hpp"
 #include "cli/round_statistics.hpp"
 #include "cli/result_row.hpp"
+#include "core/byte_size.hpp"
 #include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 
@@ -42,6 +43,7 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
   for (const Config& c : configs) groups = std::max(groups, c.group + 1);
   for (int g = 0; g < groups; ++g) {
     std::vector<double> ep, er;
+    double max_mem_err = -1;  // |predicted own buffers - measured| / measured, the worst candidate
     int pick = -1, best = -1, candidates = 0, measured_count = 0;
     double t_best = 0;
     for (std::size_t i = 0; i < configs.size(); ++i)
@@ -55,6 +57,10 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
       const CandidateResult& res = results[i];
       if (!res.verified || !res.measured || res.measured->times.empty()) continue;
       ++measured_count;
+      if (res.measured->mem_hwm_mb > 0) {
+        const double pred = 8.0 * configs[i].algo->memory(configs[i].pb, configs[i].opt, ranks).own() / (1 << 20);
+        max_mem_err = std::max(max_mem_err, std::abs(pred - res.measured->mem_hwm_mb) / res.measured->mem_hwm_mb);
+      }
       const double t = summarize(res.measured->times).median;
       if (best < 0 || t < t_best) {
         t_best = t;
@@ -70,7 +76,7 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
     auto label = [&](int i) {
       if (i < 0) return std::string();
       const Config& c = configs[static_cast<std::size_t>(i)];
-      return ranking::Candidate{c.algo, c.opt, {}, {}}.label();
+      return ranking::Candidate{c.algo, c.opt, {}, {}, {}}.label();
     };
     std::map<std::string, std::string> r = {
         {"p", std::to_string(ranks)}, {"cores", std::to_string(cores)}, {"m", std::to_string(pb.m)},
@@ -100,11 +106,30 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
     r["p90_abs_err_paper"] = q(ep, 0.9);
     r["median_abs_err_refined"] = q(er, 0.5);
     r["p90_abs_err_refined"] = q(er, 0.9);
+    // The pick's memory per rank, predicted (all parts) and measured (the
+    // high-water mark of mmbench's buffers), and the worst memory error.
+    std::string memory = "-";
+    if (pick >= 0) {
+      const Config& c = configs[static_cast<std::size_t>(pick)];
+      const double pred = c.algo->memory(c.pb, c.opt, ranks).bytes();
+      r["mem_pred_pick_mb"] = fmt::format("{:.4g}", pred / (1 << 20));
+      memory = "predicted " + format_bytes(pred);
+      if (mp && mp->mem_hwm_mb > 0) {
+        r["mem_hwm_pick_mb"] = fmt::format("{:.4g}", mp->mem_hwm_mb);
+        memory += ", measured " + format_bytes(mp->mem_hwm_mb * (1 << 20));
+      }
+    }
+    if (max_mem_err >= 0) {
+      r["max_abs_mem_err"] = fmt::format("{:.4f}", max_mem_err);
+      memory += fmt::format(" (largest |error| over the candidates {:.1f} %)", 100 * max_mem_err);
+    }
     out.append(r);
     text += fmt::format(
-        "m={} n={} k={} on {} cores: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}\n",
+        "m={} n={} k={} on {} cores: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}; "
+        "memory per rank of the pick {}\n",
         pb.m, pb.n, pb.k, cores, best < 0 ? "-" : r["best"], r["t_best"], r["pick"], r["t_pick"].empty() ? "-" : r["t_pick"],
-        regret, r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"]);
+        regret, r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"],
+        memory);
   }
   if (!regrets.empty())
     text += fmt::format("overall: regret median {:.3f}, max {:.3f} over {} problems; |err| median paper {}, refined {}\n",

@@ -66,6 +66,10 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
     {"MMBENCH_SIM_SEED", EnvironmentReader::mmbench, "1",
      "SMPI build only, set by scripts/simulate.sh --seed: the seed of that noise, an integer in "
      "[0, 2^63 - 1] (the same seed replays the same draws)"},
+    {"MMBENCH_SIM_HOST_MEMORY", EnvironmentReader::mmbench, "90 % of this host's MemAvailable",
+     "SMPI build only, set by scripts/simulate.sh --host-memory: the memory all simulated ranks "
+     "together may hold in the one simulating process (4G, 512M); a configuration predicted over "
+     "it is not applicable"},
     // libmmbench-lb.so
     {"MMBENCH_LB", EnvironmentReader::preload, "MMBENCH_PROFILE's lb, else 32",
      "the lb to serve to PBLAS (a positive integer); wins over MMBENCH_PROFILE"},

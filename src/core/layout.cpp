@@ -93,6 +93,16 @@ Index block_cyclic_block_count(Index rows, Index cols, Index mb, Index nb) {
   return ((rows + mb - 1) / mb) * ((cols + nb - 1) / nb);
 }
 
+Index block_cyclic_extent(Index total, Index nb, int proc, int procs) {
+  if (total <= 0 || nb <= 0 || procs <= 0) return 0;
+  const Index blocks = total / nb;  // whole blocks
+  Index n = (blocks / procs) * nb;
+  const Index extra = blocks % procs;
+  if (proc < extra) n += nb;
+  else if (proc == extra) n += total % nb;
+  return n;
+}
+
 Layout block_cyclic(Index rows, Index cols, Index mb, Index nb, int pr, int pc) {
   // Block (bi, bj) lives on process row bi % pr, column bj % pc, at local
   // block position (bi / pr, bj / pc). Example: rows = 10, mb = 3, pr = 2:

@@ -67,6 +67,12 @@ class Layout {
 Index block_start(Index total, int parts, int i);
 Index block_size(Index total, int parts, int i);
 
+// Rows (or columns) process coordinate `proc` of `procs` holds of `total`
+// dealt out block-cyclically in blocks of `nb`, the first block on
+// coordinate 0 (ScaLAPACK's NUMROC). Example: total = 10, nb = 3, procs = 2:
+// coordinate 0 holds 6 (blocks 0, 2), coordinate 1 holds 4 (blocks 1, 3).
+Index block_cyclic_extent(Index total, Index nb, int proc, int procs);
+
 // ---- Layout factories ----------------------------------------------------
 // All of rank `owner`'s: one rectangle, ld = rows.
 Layout single_owner(Index rows, Index cols, int ranks, int owner);

@@ -130,23 +130,15 @@ void charge_pack(std::int64_t bytes) {
   if (charged() && fitted()) charge_fitted_pass(g_prices.kernel.pack, bytes);
 }
 
-namespace {
-constexpr std::size_t kSharedFrom = std::size_t{1} << 20;  // bytes
-bool shared_size(std::size_t bytes) { return bytes >= kSharedFrom && charged(); }
-}  // namespace
+bool shares_buffer(std::size_t bytes) { return bytes >= kSharedBufferBytes && charged(); }
 
-void* allocate_large(std::size_t bytes) {
-  if (!shared_size(bytes)) return ::operator new(bytes);
+void* shared_allocate(std::size_t bytes) {
   void* p = smpi_shared_malloc(bytes, __FILE__, __LINE__);
   if (!p) throw std::bad_alloc();
   return p;
 }
 
-void free_large(void* p, std::size_t bytes) {
-  if (!p) return;
-  if (shared_size(bytes)) smpi_shared_free(p);
-  else ::operator delete(p);
-}
+void shared_free(void* p) noexcept { smpi_shared_free(p); }
 #else
 bool simulated() { return false; }
 std::string platform() { return {}; }
@@ -164,6 +156,9 @@ void charge_pack(std::int64_t) {}
 void set_charged_prices(const ChargedPrices&) {}
 void set_rank_threads(int) {}
 int rank_threads() { return 1; }
+bool shares_buffer(std::size_t) { return false; }
+void* shared_allocate(std::size_t) { throw std::logic_error("shared buffers exist only in the SMPI build"); }
+void shared_free(void*) noexcept {}
 #endif
 
 }  // namespace mmbench::sim

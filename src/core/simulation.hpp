@@ -28,6 +28,7 @@
 //                 seeded generator per rank (core/lognormal_noise.hpp)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -84,6 +85,16 @@ struct ChargedPrices {
   std::function<double(int threads)> dgemm_speedup, pass_speedup;
 };
 void set_charged_prices(const ChargedPrices& prices);
+
+// Charged mode (SMPI build): buffers of at least 1 MiB are shared between
+// the simulated ranks (core/large_buffer.hpp), so the host holds them once.
+// shares_buffer says whether one of `bytes` is; shared_allocate /
+// shared_free allocate and free one (SMPI_SHARED_MALLOC; page aligned).
+// Outside charged mode shares_buffer is false and the others are not called.
+constexpr std::size_t kSharedBufferBytes = std::size_t{1} << 20;
+bool shares_buffer(std::size_t bytes);
+void* shared_allocate(std::size_t bytes);
+void shared_free(void* p) noexcept;
 
 // The BLAS threads a rank asked for (core/blas.cpp, SMPI build only: the
 // simulation itself runs one thread per rank). Default 1.

@@ -36,15 +36,20 @@ int cpu_cores() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
-std::int64_t available_memory_bytes() {
+namespace {
+std::int64_t meminfo_bytes(const std::string& field) {
   std::ifstream in("/proc/meminfo");
   std::string key;
   std::int64_t kb = 0;
   std::string unit;
   while (in >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024;
+    if (key == field) return kb * 1024;
   return 0;
 }
+}  // namespace
+
+std::int64_t available_memory_bytes() { return meminfo_bytes("MemAvailable:"); }
+std::int64_t total_memory_bytes() { return meminfo_bytes("MemTotal:"); }
 
 std::string mpi_library_version() {
   char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};

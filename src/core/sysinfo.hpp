@@ -10,6 +10,7 @@ std::string host_name();
 std::string cpu_model();                 // /proc/cpuinfo "model name"
 int cpu_cores();                         // online logical CPUs
 std::int64_t available_memory_bytes();   // /proc/meminfo MemAvailable (0 if unknown)
+std::int64_t total_memory_bytes();       // /proc/meminfo MemTotal (0 if unknown)
 std::string mpi_library_version();       // first line of MPI_Get_library_version
 std::string scalapack_version();         // from pkg-config at build time
 std::string mmbench_version();           // version + git commit at build time

@@ -33,7 +33,8 @@ const std::vector<std::string>& census_columns() {
   static const std::vector<std::string> cols = {
       "call",       "transa", "transb",     "m",          "n",          "k",      "alpha",  "beta",
       "ia",         "ja",     "ib",         "jb",         "ic",         "jc",     "grid",   "blocking_a",
-      "blocking_b", "blocking_c", "choice", "reason", "cached", "t_pred", "t_pred_scalapack", "t_measured"};
+      "blocking_b", "blocking_c", "choice", "reason", "cached", "t_pred", "t_pred_scalapack", "t_measured",
+      "t_prepare",  "t_convert"};
   return cols;
 }
 
@@ -61,7 +62,9 @@ std::map<std::string, std::string> census_cells(const CensusRecord& r) {
           {"cached", r.cached ? "yes" : "no"},
           {"t_pred", r.t_pred > 0 ? num(r.t_pred) : ""},
           {"t_pred_scalapack", r.t_pred_scalapack > 0 ? num(r.t_pred_scalapack) : ""},
-          {"t_measured", num(r.t_measured)}};
+          {"t_measured", num(r.t_measured)},
+          {"t_prepare", num(r.t_prepare)},
+          {"t_convert", num(r.t_convert)}};
 }
 
 std::vector<CensusRecord> read_census(const std::string& path) {
@@ -106,13 +109,15 @@ std::vector<CensusRecord> read_census(const std::string& path) {
     r.t_pred = d("t_pred");
     r.t_pred_scalapack = d("t_pred_scalapack");
     r.t_measured = d("t_measured");
+    r.t_prepare = d("t_prepare");
+    r.t_convert = d("t_convert");
     out.push_back(std::move(r));
   }
   return out;
 }
 
 std::string census_summary(const std::vector<CensusRecord>& records, int top) {
-  double total = 0, dispatched = 0, dispatched_scalapack_pred = 0;
+  double total = 0, dispatched = 0, dispatched_scalapack_pred = 0, prepare = 0, convert = 0;
   long n_dispatched = 0;
   struct Shape {
     long calls = 0;
@@ -129,6 +134,8 @@ std::string census_summary(const std::vector<CensusRecord>& records, int top) {
     if (!to_scalapack) {
       dispatched += r.t_measured;
       dispatched_scalapack_pred += r.t_pred_scalapack;
+      prepare += r.t_prepare;
+      convert += r.t_convert;
       ++n_dispatched;
     }
     Shape& s = shapes[Key{r.transa, r.transb, r.m, r.n, r.k, r.pr, r.pc}];
@@ -140,8 +147,10 @@ std::string census_summary(const std::vector<CensusRecord>& records, int top) {
   }
   std::string out = fmt::format("{} PDGEMM calls, {:.4g} s in all; {} dispatched to mmbench members ({:.4g} s",
                                 records.size(), total, n_dispatched, dispatched);
+  if (n_dispatched > 0)
+    out += fmt::format(", of which {:.4g} s preparing members and {:.4g} s converting operands", prepare, convert);
   if (dispatched_scalapack_pred > 0)
-    out += fmt::format(", where ScaLAPACK was predicted {:.4g} s", dispatched_scalapack_pred);
+    out += fmt::format("; ScaLAPACK was predicted {:.4g} s for them", dispatched_scalapack_pred);
   out += ")\n";
   std::vector<std::pair<Key, Shape>> sorted(shapes.begin(), shapes.end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.t > b.second.t; });

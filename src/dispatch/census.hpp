@@ -26,6 +26,10 @@ struct CensusRecord {
   double t_pred = 0;           // the choice's predicted time (conversion included), 0 = no model
   double t_pred_scalapack = 0;  // ScaLAPACK's predicted time, 0 = no model
   double t_measured = 0;       // wall time of the call (max over the grid where dispatched, else rank 0's)
+  // Of it, on rank 0 where an mmbench member ran: building the member's
+  // plan and buffers (the first call of a shape; 0 after), and converting
+  // the operands in and C back.
+  double t_prepare = 0, t_convert = 0;
 };
 
 // The census CSV's columns, in order (docs/dispatch.md lists them).

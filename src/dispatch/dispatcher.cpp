@@ -122,6 +122,7 @@ void Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const std::fun
     GridState& g = grid_state(grid);
     std::string why;
     MemberRun* run = prepare(g, d.choice, call, &why);
+    r.t_prepare = MPI_Wtime() - t0;
     if (run == nullptr) {
       r.choice = scalapack_member(call, pr, pc, machine_).label;
       r.reason = "preparing " + d.choice.label + " failed (" + why + "): to ScaLAPACK";
@@ -129,7 +130,7 @@ void Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const std::fun
       scalapack();
     } else {
       try {
-        run->run(call, pr, pc);
+        r.t_convert = run->run(call, pr, pc).convert;
       } catch (const std::exception& e) {
         // Ranks may be inside different collectives now: nothing can be
         // rolled back, and C is half written.

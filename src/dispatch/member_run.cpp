@@ -1,5 +1,7 @@
 #include "dispatch/member_run.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -49,40 +51,72 @@ double MemberRun::doubles() const {
          double(plan_->workspace_doubles());
 }
 
-void MemberRun::run(const PdgemmCall& x, int pr, int pc) {
+std::array<Index, 31> MemberRun::conversion_key(const PdgemmCall& x, int pr, int pc) {
+  std::array<Index, 31> k{};
+  int i = 0;
+  k[i++] = x.trans_a;
+  k[i++] = x.trans_b;
+  k[i++] = pr;
+  k[i++] = pc;
+  for (const Operand* o : {&x.a, &x.b, &x.c}) {
+    k[i++] = o->i0, k[i++] = o->j0, k[i++] = o->desc.m, k[i++] = o->desc.n, k[i++] = o->desc.mb;
+    k[i++] = o->desc.nb, k[i++] = o->desc.rsrc, k[i++] = o->desc.csrc, k[i++] = o->desc.lld;
+  }
+  return k;
+}
+
+const MemberRun::Conversion& MemberRun::conversion(const PdgemmCall& x, int pr, int pc) {
+  const std::array<Index, 31> key = conversion_key(x, pr, pc);
+  if (conversion_ && conversion_->key == key) return *conversion_;
   const int me = grid_.rank();
-  const Layout from_a = block_cyclic_submatrix(x.a.desc, x.a.i0, x.a.j0, x.a_rows(), x.a_cols(), pr, pc, me);
-  const Layout from_b = block_cyclic_submatrix(x.b.desc, x.b.i0, x.b.j0, x.b_rows(), x.b_cols(), pr, pc, me);
-  const Layout to_c = block_cyclic_submatrix(x.c.desc, x.c.i0, x.c.j0, x.m, x.n, pr, pc, me);
+  auto c = std::make_unique<Conversion>();
+  c->key = key;
+  c->from_a = block_cyclic_submatrix(x.a.desc, x.a.i0, x.a.j0, x.a_rows(), x.a_cols(), pr, pc, me);
+  c->from_b = block_cyclic_submatrix(x.b.desc, x.b.i0, x.b.j0, x.b_rows(), x.b_cols(), pr, pc, me);
+  c->to_c = block_cyclic_submatrix(x.c.desc, x.c.i0, x.c.j0, x.m, x.n, pr, pc, me);
   const Layout& la = plan_->layout_a();
   const Layout& lb = plan_->layout_b();
   // A transposed operand lands in the transposed layout first.
-  const Layout ta = x.trans_a ? repacked(la, true) : Layout();
-  const Layout tb = x.trans_b ? repacked(lb, true) : Layout();
-  if (x.trans_a) scratch_a_.resize(static_cast<std::size_t>(ta.local_size(me)));
-  if (x.trans_b) scratch_b_.resize(static_cast<std::size_t>(tb.local_size(me)));
+  if (x.trans_a) c->ta = repacked(la, true);
+  if (x.trans_b) c->tb = repacked(lb, true);
+  c->sc = repacked(c->to_c, false);
+  c->in = std::make_unique<Redistribution>(
+      std::vector<Transfer>{Transfer{&c->from_a, x.trans_a ? &c->ta : &la, 0, 0},
+                            Transfer{&c->from_b, x.trans_b ? &c->tb : &lb, 1, 1}},
+      me);
+  c->out = std::make_unique<Redistribution>(std::vector<Transfer>{Transfer{&plan_->layout_c(), &c->sc, 0, 0}}, me);
+  conversion_ = std::move(c);
+  return *conversion_;
+}
+
+MemberRun::Times MemberRun::run(const PdgemmCall& x, int pr, int pc) {
+  const int me = grid_.rank();
+  Times times;
+  const double t0 = MPI_Wtime();
+  const Conversion& cv = conversion(x, pr, pc);
+  const Layout& la = plan_->layout_a();
+  const Layout& lb = plan_->layout_b();
+  if (x.trans_a) scratch_a_.resize(static_cast<std::size_t>(cv.ta.local_size(me)));
+  if (x.trans_b) scratch_b_.resize(static_cast<std::size_t>(cv.tb.local_size(me)));
   // Padding a Strassen layout carries must read as zeros.
   if (a_padded_) std::fill(a_.local.begin(), a_.local.end(), 0.0);
   if (b_padded_) std::fill(b_.local.begin(), b_.local.end(), 0.0);
-
-  Redistribution in({Transfer{&from_a, x.trans_a ? &ta : &la, 0, 0}, Transfer{&from_b, x.trans_b ? &tb : &lb, 1, 1}},
-                    me);
-  in.execute({x.a.data, x.b.data},
-             {x.trans_a ? scratch_a_.data() : a_.data(), x.trans_b ? scratch_b_.data() : b_.data()}, grid_);
-  if (x.trans_a) transpose_into(la, ta, scratch_a_.data(), a_.data(), me);
-  if (x.trans_b) transpose_into(lb, tb, scratch_b_.data(), b_.data(), me);
+  cv.in->execute({x.a.data, x.b.data},
+                 {x.trans_a ? scratch_a_.data() : a_.data(), x.trans_b ? scratch_b_.data() : b_.data()}, grid_);
+  if (x.trans_a) transpose_into(la, cv.ta, scratch_a_.data(), a_.data(), me);
+  if (x.trans_b) transpose_into(lb, cv.tb, scratch_b_.data(), b_.data(), me);
+  const double t1 = MPI_Wtime();
 
   plan_->multiply(a_, b_, c_);
+  const double t2 = MPI_Wtime();
 
-  const Layout sc = repacked(to_c, false);
-  scratch_c_.resize(static_cast<std::size_t>(sc.local_size(me)));
-  Redistribution out({Transfer{&plan_->layout_c(), &sc, 0, 0}}, me);
-  out.execute(c_.data(), scratch_c_.data(), grid_);
+  scratch_c_.resize(static_cast<std::size_t>(cv.sc.local_size(me)));
+  cv.out->execute(c_.data(), scratch_c_.data(), grid_);
   // sub(C) := alpha C' + beta sub(C) on this rank's part of the submatrix.
   const double alpha = x.alpha, beta = x.beta;
-  for (std::size_t i : to_c.rects_of(me)) {
-    const Rect& t = to_c.rects()[i];
-    const Rect& s = sc.rects()[i];
+  for (std::size_t i : cv.to_c.rects_of(me)) {
+    const Rect& t = cv.to_c.rects()[i];
+    const Rect& s = cv.sc.rects()[i];
     for (Index c = 0; c < t.cols; ++c) {
       double* dst = x.c_data + t.offset + c * t.ld;
       const double* src = scratch_c_.data() + s.offset + c * s.ld;
@@ -95,6 +129,9 @@ void MemberRun::run(const PdgemmCall& x, int pr, int pc) {
       }
     }
   }
+  times.convert = (t1 - t0) + (MPI_Wtime() - t2);
+  times.multiply = t2 - t1;
+  return times;
 }
 
 }  // namespace mmbench::dispatch

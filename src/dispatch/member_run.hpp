@@ -15,11 +15,14 @@
 //      through -- touching nothing outside the submatrix.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <tuple>
 
 #include "algos/algorithm.hpp"
 #include "core/comm.hpp"
 #include "core/dist_matrix.hpp"
+#include "core/redistribution.hpp"
 #include "dispatch/pdgemm_call.hpp"
 
 namespace mmbench::dispatch {
@@ -30,8 +33,13 @@ class MemberRun {
   // grid processes, rank = prow * pc + pcol.
   MemberRun(const algos::Algorithm& algo, const algos::Options& opt, const PdgemmCall& shape, const Comm& grid);
 
+  // Where one call's time went on this rank (seconds).
+  struct Times {
+    double convert = 0;   // operands in, C back and alpha C' + beta C
+    double multiply = 0;  // the member's own multiplication
+  };
   // One call of the shape given at construction; collective over the grid.
-  void run(const PdgemmCall& call, int pr, int pc);
+  Times run(const PdgemmCall& call, int pr, int pc);
 
   // The member's error bound over the classical one (local or parallel
   // Strassen levels: docs/method.md, verification); 1 for classical members.
@@ -40,8 +48,22 @@ class MemberRun {
   double doubles() const;
 
  private:
+  // The conversions of the last call's arguments, kept for the next call
+  // with the same ones (a loop calling PDGEMM on the same arrays): the
+  // layouts, the exchange schedules and their message buffers are made once.
+  // The key holds this rank's LLDs, so ranks may differ in whether they
+  // reuse it; building a schedule needs no message, so that is fine.
+  struct Conversion {
+    std::array<Index, 31> key{};
+    Layout from_a, from_b, to_c, ta, tb, sc;
+    std::unique_ptr<Redistribution> in, out;
+  };
+  static std::array<Index, 31> conversion_key(const PdgemmCall& call, int pr, int pc);
+  const Conversion& conversion(const PdgemmCall& call, int pr, int pc);
+
   const Comm& grid_;
   std::unique_ptr<algos::Plan> plan_;
+  std::unique_ptr<Conversion> conversion_;
   DistMatrix a_, b_, c_;
   bool a_padded_ = false, b_padded_ = false;
   LargeVector<double> scratch_a_, scratch_b_, scratch_c_;

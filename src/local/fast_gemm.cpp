@@ -22,6 +22,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/large_buffer.hpp"
+#include "core/simulation.hpp"
+
 #include "local/fast_gemm_schedules.hpp"
 #include "local/packed_gemm.hpp"
 
@@ -31,7 +34,7 @@ using namespace fast_gemm_detail;
 
 namespace {
 
-constexpr std::align_val_t kAlignBytes{64};
+constexpr std::size_t kAlignBytes = 64;
 
 void check_dim(const char* name, i64 v) {
   if (v < 0 || v > INT_MAX)
@@ -87,20 +90,23 @@ FastGemmConfig with_resolved_blocking(FastGemmConfig cfg) {
 
 }  // namespace
 
-void FastGemm::AlignedDelete::operator()(double* p) const {
-  ::operator delete[](p, kAlignBytes);
-}
+void FastGemm::WorkspaceDelete::operator()(double* p) const { free_large(p, bytes, kAlignBytes); }
 FastGemm::FastGemm(FastGemmConfig cfg) : cfg_(with_resolved_blocking(validated(cfg))) {}
 
 void FastGemm::reserve(std::size_t doubles) {
   if (doubles <= capacity_) return;
   workspace_.reset();  // free first: the old buffer is not needed and may be large
   capacity_ = 0;
-  workspace_.reset(static_cast<double*>(::operator new[](doubles * sizeof(double), kAlignBytes)));
+  // The large-buffer path: counted with the matrices, and shared between
+  // simulated ranks in a charged simulation (core/large_buffer.hpp).
+  const std::size_t bytes = doubles * sizeof(double);
+  workspace_ = std::unique_ptr<double[], WorkspaceDelete>(static_cast<double*>(allocate_large(bytes, kAlignBytes)),
+                                                          WorkspaceDelete(bytes));
   // Touch every page now: otherwise the first multiply's addition passes pay
   // the page faults of a fresh buffer (hundreds of MB at n = 8192) and the
-  // account books them as additions.
-  std::fill_n(workspace_.get(), doubles, 0.0);
+  // account books them as additions. A charged simulation reads none of it
+  // (its leaves and passes are charged), so it touches nothing.
+  if (!sim::charged()) std::fill_n(workspace_.get(), doubles, 0.0);
   capacity_ = doubles;
   ++allocations_;
 }

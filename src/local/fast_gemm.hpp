@@ -181,14 +181,19 @@ class FastGemm {
   static double flops(std::int64_t m, std::int64_t n, std::int64_t k, const FastGemmConfig& cfg);
 
  private:
-  struct AlignedDelete {
+  // Gives the workspace back through core/large_buffer.hpp, which counts
+  // it with the other buffers (core/memory_account.hpp).
+  struct WorkspaceDelete {
+    WorkspaceDelete() noexcept : bytes(0) {}
+    explicit WorkspaceDelete(std::size_t b) noexcept : bytes(b) {}
+    std::size_t bytes;
     void operator()(double* p) const;
   };
 
   void reserve(std::size_t doubles);
 
   FastGemmConfig cfg_;
-  std::unique_ptr<double[], AlignedDelete> workspace_;
+  std::unique_ptr<double[], WorkspaceDelete> workspace_;
   std::size_t capacity_ = 0;  // doubles
   std::int64_t allocations_ = 0;
   int deepest_ = 0;

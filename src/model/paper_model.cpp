@@ -14,29 +14,33 @@ namespace {
 
 using std::to_string;
 
-void require(bool ok, const std::string& message) {
-  if (!ok) throw std::invalid_argument(message);
+// The message is built only on failure: the models run in tight loops
+// (isoefficiency searches, Q7 split choices), where formatting a number per
+// call costs more than the price itself.
+template <class Message>
+void require(bool ok, Message&& message) {
+  if (!ok) throw std::invalid_argument(message());
 }
 
 void check_compute_params(const MachineParams& mp, const char* who) {
-  require(std::isfinite(mp.t_op) && mp.t_op >= 0,
-          std::string(who) + ": t_op = " + to_string(mp.t_op) + " s/flop, needs a finite value >= 0");
+  require(std::isfinite(mp.t_op) && mp.t_op >= 0, [&] { return
+          std::string(who) + ": t_op = " + to_string(mp.t_op) + " s/flop, needs a finite value >= 0"; });
 }
 
 void check_network_params(const MachineParams& mp, const char* who) {
   check_compute_params(mp, who);
-  require(std::isfinite(mp.latency_s) && mp.latency_s >= 0,
-          std::string(who) + ": latency_s = " + to_string(mp.latency_s) + " s, needs a finite value >= 0");
-  require(std::isfinite(mp.tau) && mp.tau > 0,
-          std::string(who) + ": tau = " + to_string(mp.tau) + " doubles/s, needs a finite value > 0");
+  require(std::isfinite(mp.latency_s) && mp.latency_s >= 0, [&] { return
+          std::string(who) + ": latency_s = " + to_string(mp.latency_s) + " s, needs a finite value >= 0"; });
+  require(std::isfinite(mp.tau) && mp.tau > 0, [&] { return
+          std::string(who) + ": tau = " + to_string(mp.tau) + " doubles/s, needs a finite value > 0"; });
 }
 
 void check_n(std::int64_t n, const char* who) {
-  require(n >= 1, std::string(who) + ": n = " + to_string(n) + ", needs n >= 1");
+  require(n >= 1, [&] { return std::string(who) + ": n = " + to_string(n) + ", needs n >= 1"; });
 }
 
 void check_p(int p, const char* who) {
-  require(p >= 1, std::string(who) + ": p = " + to_string(p) + " ranks, needs p >= 1");
+  require(p >= 1, [&] { return std::string(who) + ": p = " + to_string(p) + " ranks, needs p >= 1"; });
 }
 
 bool is_power_of_two(int x) { return x >= 1 && (x & (x - 1)) == 0; }
@@ -101,7 +105,7 @@ void check_q7_depth(int p, int r, const char* who) {
 Prediction q7_entry(std::int64_t n, int p, int r, const MachineParams& mp, bool largest, const char* who) {
   check_n(n, who);
   check_p(p, who);
-  require(r >= 0, std::string(who) + ": r = " + to_string(r) + ", needs r >= 0");
+  require(r >= 0, [&] { return std::string(who) + ": r = " + to_string(r) + ", needs r >= 0"; });
   check_network_params(mp, who);
   check_q7_depth(p, r, who);
   if (largest) return q7_ring_d(static_cast<double>(n), p, r, mp, [](int q) { return space::q7_group_sizes(q)[0]; });
@@ -111,8 +115,8 @@ Prediction q7_entry(std::int64_t n, int p, int r, const MachineParams& mp, bool 
 }  // namespace
 
 Prediction paper_dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const MachineParams& mp) {
-  require(m >= 0 && n >= 0 && k >= 0, "paper_dgemm: m, n, k = " + to_string(m) + ", " + to_string(n) + ", " +
-                                          to_string(k) + ", each needs >= 0");
+  require(m >= 0 && n >= 0 && k >= 0, [&] { return "paper_dgemm: m, n, k = " + to_string(m) + ", " + to_string(n) + ", " +
+                                          to_string(k) + ", each needs >= 0"; });
   check_compute_params(mp, "paper_dgemm");
   return {0.0, dgemm_d(static_cast<double>(m), static_cast<double>(n), static_cast<double>(k), mp)};
 }
@@ -133,16 +137,16 @@ Prediction paper_ring(std::int64_t n, int p, const MachineParams& mp) {
 
 Prediction paper_tpmm(std::int64_t n, int p, const MachineParams& mp) {
   check_n(n, "paper_tpmm");
-  require(is_power_of_two(p), "paper_tpmm: p = " + to_string(p) + " ranks, tpMM needs a power of two p >= 1");
+  require(is_power_of_two(p), [&] { return "paper_tpmm: p = " + to_string(p) + " ranks, tpMM needs a power of two p >= 1"; });
   check_network_params(mp, "paper_tpmm");
   return tpmm_d(static_cast<double>(n), p, mp);
 }
 
 Prediction paper_pdgemm(std::int64_t n, int nb, int pr, int pc, const MachineParams& mp) {
   check_n(n, "paper_pdgemm");
-  require(nb >= 1, "paper_pdgemm: nb = " + to_string(nb) + ", needs nb >= 1");
-  require(pr >= 1 && pc >= 1,
-          "paper_pdgemm: grid " + to_string(pr) + " x " + to_string(pc) + ", needs pr >= 1 and pc >= 1");
+  require(nb >= 1, [&] { return "paper_pdgemm: nb = " + to_string(nb) + ", needs nb >= 1"; });
+  require(pr >= 1 && pc >= 1, [&] { return
+          "paper_pdgemm: grid " + to_string(pr) + " x " + to_string(pc) + ", needs pr >= 1 and pc >= 1"; });
   check_network_params(mp, "paper_pdgemm");
   return pdgemm_d(static_cast<double>(n), nb, pr, pc, mp);
 }
@@ -159,12 +163,12 @@ Prediction paper_strassen_q8(std::int64_t n, int p, int r, Cutoff cutoff, int nb
   const char* who = "paper_strassen_q8";
   check_n(n, who);
   check_p(p, who);
-  require(r >= 0, std::string(who) + ": r = " + to_string(r) + ", needs r >= 0");
+  require(r >= 0, [&] { return std::string(who) + ": r = " + to_string(r) + ", needs r >= 0"; });
   check_network_params(mp, who);
   std::int64_t four_r = 1;
   for (int i = 0; i < r && four_r <= p; ++i) four_r *= 4;
-  require(four_r <= p && p % four_r == 0, std::string(who) + ": p = " + to_string(p) + " ranks with r = " +
-                                              to_string(r) + " levels, schema Q8 needs p divisible by 4^r");
+  require(four_r <= p && p % four_r == 0, [&] { return std::string(who) + ": p = " + to_string(p) + " ranks with r = " +
+                                              to_string(r) + " levels, schema Q8 needs p divisible by 4^r"; });
   const int p_cut = static_cast<int>(p / four_r);
   const double n_cut = std::ldexp(static_cast<double>(n), -r);  // n / 2^r
   const double copies = std::ldexp(1.0, r);                     // 2^r cut-off calls per rank
@@ -172,17 +176,17 @@ Prediction paper_strassen_q8(std::int64_t n, int p, int r, Cutoff cutoff, int nb
   Prediction cut;
   switch (cutoff) {
     case Cutoff::dgemm:
-      require(p_cut == 1, std::string(who) + ": cut-off dgemm (full recursion) needs p = 4^r, got p = " +
-                              to_string(p) + ", r = " + to_string(r) + " (p / 4^r = " + to_string(p_cut) + ")");
+      require(p_cut == 1, [&] { return std::string(who) + ": cut-off dgemm (full recursion) needs p = 4^r, got p = " +
+                              to_string(p) + ", r = " + to_string(r) + " (p / 4^r = " + to_string(p_cut) + ")"; });
       cut = {0.0, dgemm_d(n_cut, n_cut, n_cut, mp)};
       break;
     case Cutoff::tpmm:
-      require(is_power_of_two(p_cut), std::string(who) + ": cut-off tpmm needs p / 4^r a power of two, got " +
-                                          to_string(p_cut) + " (p = " + to_string(p) + ", r = " + to_string(r) + ")");
+      require(is_power_of_two(p_cut), [&] { return std::string(who) + ": cut-off tpmm needs p / 4^r a power of two, got " +
+                                          to_string(p_cut) + " (p = " + to_string(p) + ", r = " + to_string(r) + ")"; });
       cut = tpmm_d(n_cut, p_cut, mp);
       break;
     case Cutoff::pdgemm: {
-      require(nb >= 1, std::string(who) + ": nb = " + to_string(nb) + ", cut-off pdgemm needs nb >= 1");
+      require(nb >= 1, [&] { return std::string(who) + ": nb = " + to_string(nb) + ", cut-off pdgemm needs nb >= 1"; });
       const auto [pr, pc] = most_square_grid(p_cut);
       cut = pdgemm_d(n_cut, nb, pr, pc, mp);
       break;

@@ -22,8 +22,12 @@ namespace {
 
 using std::to_string;
 
-void require(bool ok, const std::string& message) {
-  if (!ok) throw std::invalid_argument(message);
+// The message is built only on failure: the models run in tight loops
+// (isoefficiency searches, Q7 split choices), where formatting a number per
+// call costs more than the price itself.
+template <class Message>
+void require(bool ok, Message&& message) {
+  if (!ok) throw std::invalid_argument(message());
 }
 
 double tau_capped(double regime_tau, const MachineParams& mp) {
@@ -49,8 +53,8 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
     }
     if (rate > 0) return rate;
   }
-  require(std::isfinite(mp.t_op) && mp.t_op > 0,
-          "refined model: no DGEMM profile and t_op = " + to_string(mp.t_op) + " s/flop; needs t_op > 0");
+  require(std::isfinite(mp.t_op) && mp.t_op > 0, [&] { return
+          "refined model: no DGEMM profile and t_op = " + to_string(mp.t_op) + " s/flop; needs t_op > 0"; });
   return 1.0 / mp.t_op;
 }
 
@@ -177,8 +181,8 @@ Regime regime_of(double doubles, const MachineParams& mp) {
     if (l > 0) rg.latency_s = l;
     rg.tau = tau_capped(eager ? mp.tau_eager : mp.tau_rendezvous, mp);
   }
-  require(rg.tau > 0, "refined model: network throughput tau = " + to_string(rg.tau) +
-                          " doubles/s; needs tau > 0 (a profile tuned with one rank has no network values)");
+  require(rg.tau > 0, [&] { return "refined model: network throughput tau = " + to_string(rg.tau) +
+                          " doubles/s; needs tau > 0 (a profile tuned with one rank has no network values)"; });
   return rg;
 }
 
@@ -269,9 +273,9 @@ double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int n
 // Eqs. 2.16/2.17 with lb panels.
 Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
                           const MachineParams& mp) {
-  require(pr >= 1 && pc >= 1 && nb >= 1 && lb >= 1, "refined_pdgemm: grid " + to_string(pr) + " x " +
+  require(pr >= 1 && pc >= 1 && nb >= 1 && lb >= 1, [&] { return "refined_pdgemm: grid " + to_string(pr) + " x " +
                                                         to_string(pc) + ", nb " + to_string(nb) + ", lb " +
-                                                        to_string(lb) + ": each needs >= 1");
+                                                        to_string(lb) + ": each needs >= 1"; });
   const double lm = std::ceil(m / pr), ln = std::ceil(n / pc);
   const double p = double(pr) * pc;
   // The whole local update runs in panels of width lb; price all of its
@@ -308,8 +312,8 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
 namespace {
 
 void check_split(int p, int r, int level, const char* who) {
-  require(p >= 4, std::string(who) + ": r = " + to_string(r) + " needs a group of >= 4 ranks at level " +
-                      to_string(level) + ", got " + to_string(p));
+  require(p >= 4, [&] { return std::string(who) + ": r = " + to_string(r) + " needs a group of >= 4 ranks at level " +
+                      to_string(level) + ", got " + to_string(p); });
 }
 
 // space::max_partners_1d walks the ranks of a group (O(p)); the ranking asks
@@ -354,8 +358,8 @@ struct Q7Walk {
         const Prediction c = split_cost(g, level);
         if (!chosen || c.total() < best.total() * (1.0 - 1e-9)) best = c, chosen = g;
       }
-      require(chosen.has_value(), "refined_strassen_q7: no split of " + to_string(p) + " ranks leaves " +
-                                      to_string(min_group) + " or more in every group (r = " + to_string(r) + ")");
+      require(chosen.has_value(), [&] { return "refined_strassen_q7: no split of " + to_string(p) + " ranks leaves " +
+                                      to_string(min_group) + " or more in every group (r = " + to_string(r) + ")"; });
       (*policy.choose)[{levels_to_go, p}] = *chosen;
     }
     memo[{level, p}] = best;
@@ -420,7 +424,7 @@ struct Q7Walk {
 
 Prediction refined_strassen_q7(double m, double n, double k, int p, int r, const LeafModel& leaf,
                                const MachineParams& mp, const Q7SplitPolicy& policy) {
-  require(r >= 0, "refined_strassen_q7: r = " + to_string(r) + ", needs r >= 0");
+  require(r >= 0, [&] { return "refined_strassen_q7: r = " + to_string(r) + ", needs r >= 0"; });
   // The groups of a level transfer at the same time (inter_price).
   Q7Walk walk{m, n, k, r, leaf, for_job(mp, p), policy, {}};
   return walk.at(p, 0);
@@ -468,11 +472,11 @@ double q8_exchange_time(double share, std::int64_t pl, const MachineParams& mp) 
 
 Prediction refined_strassen_q8(double m, double n, double k, int p, int r, const LeafModel& leaf,
                                const MachineParams& mp) {
-  require(r >= 0, "refined_strassen_q8: r = " + to_string(r) + ", needs r >= 0");
+  require(r >= 0, [&] { return "refined_strassen_q8: r = " + to_string(r) + ", needs r >= 0"; });
   std::int64_t four_r = 1;
   for (int i = 0; i < r && four_r <= p; ++i) four_r *= 4;
-  require(four_r <= p && p % four_r == 0, "refined_strassen_q8: p = " + to_string(p) + " with r = " +
-                                              to_string(r) + ", schema Q8 needs p divisible by 4^r");
+  require(four_r <= p && p % four_r == 0, [&] { return "refined_strassen_q8: p = " + to_string(p) + " with r = " +
+                                              to_string(r) + ", schema Q8 needs p divisible by 4^r"; });
   // Per rank, every level moves and adds the same share: (m/2)(k/2)/(p/4).
   const double share = std::max({m * k, k * n, m * n}) / p;
   const double per_sub = 8.0 * refined_message_time(share, mp);

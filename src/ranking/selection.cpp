@@ -7,6 +7,7 @@
 #include "algos/registry.hpp"
 #include "space/replicas.hpp"
 #include "space/strassen_groups.hpp"
+#include "core/byte_size.hpp"
 #include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 
@@ -40,6 +41,19 @@ bool differs_from_paper(const algos::Q7SplitTable& t) {
 }
 
 }  // namespace
+
+bool fits_memory(const algos::MemoryEstimate& need, double limit_bytes, int ranks) {
+  return need.bytes() <= (need.holders == 1 ? limit_bytes * ranks : limit_bytes);
+}
+
+std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_bytes, const std::string& source,
+                               int ranks) {
+  if (need.holders == 1 && ranks > 1)
+    return "needs " + algos::describe(need) + " on rank 0 (the others hold nothing), more than the " +
+           format_bytes(limit_bytes * ranks) + " of " + std::to_string(ranks) + " ranks at " +
+           format_bytes(limit_bytes) + " each (" + source + ")";
+  return "needs " + algos::describe(need) + " per rank, more than the " + format_bytes(limit_bytes) + " of " + source;
+}
 
 void predict_configuration(const Algorithm& algo, const Problem& pb, const Options& opt, int p,
                            const MachineParams& mp, Prediction& paper, Prediction& refined) {
@@ -104,13 +118,12 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
                                                " threads, a node has " + std::to_string(space.cores_per_node) + " cores"});
         return false;
       }
-      if (space.max_doubles_per_rank > 0) {
-        const double need = algo->estimate_doubles_per_rank(pb, o, p);
-        if (need > space.max_doubles_per_rank) {
-          out.excluded.push_back({c.label(), "needs " + std::to_string(static_cast<long long>(need * 8 / (1 << 20))) +
-                                                 " MiB per rank, more than available"});
-          return false;
-        }
+      c.memory = algo->memory(pb, o, p);
+      if (space.max_doubles_per_rank > 0 && !fits_memory(c.memory, 8 * space.max_doubles_per_rank, p)) {
+        out.excluded.push_back(
+            {c.label(), over_memory_reason(c.memory, 8 * space.max_doubles_per_rank, space.memory_limit_source, p),
+             true});
+        return false;
       }
       try {
         predict_configuration(*algo, pb, o, p, mp, c.paper, c.refined);

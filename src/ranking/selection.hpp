@@ -27,6 +27,8 @@ struct Candidate {
   const algos::Algorithm* algo = nullptr;
   algos::Options opt;  // concrete: recursions, grid and lb resolved
   Prediction paper, refined;
+  // Its peak memory per rank (Algorithm::memory), the rank that holds the most.
+  algos::MemoryEstimate memory;
   double time(ModelKind kind) const { return kind == ModelKind::paper ? paper.total() : refined.total(); }
   // Short description, e.g. "pdgemm grid=2x4 nb=64 lb=256",
   // "strassen-q7+ring r=2 split=model(19/18/17/10)", "ring L=2".
@@ -36,6 +38,7 @@ struct Candidate {
 struct Excluded {
   std::string label;   // as Candidate::label
   std::string reason;  // from check(), the one-node limit, memory, or the model
+  bool memory = false;  // excluded by the memory limit (its predicted peak exceeds it)
 };
 
 // What to enumerate besides the algorithms' own structure.
@@ -46,9 +49,11 @@ struct CandidateSpace {
   // A profile's tuned lb, ranked as tuned (Options::lb_tuned: every PDGEMM
   // caps it at its own problem and grid); 0 = none.
   int tuned_lb = 0;
-  // Exclude candidates whose Algorithm::estimate_doubles_per_rank exceeds
-  // this (0 = no limit).
+  // Exclude candidates whose predicted peak per rank (Algorithm::memory,
+  // total) exceeds this (0 = no limit), naming where the limit comes from in
+  // the reason ("--memory-per-rank", "the profile", ...).
   double max_doubles_per_rank = 0;
+  std::string memory_limit_source = "the memory available";
   // Cores of one node: one-node algorithms (dgemm) need p x threads <= this
   // (0 = no limit).
   int cores_per_node = 0;
@@ -84,6 +89,19 @@ struct Ranking {
 // what the models throw for unusable machine parameters.
 Ranking rank_candidates(const algos::Problem& pb, int p, const algos::Options& base, const MachineParams& mp,
                         ModelKind model, const CandidateSpace& space = {});
+
+// Whether a configuration's predicted peak fits a limit of `limit_bytes` per
+// rank on `ranks` ranks. A configuration whose data rank 0 alone holds (the
+// dgemm peer: MemoryEstimate::holders 1) may use what all its ranks may, the
+// others holding nothing.
+bool fits_memory(const algos::MemoryEstimate& need, double limit_bytes, int ranks);
+// Why it does not, the words of the exclusion and of run's not-applicable
+// row: "needs 2.50 GiB (A 1.00 GiB, ...) per rank, more than the 2.00 GiB of
+// --memory-per-rank", or for the dgemm peer "needs 24.0 GiB (...) on rank 0
+// (the others hold nothing), more than the 16.0 GiB of 2 ranks at 8.00 GiB
+// each (--memory-per-rank)".
+std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_bytes, const std::string& source,
+                               int ranks);
 
 // Both predictions of one configuration as it will run (or ran): the
 // algorithm's models (Algorithm::models()) with its options resolved.

@@ -276,6 +276,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
     if (p.add_threads > 0) r.positive(p.add_threaded_bytes_per_s, "add_threaded_bytes_per_s");  // measured: usable
   }
   p.cpu_peak = read_peak_record(doc, origin);
+  if (doc.contains("memory_per_rank_bytes"))
+    p.memory_per_rank_bytes = r.non_negative(r.integer(doc, "memory_per_rank_bytes"), "memory_per_rank_bytes");
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
 
   const json& prof = r.field(doc, "dgemm_profile");
@@ -361,6 +363,7 @@ json to_json(const MachineProfile& p) {
   if (p.packed.measured) doc["packed_gemm"] = packed_tune_to_json(p.packed);
   if (p.core_layout.measured) doc["core_layout"] = core_layout_to_json(p.core_layout);
   if (p.kernel_model.measured) doc["kernel_model"] = kernel_model_to_json(p.kernel_model, p.kernel_model_csv);
+  if (p.memory_per_rank_bytes > 0) doc["memory_per_rank_bytes"] = p.memory_per_rank_bytes;
   doc["notes"] = p.notes;
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {

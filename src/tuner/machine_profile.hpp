@@ -198,6 +198,11 @@ struct MachineProfile {
   KernelTimeModel kernel_model;
   std::string kernel_model_csv;  // its raw timings ("" = not written)
 
+  // Memory one rank may use: the node's memory over its cores (a rank per
+  // core), for the memory limits of run, predict and explain; 0 = not
+  // recorded (profiles written before the field existed, or by hand).
+  std::int64_t memory_per_rank_bytes = 0;
+
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
   std::string dgemm_profile_csv;                 // path of the raw profile CSV

@@ -545,6 +545,8 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.host = host_name();
   p.cpu_model = cpu_model();
   p.cores = cpu_cores();
+  // A rank per core: the node's memory over its cores.
+  if (p.cores > 0) p.memory_per_rank_bytes = total_memory_bytes() / p.cores;
   p.date = utc_timestamp();
   p.libraries.mpi = mpi_library_version();
   p.libraries.blas = trim(blas_config());
@@ -636,6 +638,29 @@ std::string write_outputs(const Session& s, const Measurements& m, const Machine
 
 }  // namespace
 
+namespace {
+
+// The profile as rank 0 builds (and writes) it, on every rank: build() runs
+// on rank 0 alone and returns the profile's JSON text; its error, if any,
+// stops every rank with the same message.
+MachineProfile profile_from_rank0(const Session& s, MPI_Comm comm, const std::function<std::string()>& build) {
+  std::string text, error;
+  if (s.rank == 0) {
+    try {
+      text = build();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  const Comm all = Comm::view(comm);
+  error = all.bcast_string(error, 0);
+  if (!error.empty()) throw std::runtime_error("tune: rank 0 failed: " + error);
+  text = all.bcast_string(text, 0);
+  return parse_profile(text, "<profile from rank 0>");
+}
+
+}  // namespace
+
 MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                          const std::function<void(const std::string&)>& progress) {
   Session s(options, comm, progress);
@@ -658,19 +683,7 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
                      m.threads.seconds, m.packed.seconds, m.kernel_model.seconds, m.kernels.seconds));
 
   // Assembled and written on rank 0, broadcast to every rank.
-  std::string text, error;
-  if (s.rank == 0) {
-    try {
-      text = write_outputs(s, m, assemble_profile(s, m));
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  const Comm all = Comm::view(comm);
-  error = all.bcast_string(error, 0);
-  if (!error.empty()) throw std::runtime_error("tune: rank 0 failed: " + error);
-  text = all.bcast_string(text, 0);
-  return parse_profile(text, "<profile from rank 0>");
+  return profile_from_rank0(s, comm, [&] { return write_outputs(s, m, assemble_profile(s, m)); });
 }
 
 MachineProfile add_kernel_model(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
@@ -682,34 +695,25 @@ MachineProfile add_kernel_model(const TuneOptions& options, const MachineProfile
   o.kernel_model = true;
   Session s(o, comm, progress, false);
   const KernelModelStep step = measure_kernel_model(s);
-  std::string text, error;
-  if (s.rank == 0) {
-    try {
-      if (!step.model.measured) throw std::runtime_error(s.notes.empty() ? "the kernel model was not fitted" : s.notes);
-      MachineProfile p = existing;
-      p.kernel_model = step.model;
-      p.kernel_model_csv = o.kernel_model_csv_path;
-      if (!p.notes.empty()) p.notes += "; ";
-      p.notes += fmt::format("kernel model measured alone at {} ({:.1f} s, tune --kernel-model-only)", utc_timestamp(),
-                             step.seconds);
-      if (!o.kernel_model_csv_path.empty()) {
-        write_file_atomically(o.kernel_model_csv_path, step.csv);
-        s.say("wrote " + o.kernel_model_csv_path);
-      }
-      text = profile_to_json(p, o.profile_path.empty() ? "<profile>" : o.profile_path);
-      if (!o.profile_path.empty()) {
-        write_profile(p, o.profile_path);
-        s.say("wrote " + o.profile_path);
-      }
-    } catch (const std::exception& e) {
-      error = e.what();
+  return profile_from_rank0(s, comm, [&] {
+    if (!step.model.measured) throw std::runtime_error(s.notes.empty() ? "the kernel model was not fitted" : s.notes);
+    MachineProfile p = existing;
+    p.kernel_model = step.model;
+    p.kernel_model_csv = o.kernel_model_csv_path;
+    if (!p.notes.empty()) p.notes += "; ";
+    p.notes += fmt::format("kernel model measured alone at {} ({:.1f} s, tune --kernel-model-only)", utc_timestamp(),
+                           step.seconds);
+    if (!o.kernel_model_csv_path.empty()) {
+      write_file_atomically(o.kernel_model_csv_path, step.csv);
+      s.say("wrote " + o.kernel_model_csv_path);
     }
-  }
-  const Comm all = Comm::view(comm);
-  error = all.bcast_string(error, 0);
-  if (!error.empty()) throw std::runtime_error("tune: rank 0 failed: " + error);
-  text = all.bcast_string(text, 0);
-  return parse_profile(text, "<profile from rank 0>");
+    std::string text = profile_to_json(p, o.profile_path.empty() ? "<profile>" : o.profile_path);
+    if (!o.profile_path.empty()) {
+      write_profile(p, o.profile_path);
+      s.say("wrote " + o.profile_path);
+    }
+    return text;
+  });
 }
 
 }  // namespace mmbench::tuner

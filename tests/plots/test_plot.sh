@@ -157,6 +157,25 @@ if [ "$(rc_of census)" = 0 ] && is_png "$work/o-census/census.png"; then
 else
     fail "census CSV: exit $(rc_of census): $(cat "$work/census.err")"
 fi
+# --- isoefficiency (predict --isoefficiency --csv): log p against n ---
+run iso --out "$work/o-iso" "$data/isoefficiency-synthetic.csv"
+if [ "$(rc_of iso)" = 0 ] && is_png "$work/o-iso/isoefficiency.png" && [ "$(ls "$work/o-iso" | wc -l)" = 1 ]; then
+    pass "isoefficiency CSV: isoefficiency.png only"
+else
+    fail "isoefficiency CSV: exit $(rc_of iso), files $(ls "$work/o-iso" 2>/dev/null): $(cat "$work/iso.err")"
+fi
+# rows without any n (no algorithm applies anywhere): a note, no PNG
+python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["n"] == ""]
+w = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
+w.writeheader(); w.writerows(rows)' "$data/isoefficiency-synthetic.csv" >"$work/iso-none.csv"
+run isonone --out "$work/o-isonone" "$work/iso-none.csv"
+if [ "$(rc_of isonone)" = 0 ] && grep -q "no isoefficiency plot" "$work/isonone.err"; then
+    pass "isoefficiency CSV without any n: a note, no PNG"
+else
+    fail "isoefficiency CSV without any n: exit $(rc_of isonone): $(cat "$work/isonone.err")"
+fi
 
 # --- header only: nothing to plot is not an error ---
 head -n 1 "$data/run-synthetic.csv" >"$work/header-only.csv"

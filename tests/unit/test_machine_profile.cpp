@@ -54,6 +54,7 @@ MachineProfile sample_profile() {
   p.dgemm_single_mflops = 50000;
   p.add_threads = 2;
   p.add_threaded_bytes_per_s = 2.38e10;
+  p.memory_per_rank_bytes = std::int64_t{12} << 30;
   p.notes = "quiet machine; \"quoted\" text\nsecond line";
   p.dgemm_profile = {{4096, 2048, 32, 30000.5}, {4096, 2048, 40, 35000.25}, {4096, 2048, 256, 48000}};
   p.dgemm_profile_csv = "results/dgemm-profile-node17.csv";
@@ -145,6 +146,7 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.dgemm_single_mflops, b.dgemm_single_mflops);
   EXPECT_EQ(a.add_threads, b.add_threads);
   EXPECT_EQ(a.add_threaded_bytes_per_s, b.add_threaded_bytes_per_s);
+  EXPECT_EQ(a.memory_per_rank_bytes, b.memory_per_rank_bytes);
   EXPECT_EQ(a.lb_at_max, b.lb_at_max);
   EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
   EXPECT_EQ(a.t_op_s, b.t_op_s);
@@ -202,13 +204,18 @@ TEST_F(ProfileFile, KeysCarryTheirUnits) {
 
 TEST_F(ProfileFile, OptionalFieldsMayBeLeftOut) {
   nlohmann::json doc = sample_json();
+  EXPECT_EQ(doc.at("memory_per_rank_bytes"), std::int64_t{12} << 30);
   doc.erase("strassen_crossover");
   doc.erase("notes");
+  doc.erase("memory_per_rank_bytes");
   doc["a_future_field"] = 1;
   const MachineProfile p = read_profile(write_text("optional.json", doc.dump()));
   EXPECT_EQ(p.strassen_l1_n, 0);
   EXPECT_EQ(p.strassen_l2_n, 0);
   EXPECT_EQ(p.notes, "");
+  EXPECT_EQ(p.memory_per_rank_bytes, 0);  // no limit from the profile
+  doc["memory_per_rank_bytes"] = -1;
+  EXPECT_THROW(read_profile(write_text("negative-memory.json", doc.dump())), ProfileError);
 }
 
 TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {

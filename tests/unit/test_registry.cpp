@@ -67,6 +67,19 @@ TEST(Registry, EveryAlgorithmHasModelsAndHelp) {
       EXPECT_TRUE(std::isfinite(refined.total()) && refined.total() > 0) << "p = " << p << ": refined "
                                                                           << refined.total();
       priced = true;
+      // Its memory: parts not negative, A, B, C (or their replicas) held,
+      // at least the even share of the three matrices (someone holds the
+      // most), and the total is the parts' sum.
+      const MemoryEstimate mem = a->memory(pb, Options{}, p);
+      for (double part : {mem.a, mem.b, mem.c, mem.replicas, mem.comm, mem.strassen, mem.local, mem.library})
+        EXPECT_GE(part, 0.0) << "p = " << p;
+      EXPECT_GT(mem.a + mem.b + mem.c + mem.replicas, 0.0) << "p = " << p;
+      EXPECT_GE(mem.total(), Algorithm::even_share(pb, p).total() * (1 - 1e-12)) << "p = " << p;
+      EXPECT_DOUBLE_EQ(mem.total(), mem.a + mem.b + mem.c + mem.replicas + mem.comm + mem.strassen + mem.local +
+                                        mem.library);
+      EXPECT_GE(mem.small, 0.0) << "p = " << p;
+      EXPECT_LE(mem.small, mem.own() * (1 + 1e-12)) << "p = " << p;
+      EXPECT_DOUBLE_EQ(a->estimate_doubles_per_rank(pb, Options{}, p), mem.total());
     }
     EXPECT_TRUE(priced) << "applies at no p in 1..64 for n = 1024";
   }
@@ -90,15 +103,17 @@ TEST(Registry, NamesInListOrder) {
 // (Algorithm::columns()); the results header is the columns every CSV has
 // had, unchanged and in order, then any declared column not among them.
 // Appended so far: LocalMultiply's local_gemm (--local-gemm), packed_isa and
-// packed_blocking (the packed GEMM's kernel and block sizes that ran);
-// another new column must be deliberate: it changes the header again.
+// packed_blocking (the packed GEMM's kernel and block sizes that ran), and at
+// the very end the memory per rank, predicted and measured; another new
+// column must be deliberate: it changes the header again.
 TEST(Registry, DeclaredColumnsAreResultsColumns) {
   const auto& base = cli::base_results_columns();
   const auto& all = cli::results_columns();
   ASSERT_GE(all.size(), base.size());
   EXPECT_TRUE(std::equal(base.begin(), base.end(), all.begin())) << "the base columns keep their order";
   EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(base.size()), all.end()),
-            (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking", "local_fusion", "lb_asked"}))
+            (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking", "local_fusion", "lb_asked",
+                                      "mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err", "mem_rss_mb"}))
       << "the columns appended after the base ones";
   for (const Algorithm* a : all_algorithms()) {
     const std::vector<std::string> cols = a->columns();

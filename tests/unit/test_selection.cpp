@@ -185,7 +185,73 @@ TEST(Selection, MemoryLimitExcludes) {
   const Ranking rk = rank_candidates({1000, 1000, 1000}, 2, {}, opteron(), ModelKind::refined, space);
   EXPECT_TRUE(rk.ranked.empty());
   ASSERT_EQ(rk.excluded.size(), 1u);
-  EXPECT_NE(rk.excluded[0].reason.find("MiB per rank"), std::string::npos);
+  EXPECT_TRUE(rk.excluded[0].memory);
+  // The reason names the need, its parts and the limit with its source.
+  const std::string& why = rk.excluded[0].reason;
+  EXPECT_NE(why.find("per rank, more than the 7.81 KiB of the memory available"), std::string::npos) << why;
+  EXPECT_NE(why.find("(A 3.81 MiB, B 3.81 MiB, C 3.81 MiB, message buffers 7.63 MiB)"), std::string::npos) << why;
+}
+
+// The dgemm peer holds everything on rank 0 and nothing elsewhere: it may
+// use what all ranks of the job may.
+TEST(Selection, TheDgemmPeerMayUseEveryRanksShare) {
+  CandidateSpace space;
+  space.only = {"dgemm"};
+  space.local_levels = {0};
+  const algos::Problem pb{1000, 1000, 1000};  // 3 x 7.63 MiB = 22.9 MiB on rank 0
+  space.max_doubles_per_rank = 1.6e6;         // 12.2 MiB per rank: 24.4 MiB for two
+  EXPECT_EQ(rank_candidates(pb, 2, {}, opteron(), ModelKind::refined, space).ranked.size(), 1u);
+  const Ranking one = rank_candidates(pb, 1, {}, opteron(), ModelKind::refined, space);
+  ASSERT_TRUE(one.ranked.empty());
+  EXPECT_NE(one.excluded[0].reason.find("per rank, more than the 12.2 MiB"), std::string::npos) << one.excluded[0].reason;
+  space.max_doubles_per_rank = 1.0e6;  // 7.63 MiB each, 15.3 MiB for two
+  const Ranking two = rank_candidates(pb, 2, {}, opteron(), ModelKind::refined, space);
+  ASSERT_TRUE(two.ranked.empty());
+  EXPECT_NE(two.excluded[0].reason.find("on rank 0 (the others hold nothing), more than the 15.3 MiB of 2 ranks at "
+                                        "7.63 MiB each"),
+            std::string::npos)
+      << two.excluded[0].reason;
+}
+
+// What --algo auto runs is rank 1: no ranked candidate exceeds the limit,
+// and every candidate excluded for memory does; the limit's source is cited.
+TEST(Selection, MemoryLimitHoldsForEveryRankedCandidate) {
+  CandidateSpace all;
+  const algos::Problem pb{4096, 4096, 4096};
+  const Ranking free = rank_candidates(pb, 16, {}, opteron(), ModelKind::refined, all);
+  ASSERT_GT(free.ranked.size(), 4u);
+  std::vector<double> needs;
+  for (const Candidate& c : free.ranked) needs.push_back(c.memory.total());
+  std::sort(needs.begin(), needs.end());
+  CandidateSpace limited;
+  limited.max_doubles_per_rank = needs[needs.size() / 2];  // about half fit
+  limited.memory_limit_source = "--memory-per-rank";
+  const Ranking rk = rank_candidates(pb, 16, {}, opteron(), ModelKind::refined, limited);
+  ASSERT_FALSE(rk.ranked.empty());
+  EXPECT_LT(rk.ranked.size(), free.ranked.size());
+  for (const Candidate& c : rk.ranked) EXPECT_TRUE(fits_memory(c.memory, 8 * limited.max_doubles_per_rank, 16)) << c.label();
+  int by_memory = 0;
+  for (const Excluded& e : rk.excluded)
+    if (e.memory) {
+      ++by_memory;
+      EXPECT_NE(e.reason.find("of --memory-per-rank"), std::string::npos) << e.reason;
+    }
+  EXPECT_GT(by_memory, 0);
+  // Exactly the candidates that fit are ranked (a Q7 split of the model's is
+  // only tried where the paper's split is ranked, so it may go unlisted).
+  const auto ranked = [&](const std::string& label) {
+    return std::any_of(rk.ranked.begin(), rk.ranked.end(), [&](const Candidate& c) { return c.label() == label; });
+  };
+  for (const Candidate& c : free.ranked) {
+    if (!fits_memory(c.memory, 8 * limited.max_doubles_per_rank, 16)) {
+      EXPECT_FALSE(ranked(c.label())) << c.label();
+    } else if (c.opt.q7_splits == nullptr) {
+      EXPECT_TRUE(ranked(c.label())) << c.label();
+    }
+  }
+  // Every candidate states its memory, and it is the algorithm's own estimate.
+  for (const Candidate& c : free.ranked)
+    EXPECT_DOUBLE_EQ(c.memory.total(), c.algo->memory(pb, c.opt, 16).total()) << c.label();
 }
 
 TEST(Selection, BadInput) {

@@ -124,3 +124,26 @@ with open(os.path.join(HERE, "validate-ci-synthetic.csv"), "w", newline="") as f
     w.writerow([2, 2, 2048, 2048, 2048, 9, 9, "ring", 0.19, "ring", 0.19, 1.0, 1.0, 1.04, "refined"])
     w.writerow([2, 2, 4096, 4096, 4096, 9, 9, "tpmm", 1.5, "ring", 1.56, 1.04, "", "", "refined"])
     w.writerow([2, 2, 8192, 8192, 8192, 9, 8, "tpmm", 12.0, "ring", "", "", "", "", "refined"])
+
+# An isoefficiency CSV (predict --isoefficiency E --csv F): two algorithms
+# over p = 4 .. 256, n_E growing like p (ring) and like sqrt(p) (2.5d),
+# E = 0.5; one p where 2.5d does not reach E (n_iso empty, n = n_max) and one
+# where ring does not apply (no n at all).
+ISO = ("isoefficiency,model,threads,p,algo,reached,n_iso,n,efficiency,t_pred,mflops_per_proc,"
+       "mem_pred_mb,best_member,n_max,note").split(",")
+with open(os.path.join(HERE, "isoefficiency-synthetic.csv"), "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n"); w.writerow(ISO)
+    for p in (4, 8, 16, 32, 64, 128, 256):
+        if p == 128:
+            w.writerow([0.5, "paper", 1, p, "ring", "no", "", "", "", "", "", "", "", 65536, "synthetic: ring does not apply"])
+        else:
+            n = 181 * p
+            w.writerow([0.5, "paper", 1, p, "ring", "yes", n, n, "0.5001", g(2.0 * n**3 / 3.3e9 / p / 0.5),
+                        "1650.0", g(5.0 * n * n / p * 8 / 2**20), "ring", 65536, ""])
+        if p == 256:
+            w.writerow([0.5, "paper", 1, p, "2.5d", "no", "", 65536, "0.4712", "", "", "", "2.5d c=4", 65536,
+                        "not reached up to n = 65536 (efficiency 0.471 there)"])
+        else:
+            n = int(900 * math.sqrt(p))
+            w.writerow([0.5, "paper", 1, p, "2.5d", "yes", n, n, "0.5003", g(2.0 * n**3 / 3.3e9 / p / 0.5),
+                        "1650.0", g(3.0 * n * n / p * 8 / 2**20), "2.5d c=2", 65536, ""])
