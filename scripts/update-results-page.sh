@@ -212,6 +212,34 @@ gen_xeon16_lu() {
   python3 scripts/dispatch_summary.py "$f"
 }
 
+gen_two_level_network() {
+  # The report of scripts/two_level_tables.py (its predictions were made by
+  # the build of that day), its summary parts; every part: the file itself.
+  awk '/^#### Summary per point/ {on = 1} /^#### The network probe/ {on = 0} /^#### Wall time/ {on = 1} on' \
+    results/simulated-two-level-network/model-vs-simulation-vm-20261126T1800Z.md | sed 's/^#### /#### /'
+}
+
+gen_isoefficiency_thesis() {
+  python3 - results/isoefficiency-thesis-opteron-20261126/isoefficiency-E0.5.csv \
+    results/isoefficiency-thesis-opteron-20261126/isoefficiency-E0.8.csv <<'PY'
+import csv, sys
+for f in sys.argv[1:]:
+    rows = [r for r in csv.DictReader(open(f)) if r["reached"] == "yes"]
+    e = rows[0]["isoefficiency"]
+    print(f"\nE = {e} (`{f}`): per p, the member that reaches E at the smallest n, and the runner-up\n")
+    print("| p | best: algorithm (member) | n_E | t_pred [s] | mem/rank [MiB] | runner-up | n_E |")
+    print("|---|---|---|---|---|---|---|")
+    ps = sorted({int(r["p"]) for r in rows})
+    for p in ps:
+        at = sorted((r for r in rows if int(r["p"]) == p), key=lambda r: int(r["n_iso"]))
+        b = at[0]
+        ru = at[1] if len(at) > 1 else None
+        mem = float(b["mem_pred_mb"]) if b["mem_pred_mb"] else float("nan")
+        print(f"| {p} | {b['algo']} ({b['best_member']}) | {b['n_iso']} | {float(b['t_pred']):.4g} | {mem:.4g} |"
+              f" {ru['algo'] if ru else ''} | {ru['n_iso'] if ru else ''} |")
+PY
+}
+
 # One block's text (used below, one process per block).
 if [ "${1:-}" = --block ]; then
   fn=gen_${2//-/_}

@@ -29,6 +29,14 @@
 #   wall      ring alone, n = 16384, at WP (default "256 1024"): the
 #             simulator's wall time (and the simulated time, the same as
 #             the reference runs of results/simulated-thesis-cluster/)
+#   noise     at each point of NOISE_POINTS ("p:n ...", p <= 64), the
+#             classical and Strassen set of the extra runs and `--algo auto`
+#             again, priced with noise (--noise on --seed NOISE_SEED): the
+#             thesis profile has no measured kernel model, so
+#             scripts/noisy_profile.py gives it one with its own flat prices
+#             and the spread of DGEMM and additions measured on vm
+#             (results/sim-validation-vm-20261126/profile-vm.json); copies
+#             stay free, as with flat prices
 #
 # Output: $OUT (default results/simulated-two-level-network/) under this
 # STAMP; tables: python3 scripts/two_level_tables.py --stamp $STAMP.
@@ -37,12 +45,15 @@
 # Needs build-smpi (cmake -B build-smpi -DMMBENCH_SMPI=ON) and smpicc.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-PARTS=${PARTS:-profiles probe auto extra colls wall}
+PARTS=${PARTS:-profiles probe auto extra colls wall noise}
 STAMP=${STAMP:-$(date -u +%Y%m%dT%H%MZ)}
 LIMIT=${LIMIT:-1500}
 OUT=${OUT:-results/simulated-two-level-network}
 AUTO_POINTS=${AUTO_POINTS:-"56:4096 56:8192 56:16384 64:4096 256:4096 1024:8192"}
 EXTRA=${EXTRA:-}
+NOISE_POINTS=${NOISE_POINTS:-"56:4096 64:4096 56:8192 64:8192"}
+NOISE_SEED=${NOISE_SEED:-1}
+NOISE_SET="--algo ring,tpmm,strassen-q7+ring,strassen-q8+tpmm,strassen-q8+dgemm,2.5d --q7-split paper,model --local-strassen 0 --recursions 1,2,3"
 PROBE_SIZES=${PROBE_SIZES:-"65536 1048576 4194304"}
 export MMBENCH_SIM_NICE=${MMBENCH_SIM_NICE:-0}
 host=$(hostname)
@@ -81,7 +92,8 @@ sim() {
   echo "# $(date -u +%H:%M:%S) $what p=$p $* (load $load)" | tee -a "$walls"
   local rc=0
   /usr/bin/time -f "%e %U %S" -o "$tag.time" timeout "$LIMIT" \
-    scripts/simulate.sh --platform "$plat" --np "$p" --compute charged --sim-profile none ${SIM_CFG:+--cfg "$SIM_CFG"} -- \
+    scripts/simulate.sh --platform "$plat" --np "$p" --compute charged --sim-profile "${SIM_PROFILE:-none}" \
+      ${SIM_NOISE:+--noise on --seed "$SIM_NOISE"} ${SIM_CFG:+--cfg "$SIM_CFG"} -- \
       run "$@" --profile "$prof" --reps 1 --warmup 0 --quiet --csv "$csv" > "$tag.out" 2>&1 || rc=$?
   local wall user sys
   read -r wall user sys < <(tail -1 "$tag.time")
@@ -123,6 +135,17 @@ for part in $PARTS; do
     colls)
       sim colls-default 64 two --algo 2.5d --replicas 4,16,64 --n 4096
       SIM_CFG=smpi/coll-selector:mpich sim colls-mpich 64 two --algo 2.5d --replicas 4,16,64 --n 4096 ;;
+    noise)
+      noisy=$OUT/profile-thesis-opteron-noisy-$host-$STAMP.json
+      python3 scripts/noisy_profile.py configs/thesis-opteron.json \
+        results/sim-validation-vm-20261126/profile-vm.json "$noisy" || exit 3
+      for pt in $NOISE_POINTS; do
+        p=${pt%%:*} n=${pt##*:}
+        if [ "$p" -eq 56 ]; then reps=14; else reps=1,4,16; fi
+        # shellcheck disable=SC2086
+        SIM_PROFILE=$noisy SIM_NOISE=$NOISE_SEED sim noise-set "$p" two $NOISE_SET --replicas $reps --n "$n"
+        SIM_PROFILE=$noisy SIM_NOISE=$NOISE_SEED sim noise-auto "$p" two --algo auto --n "$n" --explain
+      done ;;
     wall)
       for p in ${WP:-256 1024}; do sim wall "$p" two --algo ring --n 16384; done ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
