@@ -212,6 +212,13 @@ gen_xeon16_lu() {
   python3 scripts/dispatch_summary.py "$f"
 }
 
+gen_sim_validation_xeon16() {
+  local d=results/sim-validation-xeon16-20261126
+  recorded "$d/measured-xeon16.csv"
+  echo
+  sed 1,2d "$d/sim-validation-xeon16.md"
+}
+
 gen_two_level_network() {
   # The report of scripts/two_level_tables.py (its predictions were made by
   # the build of that day), its summary parts; every part: the file itself.

@@ -28,6 +28,10 @@ every core. Run it on a quiet machine, alone. Steps:
     interval; the same for the `vs peer` ratio. A CSV, a Markdown table
     (for docs/results.md) and a plot (matplotlib; skipped without it).
 
+Measured elsewhere (a lent machine): put its run CSV in --out as
+measured-<this host>.csv and run `--parts profile,sim,report --profile
+ITS_PROFILE --ranks ... --algos ...` with the sweep it ran.
+
 Everything goes to --out (default results/local/sim-validation-<host>-<stamp>/,
 ignored by git). --parts picks steps (profile, real, sim, report; default
 all): `--parts report --out DIR` redraws from a finished run. A smoke run at
@@ -77,7 +81,7 @@ def mpi_env():
 
 
 def sweep_args(a):
-    return ["run", "--algo", ALGOS, "--n", a.n, "--local-strassen", a.levels, "--reps", str(a.reps),
+    return ["run", "--algo", a.algos, "--n", a.n, "--local-strassen", a.levels, "--reps", str(a.reps),
             "--warmup", str(a.warmup), "--order-seed", str(a.order_seed), "--quiet"]
 
 
@@ -261,6 +265,7 @@ def main():
         return plot(sys.argv[2], sys.argv[3], again=False)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", default="2048,4096,8192", help="sizes (run's --n syntax)")
+    ap.add_argument("--algos", default=ALGOS, help=f"run's --algo list (default {ALGOS})")
     ap.add_argument("--levels", default="0,1,2", help="--local-strassen values")
     ap.add_argument("--reps", type=int, default=3, help="timed rounds of each run (real and simulated)")
     ap.add_argument("--warmup", type=int, default=1)
@@ -301,7 +306,7 @@ def main():
     }
     log = os.path.join(a.out, "commands.log")
     with open(os.path.join(a.out, "settings.json"), "w") as f:
-        json.dump({"host": host, "started": stamp, "argv": sys.argv, "algos": ALGOS, "n": a.n, "levels": a.levels,
+        json.dump({"host": host, "started": stamp, "argv": sys.argv, "algos": a.algos, "n": a.n, "levels": a.levels,
                    "reps": a.reps, "warmup": a.warmup, "ranks": a.ranks, "order_seed": a.order_seed,
                    "noise_seed": a.seed, "load": open("/proc/loadavg").read().split()[:3]}, f, indent=2)
     if "profile" in parts:
