@@ -7,8 +7,10 @@
 // instead of biasing the ones timed last.
 //
 // Every call is timed alone: a barrier, then each rank times its own call;
-// rank 0 gathers every rank's time, so one round of S shapes on p ranks
-// gives p·S samples and the spread between ranks is part of the noise.
+// a call's time is its slowest rank's (a synchronous algorithm's step waits
+// for it), so one round of S shapes gives S samples, the same on any number
+// of ranks, and the noise is that of the slowest rank. The model holds for
+// as many busy ranks as it was measured on (KernelTimeModel::ranks).
 #pragma once
 
 #include <mpi.h>
@@ -48,7 +50,8 @@ std::vector<KernelShape> kernel_model_shapes(std::int64_t n);
 // s/2 rows of an s × s block): N/8, N/4, N/2, 3N/4, N, at least 8.
 std::vector<std::int64_t> kernel_model_pass_sizes(std::int64_t n);
 
-// Every timed call; filled on rank 0 only (the other ranks' vectors stay empty).
+// Every timed call, its slowest rank's time; filled on rank 0 only (the
+// other ranks' vectors stay empty).
 struct KernelTimings {
   std::int64_t size = 0;  // N
   int rounds = 0, ranks = 0;
