@@ -212,6 +212,19 @@ gen_xeon16_lu() {
   python3 scripts/dispatch_summary.py "$f"
 }
 
+gen_sim_validation_vm_slowest() {
+  local d=results/sim-validation-vm-slowest-20261126
+  recorded "$d/measured-vm.csv"
+  echo
+  echo "New rule (slowest rank):"
+  echo
+  sed 1,2d "$d/sim-validation-vm.md"
+  echo
+  echo "The earlier kernel model, the same real runs (\`$d/old-kernel-model/\`): the summary only."
+  echo
+  grep '^- ' "$d/old-kernel-model/sim-validation-vm.md"
+}
+
 gen_sim_validation_xeon16() {
   local d=results/sim-validation-xeon16-20261126
   recorded "$d/measured-xeon16.csv"
