@@ -11,6 +11,17 @@ namespace {
 
 int nodes_of(int p, int r) { return (p + r - 1) / r; }
 
+// What a group of p ranks puts between nodes, scaled to the job: its other
+// groups run the same step at once (Strassen's leaves and levels).
+double across_job(double group_amount, int p, const TwoLevelNetwork& net) {
+  return net.job_ranks > p && p > 0 ? group_amount * double(net.job_ranks) / p : group_amount;
+}
+
+// One flow's rate between nodes while `sharing` flows leave its node at once.
+double inter_rate(int sharing, const TwoLevelNetwork& net) {
+  return net.node_link_tau > 0 && sharing > 0 ? std::min(net.inter.tau, net.node_link_tau / sharing) : net.inter.tau;
+}
+
 }  // namespace
 
 Traffic ring_shift_traffic(int p, int r) {
@@ -44,22 +55,16 @@ LinkPrice intra_price(const Traffic& t, const MachineParams& mp) {
 
 LinkPrice inter_price(const Traffic& t, int p, const MachineParams& mp) {
   const TwoLevelNetwork& net = mp.network;
-  // The job's other groups run the same step at once (Strassen's leaves).
-  const double total = net.job_ranks > p && p > 0 ? t.inter_total * double(net.job_ranks) / p : t.inter_total;
-  double tau = net.inter.tau;
-  if (net.node_link_tau > 0 && t.inter_flows > 0) tau = std::min(tau, net.node_link_tau / t.inter_flows);
+  const double total = across_job(t.inter_total, p, net);
   const double backbone = net.backbone_tau > 0 && total > 0 ? net.backbone_tau / total : 0.0;
-  return {net.inter.latency_s, tau, backbone};
+  return {net.inter.latency_s, inter_rate(t.inter_flows, net), backbone};
 }
 
 double exchange_time(double busiest, double messages, double total, int p, const MachineParams& mp) {
   const TwoLevelNetwork& net = mp.network;
   const int r = std::max(1, std::min(net.ranks_per_node, p));
-  double rank_tau = net.inter.tau;
-  if (net.node_link_tau > 0) rank_tau = std::min(rank_tau, net.node_link_tau / r);
-  const double job_total = net.job_ranks > p && p > 0 ? total * double(net.job_ranks) / p : total;
-  const double backbone = net.backbone_tau > 0 ? job_total / net.backbone_tau : 0.0;
-  return std::max(messages * net.inter.latency_s + busiest / rank_tau, backbone);
+  const double backbone = net.backbone_tau > 0 ? across_job(total, p, net) / net.backbone_tau : 0.0;
+  return std::max(messages * net.inter.latency_s + busiest / inter_rate(r, net), backbone);
 }
 
 MachineParams for_job(const MachineParams& mp, int p) {

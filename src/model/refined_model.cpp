@@ -255,8 +255,11 @@ double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int n
   const double steps = std::max(panels, double(std::max(pr, pc)));
   const LinkPrice in = intra_price(Traffic{std::min(r, p), 0, 0.0}, mp);
   const LinkPrice out = inter_price(all_ranks_across_traffic(p, r), p, mp);
-  const int row_nodes = (pc + members_per_node(pc, 1, r) - 1) / members_per_node(pc, 1, r);
-  const int col_nodes = (pr + members_per_node(pr, pc, r) - 1) / members_per_node(pr, pc, r);
+  auto nodes_spanned = [&](int members, int stride) {
+    const int per_node = members_per_node(members, stride, r);
+    return (members + per_node - 1) / per_node;
+  };
+  const int row_nodes = nodes_spanned(pc, 1), col_nodes = nodes_spanned(pr, pc);
   auto hops = [&](int members, int nodes, double words) {
     return (members - nodes) * in.time(words) + (nodes - 1) * out.time(words);
   };
