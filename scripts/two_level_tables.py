@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+from network_probe_prices import probe_price
+
 REFERENCE = "results/simulated-thesis-cluster"
 # The reference runs whose configurations ran with the code of today (the
 # thesis platform and its scaled copies; not the check platform, not the
@@ -300,24 +302,7 @@ def noise_table(rows, noise_off):
 
 
 def probe_table(files, lv):
-    """The probe's simulated times against the section's prices (model/network_traffic.hpp)."""
-    r = lv["ranks_per_node"]
-    intra, inter = lv["intra_node"], lv["inter_node"]
-
-    def inter_time(s, per_node, total):
-        # As tests/smpi/network_levels.sh prices the probe: its flows start in
-        # lockstep, so the backbone share pays the latency too; one flow alone
-        # (per_node 0) gets the one-flow rate.
-        tau = inter["tau_doubles_per_s"]
-        if per_node:
-            tau = min(tau, inter["node_link_doubles_per_s"] / per_node, inter["backbone_doubles_per_s"] / total)
-        return inter["latency_s"] + s / tau
-
-    def intra_time(s, flows):
-        tau = intra["tau_concurrent_doubles_per_s"] if flows > 1 and intra["tau_concurrent_doubles_per_s"] > 0 \
-            else intra["tau_doubles_per_s"]
-        return intra["latency_s"] + s / tau
-
+    """The probe's simulated times against the section's prices (scripts/network_probe_prices.py)."""
     print("\n#### The network probe (tests/smpi/network_probe.c) on thesis-opteron.xml\n")
     print("Model: the section's price of one step in lockstep, as `smpi.network_levels` checks it "
           "(latency + size / the smallest of the flow's rate, its node link's share and its backbone share).\n")
@@ -329,25 +314,9 @@ def probe_table(files, lv):
             if not m:
                 continue
             p, pat, b, t = int(m.group(1)), m.group(2), int(m.group(3)), float(m.group(4))
-            s = b / 8.0
-            nodes = (p + r - 1) // r
-            if pat == "alone-intra":
-                model = intra_time(s, 1)
-            elif pat == "alone-inter":
-                model = inter_time(s, 0, 1)
-            elif pat == "ring":
-                model = max(intra_time(s, r - 1) if r > 1 else 0, inter_time(s, 1, nodes))
-            elif pat.startswith("swap"):
-                d = int(pat[4:])
-                if d >= r:
-                    model = inter_time(s, r, p)
-                elif r % (2 * d) == 0:
-                    model = intra_time(s, r)
-                else:
-                    model = max(intra_time(s, r), inter_time(s, r, p))
-            else:
-                continue
-            print(f"| {p} | {pat} | {b} | {t:.4g} | {model:.4g} | {pct(model / t - 1)} |")
+            model = probe_price(lv, p, pat, b)
+            if model is not None:
+                print(f"| {p} | {pat} | {b} | {t:.4g} | {model:.4g} | {pct(model / t - 1)} |")
 
 
 if __name__ == "__main__":

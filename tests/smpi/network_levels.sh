@@ -5,11 +5,12 @@
 # inside a node and one between nodes alone, the ring shift and the pairwise
 # swaps of every rank at once, at p = 8 (4 nodes) and p = 64 (32 nodes: the
 # ring's 32 flows share the backbone), for messages of 1 and 4 MiB. Each
-# must match the price of the profile's section within 3 %: latency + size /
-# the smallest of the flow's rate, its node link's share and its backbone
-# share (one step in lockstep: every flow waits out its latency at the same
-# time, so here the backbone pays it too; model/network_traffic.hpp hides
-# it behind the other flows, as in the steady state of an algorithm's steps).
+# must match the price of the profile's section within 3 %
+# (scripts/network_probe_prices.py): latency + size / the smallest of the
+# flow's rate, its node link's share and its backbone share (one step in
+# lockstep: every flow waits out its latency at the same time, so here the
+# backbone pays it too; model/network_traffic.hpp hides it behind the other
+# flows, as in the steady state of an algorithm's steps).
 set -eu
 src=$1; dir=$3/network-levels
 command -v smpirun >/dev/null || { echo "SKIP: smpirun not found (libsimgrid-dev not installed)"; exit 77; }
@@ -24,37 +25,20 @@ for p in 8 64; do
     "$dir/network_probe" 2 1048576 4194304 2> "$dir/probe-$p.err" | sed "s/^/p=$p /" >> "$dir/probe.txt" \
     || { echo "FAIL: network_probe p=$p"; cat "$dir/probe-$p.err"; exit 1; }
 done
-python3 - "$src/configs/thesis-opteron.json" "$dir/probe.txt" <<'PY'
+python3 - "$src/configs/thesis-opteron.json" "$dir/probe.txt" "$src/scripts" <<'PY'
 import json, re, sys
+sys.path.insert(0, sys.argv[3])
+from network_probe_prices import probe_price
 lv = json.load(open(sys.argv[1]))["network_levels"]
-r, intra, inter = lv["ranks_per_node"], lv["intra_node"], lv["inter_node"]
-def across(s, per_node, total):
-    # node_link and backbone are what traffic going both ways leaves for data
-    # (a flow's acknowledgements use the other direction); one flow alone
-    # (per_node 0) gets the one-flow rate.
-    tau = inter["tau_doubles_per_s"]
-    if per_node:
-        tau = min(tau, inter["node_link_doubles_per_s"] / per_node, inter["backbone_doubles_per_s"] / total)
-    return inter["latency_s"] + s / tau
-def inside(s, flows):
-    tau = intra["tau_concurrent_doubles_per_s"] if flows > 1 else intra["tau_doubles_per_s"]
-    return intra["latency_s"] + s / tau
 worst, n = 0.0, 0
 for line in open(sys.argv[2]):
     m = re.match(r"p=(\d+) (\S+) (\d+) (\S+)", line)
-    p, pat, s, t = int(m.group(1)), m.group(2), int(m.group(3)) / 8.0, float(m.group(4))
-    if pat == "alone-intra":
-        want = inside(s, 1)
-    elif pat == "alone-inter":
-        want = across(s, 0, 1)
-    elif pat == "ring":
-        want = max(inside(s, r - 1), across(s, 1, p // r))
-    else:
-        d = int(pat[4:])
-        want = inside(s, r) if d < r else across(s, r, p)
+    p, pat, nbytes, t = int(m.group(1)), m.group(2), int(m.group(3)), float(m.group(4))
+    want = probe_price(lv, p, pat, nbytes)
+    assert want is not None, f"unknown probe pattern {pat}"
     err = t / want - 1
     worst, n = max(worst, abs(err)), n + 1
-    print(f"p={p:3d} {pat:12s} {int(s * 8):8d} B: simulated {t:.6g} s, section {want:.6g} s ({100 * err:+.2f} %)")
+    print(f"p={p:3d} {pat:12s} {nbytes:8d} B: simulated {t:.6g} s, section {want:.6g} s ({100 * err:+.2f} %)")
     assert abs(err) < 0.03, f"{pat} at p = {p}: off by {100 * err:+.1f} %"
 assert n == 2 * (3 + 3) + 2 * (3 + 6), f"{n} probe lines"
 print(f"network_levels passed: {n} patterns within {100 * worst:.2f} %")
