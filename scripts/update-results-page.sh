@@ -166,16 +166,37 @@ gen_dispatch_lu_vm() {
   python3 scripts/dispatch_summary.py "$f"
 }
 
+# A scripts/bench/sim_validation.py folder DIR measured on HOST: what its
+# real runs recorded, then the script's report minus its own opening line
+# (the page says it), after TITLE where one is given.
+validation_report() {  # DIR HOST [TITLE]
+  recorded "$1/measured-$2.csv"
+  echo
+  if [ -n "${3:-}" ]; then
+    echo "$3"
+    echo
+  fi
+  sed 1,2d "$1/sim-validation-$2.md"
+}
+
 gen_sim_validation_vm() {
   local d
   for d in results/sim-validation-vm-20261126 results/sim-validation-vm-8192-20261126; do
     [ -d "$d" ] || continue
-    recorded "$d/measured-vm.csv"
-    echo
-    # The script's report, minus its own opening line (the page says it).
-    sed 1,2d "$d/sim-validation-vm.md"
+    validation_report "$d" vm
     echo
   done
+}
+gen_sim_validation_vm_slowest() {
+  local d=results/sim-validation-vm-slowest-20261126
+  validation_report "$d" vm "New rule (slowest rank):"
+  echo
+  echo "The earlier kernel model, the same real runs (\`$d/old-kernel-model/\`): the summary only."
+  echo
+  grep '^- ' "$d/old-kernel-model/sim-validation-vm.md"
+}
+gen_sim_validation_xeon16() {
+  validation_report results/sim-validation-xeon16-20261126 xeon16
 }
 
 gen_xeon16_runs() {
@@ -210,26 +231,6 @@ gen_xeon16_lu() {
   recorded "$f"
   echo
   python3 scripts/dispatch_summary.py "$f"
-}
-
-gen_sim_validation_vm_slowest() {
-  local d=results/sim-validation-vm-slowest-20261126
-  recorded "$d/measured-vm.csv"
-  echo
-  echo "New rule (slowest rank):"
-  echo
-  sed 1,2d "$d/sim-validation-vm.md"
-  echo
-  echo "The earlier kernel model, the same real runs (\`$d/old-kernel-model/\`): the summary only."
-  echo
-  grep '^- ' "$d/old-kernel-model/sim-validation-vm.md"
-}
-
-gen_sim_validation_xeon16() {
-  local d=results/sim-validation-xeon16-20261126
-  recorded "$d/measured-xeon16.csv"
-  echo
-  sed 1,2d "$d/sim-validation-xeon16.md"
 }
 
 gen_two_level_network() {
