@@ -1,15 +1,8 @@
 #include "core/generate.hpp"
 
-namespace mmbench {
+#include "core/splitmix.hpp"
 
-namespace {
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-}  // namespace
+namespace mmbench {
 
 double matrix_entry(Index i, Index j, std::uint64_t seed) {
   // Hash the three inputs in sequence so (i, j) and (j, i) differ.

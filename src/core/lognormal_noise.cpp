@@ -2,27 +2,22 @@
 
 #include <cmath>
 
+#include "core/splitmix.hpp"
+
 namespace mmbench {
 
 namespace {
-// splitmix64's finaliser: a bijection that scrambles every bit.
-std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
 constexpr double kTwoPi = 6.283185307179586476925;
 }  // namespace
 
 // The stream enters through its own mix, so that (seed, stream) and
 // (seed + 1, stream - 1) do not start on the same state.
 LognormalNoise::LognormalNoise(std::uint64_t seed, std::uint64_t stream)
-    : state_(mix(seed + kGolden) ^ mix(mix(stream) + 2 * kGolden)) {}
+    : state_(splitmix64_mix(seed + kSplitmixGolden) ^ splitmix64_mix(splitmix64_mix(stream) + 2 * kSplitmixGolden)) {}
 
 std::uint64_t LognormalNoise::next() {
-  state_ += kGolden;
-  return mix(state_);
+  state_ += kSplitmixGolden;
+  return splitmix64_mix(state_);
 }
 
 double LognormalNoise::uniform() {
