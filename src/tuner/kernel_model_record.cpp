@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "tuner/machine_profile.hpp"
+#include "tuner/profile_group_reader.hpp"
 
 namespace mmbench::tuner {
 
@@ -31,43 +32,29 @@ json pass_json(const BytesTimeFit& f) {
           {"points", f.points}};
 }
 
-// Reads one number of group `at`: finite, >= 0, or > 0 where `positive`.
-double read(const json& j, const std::string& at, const char* key, const std::string& origin, bool positive = false) {
-  const std::string name = "kernel_model." + at + key;
-  if (!j.contains(key)) throw ProfileError(origin, "field '" + name + "' is missing");
-  const json& v = j.at(key);
-  if (!v.is_number()) throw ProfileError(origin, "field '" + name + "' must be a number, got " + v.type_name());
-  const double d = v.get<double>();
-  if (!std::isfinite(d) || d < 0 || (positive && d == 0))
-    throw ProfileError(origin, "field '" + name + "' must be a finite number " + (positive ? "> 0" : ">= 0") +
-                                   ", got " + std::to_string(d));
-  return d;
-}
+// The fields of group `at` ("" or "dgemm." ...): a number >= 0 (> 0 where
+// `positive`), a count in [1, 2^30].
+struct FitFields {
+  const GroupReader& r;
+  const json& g;
+  std::string at;
+  double number(const char* key, bool positive = false) const {
+    return r.number(g, "kernel_model." + at + key, key, positive);
+  }
+  int count(const char* key) const {
+    return static_cast<int>(r.integer(g, "kernel_model." + at + key, key, 1, std::int64_t{1} << 30));
+  }
+};
 
-int read_count(const json& j, const std::string& at, const char* key, const std::string& origin) {
-  const std::string name = "kernel_model." + at + key;
-  if (!j.contains(key) || !j.at(key).is_number_integer() || j.at(key).get<long long>() < 1 ||
-      j.at(key).get<long long>() > (1LL << 30))
-    throw ProfileError(origin, "field '" + name + "' must be an integer in [1, 2^30]");
-  return static_cast<int>(j.at(key).get<long long>());
-}
-
-const json& group(const json& j, const char* key, const std::string& origin) {
-  if (!j.contains(key) || !j.at(key).is_object())
-    throw ProfileError(origin, std::string("field 'kernel_model.") + key + "' must be an object");
-  return j.at(key);
-}
-
-BytesTimeFit pass_from(const json& j, const char* key, const std::string& origin) {
-  const json& g = group(j, key, origin);
-  const std::string at = std::string(key) + ".";
+BytesTimeFit pass_from(const GroupReader& r, const json& j, const char* key) {
+  const FitFields g{r, r.object(j, std::string("kernel_model.") + key, key), std::string(key) + "."};
   BytesTimeFit f;
-  f.a_s = read(g, at, "a_s", origin);
-  f.b_s_per_byte = read(g, at, "b_s_per_byte", origin, true);
-  f.log_sd = read(g, at, "log_sd", origin);
-  f.repeat_log_sd = read(g, at, "repeat_log_sd", origin);
-  f.sizes = read_count(g, at, "sizes", origin);
-  f.points = read_count(g, at, "points", origin);
+  f.a_s = g.number("a_s");
+  f.b_s_per_byte = g.number("b_s_per_byte", true);
+  f.log_sd = g.number("log_sd");
+  f.repeat_log_sd = g.number("repeat_log_sd");
+  f.sizes = g.count("sizes");
+  f.points = g.count("points");
   return f;
 }
 
@@ -80,24 +67,26 @@ json kernel_model_to_json(const KernelTimeModel& m, const std::string& csv) {
 }
 
 KernelTimeModel kernel_model_from_json(const json& j, const std::string& origin, std::string& csv) {
+  const GroupReader r(origin);
   KernelTimeModel m;
   m.measured = true;
-  m.max_dim = read_count(j, "", "max_dim", origin);
-  m.rounds = read_count(j, "", "rounds", origin);
-  m.ranks = read_count(j, "", "ranks", origin);
-  const json& d = group(j, "dgemm", origin);
-  m.dgemm.a_s = read(d, "dgemm.", "a_s", origin);
-  m.dgemm.b_s_per_mnk = read(d, "dgemm.", "b_s_per_mnk", origin, true);
-  m.dgemm.c_s_per_mn = read(d, "dgemm.", "c_s_per_mn", origin);
-  m.dgemm.d_s_per_mk = read(d, "dgemm.", "d_s_per_mk", origin);
-  m.dgemm.e_s_per_nk = read(d, "dgemm.", "e_s_per_nk", origin);
-  m.dgemm.log_sd = read(d, "dgemm.", "log_sd", origin);
-  m.dgemm.repeat_log_sd = read(d, "dgemm.", "repeat_log_sd", origin);
-  m.dgemm.shapes = read_count(d, "dgemm.", "shapes", origin);
-  m.dgemm.points = read_count(d, "dgemm.", "points", origin);
-  m.add = pass_from(j, "add", origin);
-  m.copy = pass_from(j, "copy", origin);
-  m.pack = pass_from(j, "pack", origin);
+  const FitFields top{r, j, ""};
+  m.max_dim = top.count("max_dim");
+  m.rounds = top.count("rounds");
+  m.ranks = top.count("ranks");
+  const FitFields d{r, r.object(j, "kernel_model.dgemm", "dgemm"), "dgemm."};
+  m.dgemm.a_s = d.number("a_s");
+  m.dgemm.b_s_per_mnk = d.number("b_s_per_mnk", true);
+  m.dgemm.c_s_per_mn = d.number("c_s_per_mn");
+  m.dgemm.d_s_per_mk = d.number("d_s_per_mk");
+  m.dgemm.e_s_per_nk = d.number("e_s_per_nk");
+  m.dgemm.log_sd = d.number("log_sd");
+  m.dgemm.repeat_log_sd = d.number("repeat_log_sd");
+  m.dgemm.shapes = d.count("shapes");
+  m.dgemm.points = d.count("points");
+  m.add = pass_from(r, j, "add");
+  m.copy = pass_from(r, j, "copy");
+  m.pack = pass_from(r, j, "pack");
   csv.clear();
   if (j.contains("csv")) {
     if (!j.at("csv").is_string()) throw ProfileError(origin, "field 'kernel_model.csv' must be a string");

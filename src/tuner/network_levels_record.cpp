@@ -6,39 +6,13 @@
 #include <limits>
 
 #include "tuner/machine_profile.hpp"
+#include "tuner/profile_group_reader.hpp"
 
 namespace mmbench::tuner {
 
 namespace {
 
 using json = nlohmann::ordered_json;
-
-const json& object(const json& j, const char* key, const std::string& origin) {
-  if (!j.contains(key) || !j.at(key).is_object())
-    throw ProfileError(origin, std::string("field 'network_levels.") + key + "' must be an object");
-  return j.at(key);
-}
-
-// A finite number >= 0 of group `at` ("intra_node." or "").
-double read(const json& j, const std::string& at, const char* key, const std::string& origin) {
-  const std::string name = "network_levels." + at + key;
-  if (!j.contains(key)) throw ProfileError(origin, "field '" + name + "' is missing");
-  const json& v = j.at(key);
-  if (!v.is_number()) throw ProfileError(origin, "field '" + name + "' must be a number, got " + v.type_name());
-  const double d = v.get<double>();
-  if (!std::isfinite(d) || d < 0)
-    throw ProfileError(origin, "field '" + name + "' must be a finite number >= 0, got " + fmt::format("{}", d));
-  return d;
-}
-
-int read_int(const json& j, const char* key, int min, const std::string& origin) {
-  const std::string name = std::string("network_levels.") + key;
-  if (!j.contains(key)) throw ProfileError(origin, "field '" + name + "' is missing");
-  const json& v = j.at(key);
-  if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > std::numeric_limits<int>::max())
-    throw ProfileError(origin, "field '" + name + "' must be an integer >= " + std::to_string(min) + ", got " + v.dump());
-  return static_cast<int>(v.get<long long>());
-}
 
 std::string rate_text(double doubles_per_s, const char* zero) {
   return doubles_per_s > 0 ? fmt::format("{:.4g} MB/s", doubles_per_s * 8 / 1e6) : zero;
@@ -64,20 +38,29 @@ json network_levels_to_json(const NetworkLevelsRecord& r) {
 
 NetworkLevelsRecord network_levels_from_json(const json& j, const std::string& origin) {
   if (!j.is_object()) throw ProfileError(origin, "field 'network_levels' must be an object");
+  const GroupReader reader(origin);
+  constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+  auto count = [&](const char* key, int min) {
+    return static_cast<int>(reader.integer(j, std::string("network_levels.") + key, key, min, kIntMax));
+  };
+  // A number >= 0 of the level `level` ("intra_node" or "inter_node").
+  auto number = [&](const json& g, const char* level, const char* key) {
+    return reader.number(g, std::string("network_levels.") + level + "." + key, key, false);
+  };
   NetworkLevelsRecord r;
   r.present = true;
   model::TwoLevelNetwork& l = r.levels;
-  l.ranks_per_node = read_int(j, "ranks_per_node", 1, origin);
-  r.nodes = read_int(j, "nodes", 0, origin);
-  const json& in = object(j, "intra_node", origin);
-  l.intra.latency_s = read(in, "intra_node.", "latency_s", origin);
-  l.intra.tau = read(in, "intra_node.", "tau_doubles_per_s", origin);
-  l.intra_tau_concurrent = read(in, "intra_node.", "tau_concurrent_doubles_per_s", origin);
-  const json& out = object(j, "inter_node", origin);
-  l.inter.latency_s = read(out, "inter_node.", "latency_s", origin);
-  l.inter.tau = read(out, "inter_node.", "tau_doubles_per_s", origin);
-  l.node_link_tau = read(out, "inter_node.", "node_link_doubles_per_s", origin);
-  l.backbone_tau = read(out, "inter_node.", "backbone_doubles_per_s", origin);
+  l.ranks_per_node = count("ranks_per_node", 1);
+  r.nodes = count("nodes", 0);
+  const json& in = reader.object(j, "network_levels.intra_node", "intra_node");
+  l.intra.latency_s = number(in, "intra_node", "latency_s");
+  l.intra.tau = number(in, "intra_node", "tau_doubles_per_s");
+  l.intra_tau_concurrent = number(in, "intra_node", "tau_concurrent_doubles_per_s");
+  const json& out = reader.object(j, "network_levels.inter_node", "inter_node");
+  l.inter.latency_s = number(out, "inter_node", "latency_s");
+  l.inter.tau = number(out, "inter_node", "tau_doubles_per_s");
+  l.node_link_tau = number(out, "inter_node", "node_link_doubles_per_s");
+  l.backbone_tau = number(out, "inter_node", "backbone_doubles_per_s");
   if (j.contains("source")) {
     if (!j.at("source").is_string()) throw ProfileError(origin, "field 'network_levels.source' must be a string");
     r.source = j.at("source").get<std::string>();

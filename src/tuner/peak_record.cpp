@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "tuner/machine_profile.hpp"
+#include "tuner/profile_group_reader.hpp"
 
 namespace mmbench::tuner {
 
@@ -47,56 +48,6 @@ void write_peak_record(const std::optional<PeakRecord>& record, json& profile) {
                          {"dgemm_gflops", r.dgemm_gflops},
                          {"dgemm_fraction", r.dgemm_fraction}};
 }
-
-namespace {
-
-// Typed fields of the group, each error naming the dotted path
-// ("cpu_peak.isas[1].one_core_gflops") like the profile's own reader.
-class GroupReader {
- public:
-  explicit GroupReader(const std::string& origin) : origin_(origin) {}
-  [[noreturn]] void fail(const std::string& problem) const { throw ProfileError(origin_, problem); }
-
-  const json& field(const json& obj, const std::string& path, const char* key) const {
-    const auto it = obj.find(key);
-    if (it == obj.end()) fail("field '" + path + "' is missing");
-    return *it;
-  }
-  std::string string(const json& obj, const std::string& path, const char* key) const {
-    const json& v = field(obj, path, key);
-    if (!v.is_string()) fail("field '" + path + "' must be a string, got " + v.type_name());
-    return v.get<std::string>();
-  }
-  std::int64_t integer(const json& obj, const std::string& path, const char* key, std::int64_t lo,
-                       std::int64_t hi) const {
-    const json& v = field(obj, path, key);
-    if (!v.is_number_integer()) fail("field '" + path + "' must be an integer, got " + v.type_name());
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
-      fail("field '" + path + "' is too large");
-    const std::int64_t i = v.get<std::int64_t>();
-    if (i < lo || i > hi)
-      fail("field '" + path + "' = " + std::to_string(i) + " is outside [" + std::to_string(lo) + ", " +
-           std::to_string(hi) + "]");
-    return i;
-  }
-  // A finite number >= 0 (> 0 with positive).
-  double number(const json& obj, const std::string& path, const char* key, bool positive) const {
-    const json& v = field(obj, path, key);
-    if (!v.is_number())
-      fail("field '" + path + "' must be a number, got " + v.type_name() +
-           (v.is_null() ? " (a NaN or infinity is written as null)" : ""));
-    const double d = v.get<double>();
-    if (!std::isfinite(d)) fail("field '" + path + "' is not a finite number");
-    if (positive ? !(d > 0) : !(d >= 0))
-      fail("field '" + path + "' must be " + (positive ? "> 0" : ">= 0") + ", got " + v.dump());
-    return d;
-  }
-
- private:
-  const std::string& origin_;
-};
-
-}  // namespace
 
 std::optional<PeakRecord> read_peak_record(const json& profile, const std::string& origin) {
   const auto group = profile.find("cpu_peak");
