@@ -1,17 +1,13 @@
 #include "algos/parallel_strassen.hpp"
+
 #include "local/local_multiply.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "algos/algorithm_instances.hpp"
 #include "core/blas.hpp"
-
-namespace mmbench::algos {
-const Algorithm& ring_algorithm();
-const Algorithm& tpmm_algorithm();
-const Algorithm& pdgemm_algorithm();
-}  // namespace mmbench::algos
 
 namespace mmbench::algos::strassen {
 

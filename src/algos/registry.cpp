@@ -3,15 +3,9 @@
 #include <algorithm>
 #include <limits>
 
-namespace mmbench::algos {
+#include "algos/algorithm_instances.hpp"
 
-// Each algorithm file defines one of these.
-const Algorithm& dgemm_algorithm();
-const Algorithm& pdgemm_algorithm();
-const Algorithm& ring_algorithm();
-const Algorithm& tpmm_algorithm();
-const Algorithm& strassen_algorithm(int i);  // strassen_combinations.cpp, rows 0..4
-const Algorithm& two_point_five_d_algorithm();
+namespace mmbench::algos {
 
 const std::vector<const Algorithm*>& all_algorithms() {
   static const std::vector<const Algorithm*> table = {

@@ -5,14 +5,8 @@
 #include <vector>
 
 #include "algos/algorithm.hpp"
+#include "algos/algorithm_instances.hpp"
 #include "space/process_grid.hpp"
-
-namespace mmbench::algos {
-const Algorithm& dgemm_algorithm();
-const Algorithm& ring_algorithm();
-const Algorithm& tpmm_algorithm();
-const Algorithm& pdgemm_algorithm();
-}  // namespace mmbench::algos
 
 namespace mmbench::algos::strassen {
 
