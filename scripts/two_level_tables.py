@@ -28,6 +28,7 @@ import sys
 import tempfile
 
 from network_probe_prices import probe_price
+from simulated_tables import part_w
 
 REFERENCE = "results/simulated-thesis-cluster"
 # The reference runs whose configurations ran with the code of today (the
@@ -266,16 +267,10 @@ def main():
     probes = sorted(f for st in stamps for f in glob.glob(f"{a.results}/network-probe-{a.host}-{st}.txt"))
     if probes:
         probe_table(probes, json.load(open("configs/thesis-opteron.json"))["network_levels"])
-    walls = [line for st in stamps for f in glob.glob(f"{a.results}/simulated-walltimes-{a.host}-{st}.txt")
-             for line in open(f) if line.startswith("wall p=")]
+    walls = sorted(f for st in stamps for f in glob.glob(f"{a.results}/simulated-walltimes-{a.host}-{st}.txt"))
     if walls:
         print("\n#### Wall time of the simulation (ring alone, n = 16384)\n")
-        print("| p | platform | wall [s] | user [s] | sys [s] | load before (1/5/15 min) | load after | rc |")
-        print("|---|---|---|---|---|---|---|---|")
-        for line in walls:
-            kv = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
-            print(f"| {kv['p']} | {kv['platform']} | {kv['wall_s']} | {kv['user_s']} | {kv['sys_s']} |"
-                  f" {kv['load_before'].strip(chr(34))} | {kv.get('load_after', '').strip(chr(34))} | {kv['rc']} |")
+        part_w(walls)
 
 
 def noise_table(rows, noise_off):
