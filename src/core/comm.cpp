@@ -109,6 +109,14 @@ long long Comm::max(long long v) const { return reduce(comm_, v, MPI_LONG_LONG, 
 long long Comm::sum(long long v) const { return reduce(comm_, v, MPI_LONG_LONG, MPI_SUM); }
 bool Comm::all(bool v) const { return reduce(comm_, v ? 1 : 0, MPI_INT, MPI_MIN) == 1; }
 
+bool Comm::same(long long v) const {
+  // max(v) and max(-v) = -min(v) in one reduction; v is kept above
+  // LLONG_MIN by the callers' contract so that -v exists.
+  long long in[2] = {v, -v}, out[2] = {0, 0};
+  MMBENCH_MPI(MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, comm_));
+  return out[0] == -out[1];
+}
+
 void Comm::sum_inplace(std::vector<double>& v) const {
   // Chunked so that counts stay within int range for any vector length.
   constexpr std::size_t chunk = 1 << 26;

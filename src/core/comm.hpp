@@ -53,6 +53,8 @@ class Comm {
   long long max(long long v) const;
   long long sum(long long v) const;
   bool all(bool v) const;
+  // True on every rank when every rank passed the same v (v > LLONG_MIN).
+  bool same(long long v) const;
   void sum_inplace(std::vector<double>& v) const;
   std::string bcast_string(const std::string& s, int root) const;
   // Every rank passes its error ("" = none); every rank gets the lowest

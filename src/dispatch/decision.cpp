@@ -19,24 +19,6 @@ using algos::Algorithm;
 using algos::Options;
 using algos::Problem;
 
-// The classical members, and the Strassen members the opt-in adds (the
-// parallel schemata whose leaves are mmbench's own: no BLACS grid of
-// mmbench's inside the caller's program).
-const std::vector<std::string>& classical_names() {
-  static const std::vector<std::string> n = {"ring", "tpmm", "2.5d"};
-  return n;
-}
-const std::vector<std::string>& strassen_names() {
-  static const std::vector<std::string> n = {"strassen-q7+ring", "strassen-q8+tpmm", "strassen-q8+dgemm"};
-  return n;
-}
-
-// The block width PDGEMM walks k in: A's column blocking (its row blocking
-// when A is transposed).
-int k_blocking(const PdgemmCall& c) {
-  return static_cast<int>(c.trans_a ? c.a.desc.mb : c.a.desc.nb);
-}
-
 Options member_options(const MachineFacts& m, const DispatchSettings& s, int levels) {
   Options o;
   o.threads = m.threads;
@@ -74,6 +56,7 @@ std::string make_member(const std::string& name, int levels, const PdgemmCall& c
   if (m.has_model) {
     x.t_run = a->models().refined(pb, x.opt, p, m.params).total();
     x.t_convert = conversion_time(c, p, m.params);
+    x.t_prepare = preparation_time(x.bytes_per_rank, m.params);
   }
   *out = x;
   return "";
@@ -87,7 +70,7 @@ Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts&
   Member s;
   s.opt.pr = pr;
   s.opt.pc = pc;
-  s.opt.nb = k_blocking(c);
+  s.opt.nb = static_cast<int>(k_blocking(c));
   s.opt.lb = m.lb;
   s.opt.lb_tuned = m.lb_capped;
   s.opt.threads = m.threads;
@@ -121,31 +104,36 @@ double conversion_time(const PdgemmCall& c, int p, const model::MachineParams& m
          one(mn, pack, true);
 }
 
+std::string call_reason(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s) {
+  if (!s.enabled) return "dispatch off (MMBENCH_DISPATCH=off)";
+  if (std::string why = pass_reason(c, pr, pc); !why.empty()) return why;
+  const Index smallest = std::min({c.m, c.n, c.k});
+  if (smallest < s.min_dim) return fmt::format("min(M, N, K) = {} < {} (MMBENCH_DISPATCH_MIN_DIM)", smallest, s.min_dim);
+  return "";
+}
+
+long calls_to_pay(const Decision& d) {
+  if (d.scalapack()) return 0;
+  const double saving = d.t_scalapack - kDispatchMargin * d.choice.total();
+  if (!(saving > 0)) return 0;
+  const double cost = kDispatchMargin * d.choice.t_prepare;
+  return std::max(1L, static_cast<long>(std::ceil(cost / saving - 1e-12)));
+}
+
+double preparation_time(double bytes_per_rank, const model::MachineParams& mp) {
+  // Fresh memory is written once (the kernel's zero pages, then the
+  // member's own first writes): one more copy's worth of traffic.
+  return model::refined_add_time(bytes_per_rank / 8, mp) * 16.0 / 24.0;
+}
+
 Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {
   Decision d;
   d.choice = scalapack_member(c, pr, pc, m);
-  if (!s.enabled) {
-    d.reason = "dispatch off (MMBENCH_DISPATCH=off)";
-    return d;
-  }
-  if (std::string why = pass_reason(c); !why.empty()) {
-    d.reason = why;
-    return d;
-  }
-  for (const Operand* o : {&c.a, &c.b, &c.c})
-    if (o->desc.rsrc < 0 || o->desc.rsrc >= pr || o->desc.csrc < 0 || o->desc.csrc >= pc) {
-      d.reason = "RSRC/CSRC outside the grid (ScaLAPACK reports it)";
-      return d;
-    }
-  const Index smallest = std::min({c.m, c.n, c.k});
-  if (smallest < s.min_dim) {
-    d.reason = fmt::format("min(M, N, K) = {} < {} (MMBENCH_DISPATCH_MIN_DIM)", smallest, s.min_dim);
-    return d;
-  }
   const int p = pr * pc;
   const double cap = double(s.max_mib) * 1024 * 1024;
   d.t_scalapack = d.choice.t_run;
   if (!s.force.empty()) {
+    d.forced = true;
     std::string name;
     int levels = 0;
     parse_forced(s.force, &name, &levels);  // checked when read
@@ -172,11 +160,11 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
     return d;
   }
   std::vector<std::pair<std::string, int>> tries;
-  for (const std::string& n : classical_names()) tries.emplace_back(n, 0);
+  for (const std::string& n : classical_members()) tries.emplace_back(n, 0);
   if (s.strassen) {
     for (const std::string& n : {std::string("ring"), std::string("tpmm")})
       for (int l = 1; l <= 3; ++l) tries.emplace_back(n, l);
-    for (const std::string& n : strassen_names()) tries.emplace_back(n, 0);
+    for (const std::string& n : strassen_members()) tries.emplace_back(n, 0);
   }
   bool found = false, over_memory = false;
   Member best;

@@ -4,8 +4,11 @@
 // member's layout and C back (docs/dispatch.md, "The decision").
 //
 // The decision depends only on the call's global arguments (never on a
-// rank's LLD or data), the settings and the profile, so every process of
-// the grid takes the same one without a message.
+// rank's LLD or data), the settings and the profile; the dispatcher caches
+// it per grid and shape (pdgemm_call.hpp, price_key) and has the grid agree
+// on it, since the profile or the BLAS threads could differ between
+// processes. Whether a call may be dispatched at all (alpha = 0, bounds,
+// ...) is checked per call before this (pdgemm_call.hpp, pass_reason).
 #pragma once
 
 #include <string>
@@ -44,6 +47,7 @@ struct Member {
   std::string label;      // "scalapack lb=128", "ring gemm=packed", "ring L=2"
   double t_run = 0;       // predicted time of the member itself
   double t_convert = 0;   // converting the operands in and C back
+  double t_prepare = 0;   // the first call of a shape: plan, buffers, first touch
   double bytes_per_rank = 0;  // the member's memory and the conversion's buffers
   double total() const { return t_run + t_convert; }
 };
@@ -52,6 +56,7 @@ struct Decision {
   Member choice;              // choice.algo == nullptr: ScaLAPACK
   double t_scalapack = 0;     // ScaLAPACK's predicted time; 0 = not priced
   std::string reason;         // one line: why this choice
+  bool forced = false;        // MMBENCH_DISPATCH_FORCE chose, not the model
   bool scalapack() const { return choice.algo == nullptr; }
 };
 
@@ -59,7 +64,14 @@ struct Decision {
 // a model, its predicted time.
 Member scalapack_member(const PdgemmCall& call, int pr, int pc, const MachineFacts& m);
 
-// The decision for one call on a pr x pc grid.
+// Why this call goes to ScaLAPACK whatever was decided for its shape, or
+// "": the settings (MMBENCH_DISPATCH=off, MIN_DIM) and pass_reason, from
+// arguments every process of the grid passes alike. Checked on every call.
+std::string call_reason(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s);
+
+// The decision for one call on a pr x pc grid that call_reason let through:
+// the best member against ScaLAPACK, per call once prepared (the first
+// call's preparation is the dispatcher's to weigh, Member::t_prepare).
 Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s, const MachineFacts& m);
 
 // The predicted time of moving op(sub(A)), op(sub(B)) into a member's
@@ -68,6 +80,17 @@ Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& 
 // passes over S/p doubles at the profile's copy bandwidth (pack and unpack,
 // a transposition for a transposed operand, alpha C' + beta C for C).
 double conversion_time(const PdgemmCall& call, int p, const model::MachineParams& mp);
+
+// From which call of a shape preparing d's member pays (a ski-rental
+// rule): the first n with n (t_scalapack - margin total) >= margin
+// t_prepare -- n = 1 when it wins on the first call with its preparation
+// priced in, t_scalapack >= margin (total + t_prepare); 0 for ScaLAPACK or
+// a member that never saves.
+long calls_to_pay(const Decision& d);
+
+// The predicted time of preparing a member whose buffers hold
+// bytes_per_rank: fresh memory written once more than a prepared member's.
+double preparation_time(double bytes_per_rank, const model::MachineParams& mp);
 
 // Doubles per rank the conversion holds besides the member's own matrices:
 // C's scratch in the caller's layout and the scratch of a transposed A or B.

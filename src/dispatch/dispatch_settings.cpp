@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "algos/registry.hpp"
+#include <algorithm>
 
 namespace mmbench::dispatch {
 
@@ -30,12 +30,22 @@ bool is_on(const std::string& s) { return s == "1" || s == "on" || s == "yes" ||
 
 }  // namespace
 
+const std::vector<std::string>& classical_members() {
+  static const std::vector<std::string> n = {"ring", "tpmm", "2.5d"};
+  return n;
+}
+
+const std::vector<std::string>& strassen_members() {
+  static const std::vector<std::string> n = {"strassen-q7+ring", "strassen-q8+tpmm", "strassen-q8+dgemm"};
+  return n;
+}
+
 bool parse_forced(const std::string& text, std::string* name, int* levels) {
   const std::size_t colon = text.find(':');
   *name = text.substr(0, colon);
   *levels = 0;
-  if (name->empty()) return false;
-  if (*name != "scalapack" && algos::find_algorithm(*name) == nullptr) return false;
+  const auto among = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), *name) != v.end(); };
+  if (*name != "scalapack" && !among(classical_members()) && !among(strassen_members())) return false;
   if (colon == std::string::npos) return true;
   std::int64_t l = 0;
   if (*name == "scalapack" || !parse_int(text.substr(colon + 1), 0, 6, &l)) return false;
@@ -63,7 +73,8 @@ DispatchSettings read_dispatch_settings(const std::function<const char*(const ch
     if (parse_forced(force, &name, &levels)) s.force = force;
     else
       s.problems.push_back("MMBENCH_DISPATCH_FORCE='" + force +
-                           "' is not scalapack or an mmbench algorithm (name or name:L, L 0..6); the model decides");
+                           "' is not a member (scalapack, ring, tpmm, 2.5d, strassen-q7+ring, strassen-q8+tpmm, "
+                           "strassen-q8+dgemm; name:L for L local levels, 0..6); the model decides");
   }
   const std::string gemm = value(getenv, "MMBENCH_DISPATCH_GEMM");
   if (!gemm.empty()) {

@@ -49,9 +49,16 @@ DispatchSettings read_dispatch_settings(const std::function<const char*(const ch
 // census off".
 std::string describe(const DispatchSettings& s);
 
+// The dispatcher's members: mmbench's classical algorithms, and the
+// parallel Strassen schemata the opt-in adds (those whose leaves are
+// mmbench's own: no BLACS grid of mmbench's inside the caller's program).
+const std::vector<std::string>& classical_members();
+const std::vector<std::string>& strassen_members();
+
 // A forced member: the algorithm name and the local levels ("ring:2" ->
 // ring, 2; "tpmm" -> tpmm, 0; "scalapack" -> scalapack, 0). Returns false
-// for a malformed text.
+// for a malformed text or a name that is not a member (pdgemm, dgemm,
+// strassen-q7+pdgemm, ...: algorithms of mmbench's own runs only).
 bool parse_forced(const std::string& text, std::string* name, int* levels);
 
 }  // namespace mmbench::dispatch

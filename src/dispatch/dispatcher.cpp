@@ -1,7 +1,11 @@
 #include "dispatch/dispatcher.hpp"
 
+#include <fmt/format.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 
@@ -26,22 +30,42 @@ CensusRecord record_of(const PdgemmCall& c, int pr, int pc) {
   return r;
 }
 
+// FNV-1a: the same value for the same text in every process (std::hash
+// promises that only within one process).
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::string grid_text(const GridKey& k) { return std::to_string(k.pr) + "x" + std::to_string(k.pc); }
+
 }  // namespace
 
-Dispatcher::Dispatcher(DispatchSettings settings, MachineFacts machine, bool writer)
-    : settings_(std::move(settings)), machine_(std::move(machine)), writer_(writer) {
-  if (!writer_) return;
-  for (const std::string& p : settings_.problems) say("mmbench-dispatch: " + p);
-  if (settings_.verbose) say(describe(settings_));
+Dispatcher::Dispatcher(DispatchSettings settings, MachineFacts machine, int rank)
+    : settings_(std::move(settings)), machine_(std::move(machine)), rank_(rank) {
+  // Every process says what it refused: a value only one process sees (its
+  // own environment, a profile it cannot read) is the kind that makes
+  // processes decide differently.
+  const std::string who = rank_ == 0 ? "" : "rank " + std::to_string(rank_) + ": ";
+  for (const std::string& p : settings_.problems) say("mmbench-dispatch: " + who + p);
+  if (rank_ == 0 && settings_.verbose) say(describe(settings_));
 }
 
 Dispatcher::~Dispatcher() {
   // Without finish() (no MPI_Finalize) MPI objects cannot be freed safely
   // any more: let the process end take them.
-  for (auto& [id, g] : grids_) {
-    for (Prepared& p : g.prepared) (void)p.run.release();
-    g.comm.release();
+  for (auto& [key, g] : grids_) {
+    for (Prepared& p : g->prepared) (void)p.run.release();
+    g->comm.release();
   }
+}
+
+void Dispatcher::say_once(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (disagreement_said_) return;
+  disagreement_said_ = true;
+  say(line);
 }
 
 bool Dispatcher::force(const std::string& member) {
@@ -50,23 +74,69 @@ bool Dispatcher::force(const std::string& member) {
     int levels = 0;
     if (!parse_forced(member, &name, &levels)) return false;
   }
-  settings_.force = member;
-  decisions_.clear();
+  std::vector<std::shared_ptr<GridState>> grids;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    settings_.force = member;
+    for (auto& [key, g] : grids_) grids.push_back(g);
+  }
+  for (auto& g : grids) {
+    std::lock_guard<std::mutex> lock(g->mutex);
+    g->shapes.clear();
+  }
   return true;
 }
 
-Dispatcher::GridState& Dispatcher::grid_state(CallerGrid& grid) {
-  const std::vector<long> id = grid.identity();
-  auto it = grids_.find(id);
-  if (it == grids_.end()) {
-    GridState g;
-    g.comm = grid.communicator();
-    it = grids_.emplace(id, std::move(g)).first;
-  }
-  return it->second;
+std::shared_ptr<Dispatcher::GridState> Dispatcher::grid_state(const GridKey& key, int ctxt) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  contexts_[ctxt] = key;
+  std::shared_ptr<GridState>& g = grids_[key];
+  if (!g) g = std::make_shared<GridState>();
+  return g;
 }
 
-MemberRun* Dispatcher::prepare(GridState& g, const Member& member, const PdgemmCall& call, std::string* why) {
+void Dispatcher::context_freed(int ctxt) {
+  std::shared_ptr<GridState> gone;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = contexts_.find(ctxt);
+    if (it == contexts_.end()) return;
+    const GridKey key = it->second;
+    contexts_.erase(it);
+    for (const auto& [other, k] : contexts_)
+      if (k == key) return;  // another live context names the same grid
+    auto g = grids_.find(key);
+    if (g == grids_.end()) return;
+    gone = std::move(g->second);
+    grids_.erase(g);
+  }
+  // Freed outside the lock; a thread still inside a call on it holds its own reference.
+}
+
+void Dispatcher::all_contexts_freed() {
+  std::map<GridKey, std::shared_ptr<GridState>> gone;
+  std::lock_guard<std::mutex> lock(mutex_);
+  contexts_.clear();
+  gone.swap(grids_);
+}
+
+Decision Dispatcher::agreed(GridState& g, const GridKey& key, const PdgemmCall& call, Decision d) {
+  // One reduction of the decision's fingerprint over the grid; kept below
+  // 2^62 so that Comm::same can negate it.
+  const std::string what = d.choice.label + (d.forced ? " (forced)" : "");
+  if (g.comm.same(static_cast<long long>(fnv1a(what) >> 2))) return d;
+  Decision s;
+  s.choice = scalapack_member(call, key.pr, key.pc, machine_);
+  s.t_scalapack = s.choice.t_run;
+  s.reason = "the grid's processes decided differently (this one: " + what + "): ScaLAPACK";
+  say_once("mmbench-dispatch: rank " + std::to_string(rank_) + ": the processes of a " + grid_text(key) +
+           " grid decided differently on a " + std::to_string(call.m) + " x " + std::to_string(call.n) + " x " +
+           std::to_string(call.k) + " call (this one: " + what +
+           "); such calls go to ScaLAPACK. Do MMBENCH_PROFILE, the BLAS threads or the CPU differ between processes?");
+  return s;
+}
+
+MemberRun* Dispatcher::prepared_run(GridState& g, const Member& member, const PdgemmCall& call) {
   for (std::size_t i = 0; i < g.prepared.size(); ++i) {
     Prepared& p = g.prepared[i];
     if (p.label == member.label && p.m == call.m && p.n == call.n && p.k == call.k) {
@@ -75,6 +145,10 @@ MemberRun* Dispatcher::prepare(GridState& g, const Member& member, const PdgemmC
       return g.prepared.back().run.get();
     }
   }
+  return nullptr;
+}
+
+MemberRun* Dispatcher::prepare(GridState& g, const Member& member, const PdgemmCall& call, std::string* why) {
   // Room under the memory cap (and for at most kMaxPrepared shapes),
   // oldest first. Every rank of the grid makes the same evictions -- the
   // estimates are global, not this rank's sizes -- so the communicators
@@ -100,72 +174,127 @@ MemberRun* Dispatcher::prepare(GridState& g, const Member& member, const PdgemmC
   return g.prepared.back().run.get();
 }
 
-void Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const std::function<void()>& scalapack) {
-  ++calls_;
+CallReport Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const std::function<void()>& scalapack) {
+  const long number = ++calls_;
   const double t0 = MPI_Wtime();
   const int pr = grid.pr(), pc = grid.pc();
-  const auto key = std::make_tuple(shape_key(call), pr, pc);
-  auto it = decisions_.find(key);
-  const bool cached = it != decisions_.end();
-  if (!cached) it = decisions_.emplace(key, decide(call, pr, pc, settings_, machine_)).first;
-  const Decision& d = it->second;
+  DispatchSettings s;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    s = settings_;
+  }
   CensusRecord r = record_of(call, pr, pc);
-  r.cached = cached;
+  r.call = number;
+  CallReport report;
+
+  // 1. The checks every call gets, before any cache.
+  std::string why = call_reason(call, pr, pc, s);
+  if (why.empty()) why = local_reason(call, pr, pc, grid.myrow(), grid.mycol());
+  GridKey key;
+  if (why.empty()) {
+    key = GridKey{pr, pc, grid.processes()};
+    if (key.processes.empty()) why = "a grid process outside MPI_COMM_WORLD";
+  }
+  if (!why.empty()) {
+    r.choice = scalapack_member(call, pr, pc, machine_).label;
+    r.reason = why;
+    scalapack();
+    r.t_measured = MPI_Wtime() - t0;
+    report.choice = r.choice;
+    record(std::move(r));
+    return report;
+  }
+
+  // 2. The grid's state; 3. the decision.
+  std::shared_ptr<GridState> g = grid_state(key, grid.context());
+  std::unique_lock<std::mutex> grid_lock(g->mutex);
+  if (g->comm.is_null()) g->comm = grid.communicator();
+  if (g->shapes.size() >= kMaxShapes) g->shapes.clear();
+  auto [it, fresh] = g->shapes.try_emplace(price_key(call));
+  Shape& shape = it->second;
+  if (fresh) shape.decision = agreed(*g, key, call, decide(call, pr, pc, s, machine_));
+  ++shape.calls;
+  const Decision& d = shape.decision;
+  r.cached = !fresh;
   r.choice = d.choice.label;
   r.reason = d.reason;
   r.t_pred = d.choice.total();
   r.t_pred_scalapack = d.t_scalapack;
-  if (d.scalapack()) {
-    scalapack();
-    r.t_measured = MPI_Wtime() - t0;
-  } else {
-    GridState& g = grid_state(grid);
-    std::string why;
-    MemberRun* run = prepare(g, d.choice, call, &why);
-    r.t_prepare = MPI_Wtime() - t0;
+
+  // 4. A member runs once prepared; it is prepared when that pays.
+  MemberRun* run = nullptr;
+  bool tried = false;
+  if (!d.scalapack()) {
+    run = prepared_run(*g, d.choice, call);
     if (run == nullptr) {
-      r.choice = scalapack_member(call, pr, pc, machine_).label;
-      r.reason = "preparing " + d.choice.label + " failed (" + why + "): to ScaLAPACK";
-      r.t_pred = d.t_scalapack;
-      scalapack();
-    } else {
-      try {
-        r.t_convert = run->run(call, pr, pc).convert;
-      } catch (const std::exception& e) {
-        // Ranks may be inside different collectives now: nothing can be
-        // rolled back, and C is half written.
-        say(std::string("mmbench-dispatch: ") + d.choice.label + " failed inside a PDGEMM: " + e.what() +
-            "; aborting (MMBENCH_DISPATCH=off runs ScaLAPACK alone)");
-        MPI_Abort(MPI_COMM_WORLD, 3);
+      const long pays = calls_to_pay(d);
+      if (d.forced || (pays > 0 && shape.calls >= pays)) {
+        tried = true;
+        run = prepare(*g, d.choice, call, &why);
+        if (run == nullptr)
+          r.reason = "preparing " + d.choice.label + " failed (" + why + "): to ScaLAPACK";
+        else if (!d.forced && shape.calls > 1)
+          r.reason += fmt::format("; prepared at call {} of the shape (preparation {})", shape.calls,
+                                  fmt::format("{:.3g} s", d.choice.t_prepare));
+      } else {
+        r.reason = fmt::format("model: {} saves {:.3g} s a call once prepared ({:.3g} s); ScaLAPACK until the "
+                               "calls pay for it ({} of {})",
+                               d.choice.label, d.t_scalapack - d.choice.total(), d.choice.t_prepare, shape.calls, pays);
       }
-      ++dispatched_;
     }
-    r.t_measured = MPI_Wtime() - t0;
-    if (!settings_.log_path.empty() && run != nullptr) r.t_measured = g.comm.max(r.t_measured);
   }
-  last_choice_ = r.choice;
-  r.call = calls_;
+  if (run == nullptr) {
+    if (!d.scalapack()) {
+      r.choice = scalapack_member(call, pr, pc, machine_).label;
+      r.t_pred = d.t_scalapack;
+    }
+    if (tried) r.t_prepare = MPI_Wtime() - t0;
+    grid_lock.unlock();
+    scalapack();
+  } else {
+    r.t_prepare = tried ? MPI_Wtime() - t0 : 0.0;
+    try {
+      r.t_convert = run->run(call, pr, pc).convert;
+    } catch (const std::exception& e) {
+      // Ranks may be inside different collectives now: nothing can be
+      // rolled back, and C is half written.
+      say(std::string("mmbench-dispatch: ") + d.choice.label + " failed inside a PDGEMM: " + e.what() +
+          "; aborting (MMBENCH_DISPATCH=off runs ScaLAPACK alone)");
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    report.error_growth = run->error_growth();
+    // The call's time is its slowest process's: one reduction, on every
+    // process of the grid alike (a member ran on all of them).
+    r.t_measured = g->comm.max(MPI_Wtime() - t0);
+    ++dispatched_;
+    grid_lock.unlock();
+  }
+  if (run == nullptr) r.t_measured = MPI_Wtime() - t0;
+  report.choice = r.choice;
   record(std::move(r));
+  return report;
 }
 
-void Dispatcher::passed(char transa, char transb, long m, long n, long k, const std::string& why,
-                        const std::function<void()>& scalapack) {
-  ++calls_;
+CallReport Dispatcher::passed(char transa, char transb, long m, long n, long k, const std::string& why,
+                              const std::function<void()>& scalapack) {
+  const long number = ++calls_;
   const double t0 = MPI_Wtime();
   scalapack();
   CensusRecord r;
-  r.call = calls_;
+  r.call = number;
   r.transa = transa, r.transb = transb;
   r.m = m, r.n = n, r.k = k;
   r.choice = "scalapack";
   r.reason = why;
   r.t_measured = MPI_Wtime() - t0;
-  last_choice_ = r.choice;
+  CallReport report{r.choice, 1.0};
   record(std::move(r));
+  return report;
 }
 
 void Dispatcher::record(CensusRecord r) {
-  if (!writer_ || settings_.log_path.empty() || census_failed_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (rank_ != 0 || settings_.log_path.empty() || census_failed_) return;
   try {
     if (!census_) census_ = std::make_unique<CsvFile>(settings_.log_path, census_columns());
     census_->append(census_cells(r));
@@ -178,10 +307,19 @@ void Dispatcher::record(CensusRecord r) {
 }
 
 void Dispatcher::finish() {
-  if (writer_ && !settings_.log_path.empty() && !census_failed_)
-    say("mmbench-dispatch census (" + settings_.log_path + "):\n" + census_summary(records_, 10));
-  for (auto& [id, g] : grids_) g.prepared.clear();
-  grids_.clear();
+  std::map<GridKey, std::shared_ptr<GridState>> gone;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (rank_ == 0 && !settings_.log_path.empty() && !census_failed_)
+      say("mmbench-dispatch census (" + settings_.log_path + "):\n" + census_summary(records_, 10));
+    contexts_.clear();
+    gone.swap(grids_);
+  }
+  for (auto& [key, g] : gone) {
+    std::lock_guard<std::mutex> lock(g->mutex);
+    g->prepared.clear();
+    g->comm = Comm();
+  }
 }
 
 }  // namespace mmbench::dispatch

@@ -1,5 +1,7 @@
 #include "dispatch/pdgemm_call.hpp"
 
+#include <algorithm>
+
 namespace mmbench::dispatch {
 
 namespace {
@@ -20,7 +22,9 @@ bool inside(const Operand& x, Index rows, Index cols) {
 }  // namespace
 
 std::string Operand::blocking() const {
-  return std::to_string(desc.mb) + "x" + std::to_string(desc.nb) + "+" + std::to_string(desc.rsrc) + "+" +
+  std::string first;
+  if (dtype == 2) first = std::to_string(desc.imb) + "x" + std::to_string(desc.inb) + "/";
+  return first + std::to_string(desc.mb) + "x" + std::to_string(desc.nb) + "+" + std::to_string(desc.rsrc) + "+" +
          std::to_string(desc.csrc);
 }
 
@@ -31,13 +35,17 @@ Operand read_operand(const double* data, int ix, int jx, const int* desc) {
   o.j0 = Index(jx) - 1;
   o.dtype = desc[0];
   o.ctxt = desc[1];
+  if (o.dtype != 1 && o.dtype != 2) return o;
+  // Type 2 has IMB, INB after M, N: the later fields sit two further on.
+  const int at = o.dtype == 2 ? 2 : 0;
   o.desc.m = desc[2];
   o.desc.n = desc[3];
-  o.desc.mb = desc[4];
-  o.desc.nb = desc[5];
-  o.desc.rsrc = desc[6];
-  o.desc.csrc = desc[7];
-  o.desc.lld = desc[8];
+  if (o.dtype == 2) o.desc.imb = desc[4], o.desc.inb = desc[5];
+  o.desc.mb = desc[4 + at];
+  o.desc.nb = desc[5 + at];
+  o.desc.rsrc = desc[6 + at];
+  o.desc.csrc = desc[7 + at];
+  o.desc.lld = desc[8 + at];
   return o;
 }
 
@@ -62,30 +70,41 @@ bool read_call(char transa, char transb, int m, int n, int k, double alpha, cons
   return true;
 }
 
-std::string pass_reason(const PdgemmCall& x) {
+std::string pass_reason(const PdgemmCall& x, int pr, int pc) {
   if (x.m < 0 || x.n < 0 || x.k < 0) return "negative M, N or K (ScaLAPACK reports it)";
   if (x.m == 0 || x.n == 0) return "nothing to compute (M or N = 0)";
   if (x.k == 0 || x.alpha == 0) return "C := beta C only (K = 0 or alpha = 0)";
   for (const Operand* o : {&x.a, &x.b, &x.c})
-    if (o->dtype != 1) return "descriptor type " + std::to_string(o->dtype) + " (only dense block-cyclic, 1)";
+    if (o->dtype != 1 && o->dtype != 2)
+      return "descriptor type " + std::to_string(o->dtype) + " (only block-cyclic, 1 or 2)";
   if (x.a.ctxt != x.c.ctxt || x.b.ctxt != x.c.ctxt) return "operands on different BLACS contexts";
-  for (const Operand* o : {&x.a, &x.b, &x.c})
-    if (o->desc.mb < 1 || o->desc.nb < 1 || o->desc.lld < 1) return "a blocking or LLD below 1 (ScaLAPACK reports it)";
+  for (const Operand* o : {&x.a, &x.b, &x.c}) {
+    if (o->desc.mb < 1 || o->desc.nb < 1 || o->desc.lld < 1 || (o->dtype == 2 && (o->desc.imb < 1 || o->desc.inb < 1)))
+      return "a blocking or LLD below 1 (ScaLAPACK reports it)";
+    if (o->desc.rsrc < 0 || o->desc.rsrc >= pr || o->desc.csrc < 0 || o->desc.csrc >= pc)
+      return "RSRC/CSRC outside the grid (ScaLAPACK reports it)";
+  }
   if (!inside(x.a, x.a_rows(), x.a_cols()) || !inside(x.b, x.b_rows(), x.b_cols()) || !inside(x.c, x.m, x.n))
     return "a submatrix outside its matrix (ScaLAPACK reports it)";
   return "";
 }
 
-ShapeKey shape_key(const PdgemmCall& x) {
-  std::array<Index, 12> blk{};
+std::string local_reason(const PdgemmCall& x, int pr, int pc, int myrow, int mycol) {
+  (void)pc;
+  (void)mycol;
+  const char* names[] = {"A", "B", "C"};
   int i = 0;
   for (const Operand* o : {&x.a, &x.b, &x.c}) {
-    blk[i++] = o->desc.mb;
-    blk[i++] = o->desc.nb;
-    blk[i++] = o->desc.rsrc;
-    blk[i++] = o->desc.csrc;
+    const Index rows = block_cyclic_count(o->desc.m, o->desc.first_mb(), o->desc.mb, myrow, o->desc.rsrc, pr);
+    if (o->desc.lld < std::max<Index>(1, rows))
+      return std::string("LLD of ") + names[i] + " below its local rows on this process (ScaLAPACK reports it)";
+    ++i;
   }
-  return {x.trans_a, x.trans_b, x.m, x.n, x.k, blk};
+  return "";
 }
+
+Index k_blocking(const PdgemmCall& c) { return c.trans_a ? c.a.desc.mb : c.a.desc.nb; }
+
+PriceKey price_key(const PdgemmCall& x) { return {x.trans_a, x.trans_b, x.m, x.n, x.k, k_blocking(x)}; }
 
 }  // namespace mmbench::dispatch

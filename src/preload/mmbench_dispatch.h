@@ -35,8 +35,15 @@
  * The exact semantics of PDGEMM hold for every call: sub(C) := alpha
  * op(sub(A)) op(sub(B)) + beta sub(C) on the submatrices, beta = 0 without
  * reading C, nothing outside sub(C) touched, any blocking, source process,
- * offset and grid. Calls it cannot serve go to ScaLAPACK and say why in the
- * census.
+ * offset and grid (BLACS descriptor types 1 and 2). Calls it cannot serve
+ * go to ScaLAPACK and say why in the census.
+ *
+ * Grids: any number alive at once, made and freed as the program likes
+ * (Cblacs_gridinit/gridmap ... gridexit, in C or Fortran); the library
+ * knows a grid by its processes and drops what it held for one when the
+ * program frees it. Threads: calls on one grid from one thread at a time,
+ * as BLACS requires; calls on different grids from different threads do
+ * not wait for each other in the library.
  *
  * The functions below are exported for programs and tests that want to
  * steer or inspect it; look them up with dlsym(RTLD_DEFAULT, ...). The
@@ -49,15 +56,21 @@ extern "C" {
 #endif
 
 /* Force a member for the calls from now on ("scalapack", "ring", "tpmm",
- * "2.5d", "ring:2" for two local Strassen-Winograd levels, ...), or the
- * model again with NULL or "". 0 on success, -1 for an unknown member or
- * before MPI_Init. Every process of a grid must force the same. */
+ * "2.5d", "strassen-q7+ring", "strassen-q8+tpmm", "strassen-q8+dgemm";
+ * "ring:2" for two local Strassen-Winograd levels), or the model again with
+ * NULL or "". 0 on success, -1 for a name that is not a member or outside
+ * MPI_Init .. MPI_Finalize. Every process of a grid must force the same. */
 int mmbench_dispatch_force(const char* member);
 /* PDGEMM calls seen in this process, and those an mmbench member ran. */
 long mmbench_dispatch_calls(void);
 long mmbench_dispatch_dispatched(void);
-/* The choice of the last call: "scalapack lb=32", "ring", "ring L=2", ... */
+/* The choice of this thread's last call: "scalapack lb=32", "ring",
+ * "ring L=2", ... */
 const char* mmbench_dispatch_last_choice(void);
+/* The error bound of this thread's last call over the classical one: 1 for
+ * ScaLAPACK and classical members, 18 per local Strassen-Winograd level and
+ * 12 per parallel Strassen level that the call applied (docs/dispatch.md). */
+double mmbench_dispatch_last_error_growth(void);
 
 #ifdef __cplusplus
 }

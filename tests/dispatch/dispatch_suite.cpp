@@ -4,294 +4,305 @@
 // line it forces that member (mmbench_dispatch_force) and makes `calls`
 // random PDGEMM calls -- transposes, alpha and beta (beta = 0 with NaN and
 // Inf in C, alpha = 0), submatrices starting inside blocks, MB != NB,
-// RSRC/CSRC != 0, a padded LLD, zero M, N or K -- each on a copy of C with
-// ScaLAPACK's PDGEMM (the library's own symbol, found with dlopen) and on
-// another copy through pdgemm_ (the dispatcher). Checked per call:
-//   - inside sub(C): |C - C_ref| <= 2 bound, the classical componentwise
-//     bound (k + 2) u (|alpha| |op(A)| |op(B)| + |beta| |C|) of each, or
-//     for a Strassen member the normwise bound times its growth (12 per
-//     parallel Strassen level, 18 per local Winograd level, docs/dispatch.md);
-//   - every element of C outside sub(C) (the LLD padding too), and A and
-//     B, bit for bit as before;
-//   - a second call with the same arguments on another copy of C (the
-//     cached decision, plan and exchange schedules) gives the same bits;
-//   - the census: rank 0 writes the calls it made (--expect FILE) for
-//     tests/dispatch/check_census.py to hold against MMBENCH_DISPATCH_LOG.
+// RSRC/CSRC != 0, a padded LLD, zero M, N or K -- each checked by
+// pdgemm_check.hpp against ScaLAPACK's own on a copy of C.
 //
-//   mpirun -n P dispatch_suite --grid PRxPC [--order R|C] [--calls N] [--seed S]
-//          [--expect FILE] MEMBER...
+// The BLACS pattern (--pattern) is how real programs hold their grids:
+//   one-grid       one grid for the whole run (--grid PRxPC, --order R|C);
+//   grid-per-call  a new grid for every call: a random PR x PC <= P over a
+//                  random subset of the processes in a random order
+//                  (Cblacs_gridmap), freed after the call -- BLACS hands
+//                  the same context handle out again;
+//   live-grids     four grids alive at once (row-major over all processes,
+//                  column-major over all, the processes reversed, one
+//                  process alone), calls on them interleaved at random,
+//                  every 7th call one of them freed and made again in the
+//                  other order;
+//   alpha-zero     each shape twice on one grid: a product, then the same
+//                  shape and blockings with alpha = 0 or K = 0 and NaN/Inf
+//                  in A and B (which must not be read), beta 0 (NaN/Inf in
+//                  C) or not.
+//
+// The census: rank 0 writes the calls it made (--expect FILE) for
+// tests/dispatch/check_census.py to hold against MMBENCH_DISPATCH_LOG.
+//
+//   mpirun -n P dispatch_suite [--pattern NAME] [--grid PRxPC] [--order R|C]
+//          [--calls N] [--seed S] [--max-dim D] [--expect FILE] MEMBER...
 // Exit status: 0 = every check passed, 1 = a check failed, 2 = bad usage.
-#include <dlfcn.h>
-#include <mpi.h>
-
-#include <algorithm>
-#include <array>
-#include <cfloat>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
-#include <limits>
-#include <random>
-#include <string>
-#include <vector>
+#include <numeric>
 
-extern "C" {
-void Cblacs_get(int ictxt, int what, int* val);
-void Cblacs_gridinit(int* ictxt, const char* order, int nprow, int npcol);
-void Cblacs_gridinfo(int ictxt, int* nprow, int* npcol, int* myrow, int* mycol);
-void Cblacs_gridexit(int ictxt);
-void Cblacs_exit(int cont);
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
-void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
-             const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
-             const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
-             const int* descc);
-}
+#include "pdgemm_check.hpp"
 
 namespace {
 
-using PdgemmFn = decltype(&pdgemm_);
-int g_rank = 0;
+using namespace pdgemm_check;
 
-template <class Fn>
-Fn lookup(void* handle, const char* name) {
-  void* s = dlsym(handle, name);
-  Fn f = nullptr;
-  std::memcpy(&f, &s, sizeof s);
-  return f;
-}
+int g_rank = 0, g_size = 1;
 
-// ScaLAPACK's own pdgemm_: the definition inside the library that defines
-// numroc_, not the first one in the process (the preloaded dispatcher).
-PdgemmFn scalapack_pdgemm() {
-  Dl_info info{};
-  void* numroc = nullptr;
-  auto fn = &numroc_;
-  std::memcpy(&numroc, &fn, sizeof numroc);
-  if (dladdr(numroc, &info) == 0 || info.dli_fname == nullptr) return nullptr;
-  void* lib = dlopen(info.dli_fname, RTLD_NOLOAD | RTLD_LAZY);
-  return lib == nullptr ? nullptr : lookup<PdgemmFn>(lib, "pdgemm_");
-}
-
-// One operand's global matrix and this process's local array.
-struct Matrix {
-  int desc[9];
-  int lld = 1, loc_rows = 0, loc_cols = 0;
-  std::vector<double> data;  // lld x loc_cols
+struct Options {
+  std::string pattern = "one-grid", order = "R", expect;
+  int pr = 1, pc = 1, calls = 200, max_dim = 48;
+  unsigned long seed = 1;
+  std::vector<std::string> members;
 };
 
-int numroc(int n, int nb, int p, int src, int np) { return numroc_(&n, &nb, &p, &src, &np); }
-
-// Global (row, col) of local (i, j) on process (pr_, pc_): block-cyclic with a source process.
-long global_of(long l, int nb, int p, int src, int np) {
-  const int dist = (p - src + np) % np;
-  return ((l / nb) * np + dist) * nb + l % nb;
+// The most error a forced member may claim: 12 per parallel Strassen
+// level (one at p <= 8 here), 18 per local Winograd level (docs/dispatch.md).
+double nominal_growth(const std::string& member) {
+  double g = 1.0;
+  const std::size_t colon = member.find(':');
+  if (colon != std::string::npos) g *= std::pow(18.0, std::atoi(member.c_str() + colon + 1));
+  if (member.rfind("strassen-", 0) == 0) g *= 12.0 * 18.0 * 18.0 * 18.0;  // the auto local levels under it too
+  return g;
 }
 
-Matrix make_matrix(int ctxt, int m, int n, int mb, int nb, int rsrc, int csrc, int pad, int pr, int pc, int myrow,
-                   int mycol, std::mt19937_64& fill) {
-  Matrix x;
-  x.loc_rows = numroc(m, mb, myrow, rsrc, pr);
-  x.loc_cols = numroc(n, nb, mycol, csrc, pc);
-  x.lld = std::max(1, x.loc_rows) + pad;
-  int d[9] = {1, ctxt, m, n, mb, nb, rsrc, csrc, x.lld};
-  std::memcpy(x.desc, d, sizeof d);
-  x.data.resize(static_cast<std::size_t>(x.lld) * static_cast<std::size_t>(std::max(1, x.loc_cols)));
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (double& v : x.data) v = u(fill);
-  return x;
+// A random call on grid g: the shape, and each operand's global matrix.
+struct Drawn {
+  Call call;
+  std::array<int, 6> a, b, c;  // M, N, MB, NB, RSRC, CSRC
+  int pad_a, pad_b, pad_c;
+};
+
+Drawn draw(std::mt19937_64& rng, const Grid& g, int max_dim) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  Drawn d;
+  Call& c = d.call;
+  c.ta = pick(0, 1) ? 'T' : 'N';
+  c.tb = pick(0, 1) ? 'T' : 'N';
+  auto dim = [&] { return pick(0, 19) == 0 ? 0 : pick(1, max_dim); };
+  c.m = dim(), c.n = dim(), c.k = dim();
+  const double alphas[] = {1.0, -0.5, 2.5, 0.0};
+  const double betas[] = {0.0, 0.0, 1.0, -1.5};
+  c.alpha = alphas[pick(0, 9) == 0 ? 3 : pick(0, 2)];
+  c.beta = betas[pick(0, 3)];
+  // Offsets (often inside a block), its own blocking and source process.
+  auto operand = [&](int rows, int cols, int* i0, int* j0) {
+    *i0 = pick(0, 9), *j0 = pick(0, 9);
+    const int mb = pick(1, 8), nb = pick(1, 8);
+    return std::array<int, 6>{*i0 + rows + pick(0, 5), *j0 + cols + pick(0, 5), mb, nb, pick(0, g.pr - 1),
+                              pick(0, g.pc - 1)};
+  };
+  d.a = operand(c.ta == 'T' ? c.k : c.m, c.ta == 'T' ? c.m : c.k, &c.ia, &c.ja);
+  d.b = operand(c.tb == 'T' ? c.n : c.k, c.tb == 'T' ? c.k : c.n, &c.ib, &c.jb);
+  d.c = operand(c.m, c.n, &c.ic, &c.jc);
+  d.pad_a = pick(0, 3), d.pad_b = pick(0, 3), d.pad_c = pick(0, 3);
+  return d;
 }
 
-// Is local (i, j) of x inside the submatrix (i0, j0) + rows x cols (0-based)?
-bool in_sub(const Matrix& x, long i, long j, long i0, long j0, long rows, long cols, int pr, int pc, int myrow,
-            int mycol) {
-  if (i >= x.loc_rows || j >= x.loc_cols) return false;  // LLD padding
-  const long gi = global_of(i, x.desc[4], myrow, x.desc[6], pr), gj = global_of(j, x.desc[5], mycol, x.desc[7], pc);
-  return gi >= i0 && gi < i0 + rows && gj >= j0 && gj < j0 + cols;
-}
+// The grids of a pattern, made and freed the way it says.
+class Grids {
+ public:
+  explicit Grids(const Options& o) : o_(o) {
+    if (o.pattern == "one-grid") {
+      live_.push_back(gridinit(o.order, o.pr, o.pc));
+    } else if (o.pattern == "alpha-zero") {
+      live_.push_back(gridinit(o.order, o.pr, o.pc));
+    } else if (o.pattern == "live-grids") {
+      const int rows = o.pr, cols = o.pc;
+      live_.push_back(gridinit("R", rows, cols));
+      live_.push_back(gridinit("C", rows, cols));
+      std::vector<int> reversed(static_cast<std::size_t>(g_size));
+      std::iota(reversed.rbegin(), reversed.rend(), 0);
+      live_.push_back(gridmap(reversed, cols, rows));
+      live_.push_back(gridmap({g_size - 1}, 1, 1));
+    }
+  }
+  ~Grids() {
+    for (const Grid& g : live_)
+      if (g.in()) Cblacs_gridexit(g.ctxt);
+  }
+  Grids(const Grids&) = delete;
+  Grids& operator=(const Grids&) = delete;
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+  // The grid of call number i (collective: grids are made and freed here).
+  const Grid& for_call(int i, std::mt19937_64& rng) {
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    if (o_.pattern == "grid-per-call") {
+      for (const Grid& g : live_)
+        if (g.in()) Cblacs_gridexit(g.ctxt);
+      live_.clear();
+      const int pr = pick(1, g_size), pc = pick(1, g_size / pr);
+      std::vector<int> who(static_cast<std::size_t>(g_size));
+      std::iota(who.begin(), who.end(), 0);
+      std::shuffle(who.begin(), who.end(), rng);
+      who.resize(static_cast<std::size_t>(pr * pc));
+      live_.push_back(gridmap(who, pr, pc));
+      return live_[0];
+    }
+    if (o_.pattern == "live-grids") {
+      if (i > 0 && i % 7 == 0) {
+        const std::size_t j = static_cast<std::size_t>(pick(0, 1));  // the row- or the column-major grid
+        if (live_[j].in()) Cblacs_gridexit(live_[j].ctxt);
+        flipped_[j] = !flipped_[j];
+        const bool row_major = (j == 0) != flipped_[j];
+        live_[j] = gridinit(row_major ? "R" : "C", o_.pr, o_.pc);
+      }
+      return live_[static_cast<std::size_t>(pick(0, static_cast<int>(live_.size()) - 1))];
+    }
+    return live_[0];
+  }
+
+ private:
+  static Grid gridinit(const std::string& order, int pr, int pc) {
+    int ctxt = 0;
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, order.c_str(), pr, pc);
+    return grid_info(ctxt);
+  }
+  // who[r + c * pr]: the process at (r, c); the others are not in the grid.
+  static Grid gridmap(std::vector<int> who, int pr, int pc) {
+    int ctxt = 0;
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridmap(&ctxt, who.data(), pr, pr, pc);
+    return grid_info(ctxt);
+  }
+  const Options& o_;
+  std::vector<Grid> live_;
+  bool flipped_[2] = {false, false};
+};
+
+bool parse(int argc, char** argv, Options* o) {
+  bool grid_given = false;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    const bool more = a + 1 < argc;
+    if (arg == "--grid" && more) {
+      if (std::sscanf(argv[++a], "%dx%d", &o->pr, &o->pc) != 2) return false;
+      grid_given = true;
+    } else if (arg == "--pattern" && more) {
+      o->pattern = argv[++a];
+    } else if (arg == "--order" && more) {
+      o->order = argv[++a];
+    } else if (arg == "--calls" && more) {
+      o->calls = std::atoi(argv[++a]);
+    } else if (arg == "--max-dim" && more) {
+      o->max_dim = std::atoi(argv[++a]);
+    } else if (arg == "--seed" && more) {
+      o->seed = std::strtoul(argv[++a], nullptr, 10);
+    } else if (arg == "--expect" && more) {
+      o->expect = argv[++a];
+    } else {
+      o->members.push_back(arg);
+    }
+  }
+  if (!grid_given) o->pr = 1, o->pc = g_size;
+  const bool pattern_ok = o->pattern == "one-grid" || o->pattern == "grid-per-call" || o->pattern == "live-grids" ||
+                          o->pattern == "alpha-zero";
+  return pattern_ok && o->pr >= 1 && o->pc >= 1 && o->pr * o->pc == g_size && o->calls >= 1 && o->max_dim >= 1 &&
+         !o->members.empty() && (o->order == "R" || o->order == "C");
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int p = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  int pr = 1, pc = p, calls = 200;
-  unsigned long seed = 1;
-  std::string order = "R", expect;
-  std::vector<std::string> members;
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--grid" && a + 1 < argc) {
-      if (std::sscanf(argv[++a], "%dx%d", &pr, &pc) != 2) pr = 0;
-    } else if (arg == "--order" && a + 1 < argc) {
-      order = argv[++a];
-    } else if (arg == "--calls" && a + 1 < argc) {
-      calls = std::atoi(argv[++a]);
-    } else if (arg == "--seed" && a + 1 < argc) {
-      seed = std::strtoul(argv[++a], nullptr, 10);
-    } else if (arg == "--expect" && a + 1 < argc) {
-      expect = argv[++a];
-    } else {
-      members.push_back(arg);
-    }
-  }
-  if (pr < 1 || pc < 1 || pr * pc != p || calls < 1 || members.empty() || (order != "R" && order != "C")) {
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  Options o;
+  if (!parse(argc, argv, &o)) {
     if (g_rank == 0)
-      std::fprintf(stderr, "usage: dispatch_suite --grid PRxPC (PR*PC = %d) [--order R|C] [--calls N] [--seed S] "
-                           "[--expect FILE] MEMBER...\n", p);
+      std::fprintf(stderr, "usage: dispatch_suite [--pattern one-grid|grid-per-call|live-grids|alpha-zero] "
+                           "[--grid PRxPC (PR*PC = %d)] [--order R|C] [--calls N] [--seed S] [--max-dim D] "
+                           "[--expect FILE] MEMBER...\n", g_size);
     MPI_Finalize();
     return 2;
   }
   const PdgemmFn reference = scalapack_pdgemm();
   auto force = lookup<int (*)(const char*)>(RTLD_DEFAULT, "mmbench_dispatch_force");
-  auto last = lookup<const char* (*)()>(RTLD_DEFAULT, "mmbench_dispatch_last_choice");
-  if (reference == nullptr || force == nullptr || last == nullptr || reference == &pdgemm_) {
+  const Library lib = Library::find();
+  if (reference == nullptr || force == nullptr || lib.last_choice == nullptr || reference == &pdgemm_) {
     if (g_rank == 0) std::fprintf(stderr, "dispatch_suite: needs libmmbench-dispatch.so preloaded before ScaLAPACK\n");
     MPI_Finalize();
     return 2;
   }
-  int ctxt = 0, rows = 0, cols = 0, myrow = -1, mycol = -1;
-  Cblacs_get(-1, 0, &ctxt);
-  Cblacs_gridinit(&ctxt, order.c_str(), pr, pc);
-  Cblacs_gridinfo(ctxt, &rows, &cols, &myrow, &mycol);
 
   std::ofstream expected;
-  if (g_rank == 0 && !expect.empty()) expected.open(expect);
+  if (g_rank == 0 && !o.expect.empty()) expected.open(o.expect);
   long failures = 0, checked = 0, dispatched = 0, total_calls = 0;
-  for (const std::string& member : members) {
+  for (const std::string& member : o.members) {
     if (force(member.c_str()) != 0) {
       if (g_rank == 0) std::fprintf(stderr, "dispatch_suite: the library refuses member '%s'\n", member.c_str());
       ++failures;
       continue;
     }
-    // The error growth of the member (docs/dispatch.md): 12 per parallel
-    // Strassen level (one at p = 4), 18 per local Winograd level.
-    double growth = 1.0;
-    const std::size_t colon = member.find(':');
-    if (colon != std::string::npos) growth *= std::pow(18.0, std::atoi(member.c_str() + colon + 1));
-    if (member.rfind("strassen-", 0) == 0) growth *= 12.0;
-    std::mt19937_64 rng(seed);  // the same calls for every member, on every rank
-    long member_dispatched = 0;
-    for (int call = 0; call < calls; ++call) {
-      auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-      const bool ta = pick(0, 1), tb = pick(0, 1);
-      auto dim = [&] { return pick(0, 19) == 0 ? 0 : pick(1, 48); };
-      const int m = dim(), n = dim(), k = dim();
-      const double alphas[] = {1.0, -0.5, 2.5, 0.0};
-      const double betas[] = {0.0, 0.0, 1.0, -1.5};
-      const double alpha = alphas[pick(0, 9) == 0 ? 3 : pick(0, 2)], beta = betas[pick(0, 3)];
-      // Each operand: offsets (often inside a block), its own blocking and source process, a padded LLD.
-      auto operand = [&](int sub_rows, int sub_cols, int* i0, int* j0) {
-        *i0 = pick(0, 9), *j0 = pick(0, 9);
-        const int mb = pick(1, 8), nb = pick(1, 8);
-        return std::array<int, 6>{*i0 + sub_rows + pick(0, 5), *j0 + sub_cols + pick(0, 5), mb, nb, pick(0, pr - 1),
-                                  pick(0, pc - 1)};
-      };
-      int ia, ja, ib, jb, ic, jc;
-      const auto da = operand(ta ? k : m, ta ? m : k, &ia, &ja);
-      const auto db = operand(tb ? n : k, tb ? k : n, &ib, &jb);
-      const auto dc = operand(m, n, &ic, &jc);
-      std::mt19937_64 fill(seed * 1000003 + static_cast<unsigned long>(call) * 31 + static_cast<unsigned long>(g_rank));
-      Matrix A = make_matrix(ctxt, da[0], da[1], da[2], da[3], da[4], da[5], pick(0, 3), pr, pc, myrow, mycol, fill);
-      Matrix B = make_matrix(ctxt, db[0], db[1], db[2], db[3], db[4], db[5], pick(0, 3), pr, pc, myrow, mycol, fill);
-      Matrix C = make_matrix(ctxt, dc[0], dc[1], dc[2], dc[3], dc[4], dc[5], pick(0, 3), pr, pc, myrow, mycol, fill);
-      // beta = 0: C is not to be read; NaN and Inf there must not leak through.
-      if (beta == 0.0)
-        for (std::size_t i = 0; i < C.data.size(); ++i)
-          if (i % 3 == 0) C.data[i] = i % 2 ? std::numeric_limits<double>::infinity() : std::nan("");
-      const std::vector<double> a0 = A.data, b0 = B.data, c0 = C.data;
-      // |alpha| |op(A)| |op(B)|: the bound's scale, by ScaLAPACK.
-      Matrix absA = A, absB = B, G = C;
-      for (double& v : absA.data) v = std::fabs(v);
-      for (double& v : absB.data) v = std::fabs(v);
-      const double zero = 0.0, abs_alpha = std::fabs(alpha);
-      const char tra = ta ? 'T' : 'N', trb = tb ? 'T' : 'N';
-      const int ia1 = ia + 1, ja1 = ja + 1, ib1 = ib + 1, jb1 = jb + 1, ic1 = ic + 1, jc1 = jc + 1;
-      reference(&tra, &trb, &m, &n, &k, &abs_alpha, absA.data.data(), &ia1, &ja1, absA.desc, absB.data.data(), &ib1,
-                &jb1, absB.desc, &zero, G.data.data(), &ic1, &jc1, G.desc);
-      Matrix R = C;
-      reference(&tra, &trb, &m, &n, &k, &alpha, A.data.data(), &ia1, &ja1, A.desc, B.data.data(), &ib1, &jb1, B.desc,
-                &beta, R.data.data(), &ic1, &jc1, R.desc);
-      // Twice with the same arguments, on two copies of C: the second call
-      // reuses the first's decision, plan and exchange schedules, and must
-      // give the same bits.
-      Matrix C2 = C;
-      std::string choice;
-      for (Matrix* out : {&C, &C2}) {
-        pdgemm_(&tra, &trb, &m, &n, &k, &alpha, A.data.data(), &ia1, &ja1, A.desc, B.data.data(), &ib1, &jb1, B.desc,
-                &beta, out->data.data(), &ic1, &jc1, out->desc);
-        ++total_calls;
-        choice = last();
-        if (choice.rfind("scalapack", 0) != 0) ++member_dispatched;
-        if (expected.is_open())
-          expected << member << ',' << tra << ',' << trb << ',' << m << ',' << n << ',' << k << ','
-                   << (choice.rfind("scalapack", 0) != 0 ? "mmbench" : "scalapack") << '\n';
+    std::mt19937_64 rng(o.seed);  // the same calls for every member, on every rank
+    long member_dispatched = 0, with_levels = 0;
+    Grids grids(o);
+    Drawn previous{};
+    for (int i = 0; i < o.calls; ++i) {
+      const Grid& g = grids.for_call(i, rng);
+      Drawn d = draw(rng, g, o.max_dim);
+      const bool second = o.pattern == "alpha-zero" && i % 2 == 1;
+      if (second) {
+        // The previous call's shape and blockings again, with nothing to multiply.
+        const double beta = d.call.beta;
+        const bool k_zero = d.call.alpha != 0.0 && i % 4 == 3;
+        d = previous;
+        d.call.beta = beta;
+        if (k_zero) d.call.k = 0;
+        else d.call.alpha = 0.0;
       }
-      // The normwise scale for Strassen members: max over sub(C) of the componentwise one.
-      double scale_max = 0.0;
-      for (long j = 0; j < C.loc_cols; ++j)
-        for (long i = 0; i < C.loc_rows; ++i)
-          if (in_sub(C, i, j, ic, jc, m, n, pr, pc, myrow, mycol)) {
-            const std::size_t at = static_cast<std::size_t>(i + j * C.lld);
-            const double s = G.data[at] + (beta == 0.0 ? 0.0 : std::fabs(beta * c0[at]));
-            scale_max = std::max(scale_max, s);
-          }
-      double global_scale = scale_max;
-      MPI_Allreduce(&scale_max, &global_scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      long bad = 0, first_bad = -1;
-      for (long j = 0; j < std::max(1, C.loc_cols); ++j)
-        for (long i = 0; i < C.lld; ++i) {
-          const std::size_t at = static_cast<std::size_t>(i + j * C.lld);
-          if (at >= C.data.size()) continue;
-          if (!in_sub(C, i, j, ic, jc, m, n, pr, pc, myrow, mycol)) {
-            if (!same_bits(C.data[at], c0[at])) ++bad, first_bad = first_bad < 0 ? long(at) : first_bad;
-            continue;
-          }
-          ++checked;
-          const double u = DBL_EPSILON / 2, gamma = (k + 2) * u;
-          const double scale = growth > 1.0 ? global_scale : G.data[at] + (beta == 0.0 ? 0.0 : std::fabs(beta * c0[at]));
-          const double limit = 2.0 * growth * gamma * scale + 1e-300;
-          if (!(std::fabs(C.data[at] - R.data[at]) <= limit)) ++bad, first_bad = first_bad < 0 ? long(at) : first_bad;
-        }
-      for (std::size_t i = 0; i < C.data.size(); ++i)
-        if (!same_bits(C.data[i], C2.data[i])) ++bad, first_bad = first_bad < 0 ? long(i) : first_bad;
-      for (std::size_t i = 0; i < A.data.size(); ++i)
-        if (!same_bits(A.data[i], a0[i])) ++bad;
-      for (std::size_t i = 0; i < B.data.size(); ++i)
-        if (!same_bits(B.data[i], b0[i])) ++bad;
-      long any = 0;
-      MPI_Allreduce(&bad, &any, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+      previous = d;
+      std::mt19937_64 fill(o.seed * 1000003 + static_cast<unsigned long>(i) * 31 + static_cast<unsigned long>(g_rank));
+      const Call& c = d.call;
+      Matrix A, B, C;
+      if (g.in()) {
+        A = make_matrix(g, d.a, d.pad_a, fill);
+        B = make_matrix(g, d.b, d.pad_b, fill);
+        C = make_matrix(g, d.c, d.pad_c, fill);
+        if (second) poison(A), poison(B);
+        if (c.beta == 0.0) poison(C);  // C is not to be read
+      }
+      const Outcome r = check_call(g, c, A, B, C, nominal_growth(member), reference, lib);
+      if (g.in()) checked += r.checked;
+      if (g.in() && g.myrow == 0 && g.mycol == 0) {  // counted once per call
+        member_dispatched += r.routed[0] + r.routed[1];
+        if (r.growth > 1.0) ++with_levels;
+        total_calls += 2;
+      }
+      if (g.in()) {
+        // The census holds the calls of the job's rank 0: its grid's calls.
+        if (expected.is_open() && g.in())
+          for (int twice = 0; twice < 2; ++twice)
+            expected << member << ',' << c.ta << ',' << c.tb << ',' << c.m << ',' << c.n << ',' << c.k << ','
+                     << (r.routed[twice] ? "mmbench" : "scalapack") << ',' << g.pr << 'x' << g.pc << '\n';
+      }
+      long any = r.wrong;
+      MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
       if (any > 0) {
         ++failures;
-        if (bad > 0)
-          std::fprintf(stderr,
-                       "dispatch_suite: rank %d: member %s call %d (%c%c m=%d n=%d k=%d alpha=%g beta=%g "
-                       "A %dx%d mb=%d nb=%d src=%d,%d at %d,%d; B %dx%d mb=%d nb=%d src=%d,%d at %d,%d; "
-                       "C %dx%d mb=%d nb=%d src=%d,%d at %d,%d; choice %s): %ld wrong elements, first local %ld\n",
-                       g_rank, member.c_str(), call, tra, trb, m, n, k, alpha, beta, da[0], da[1], da[2], da[3],
-                       da[4], da[5], ia, ja, db[0], db[1], db[2], db[3], db[4], db[5], ib, jb, dc[0], dc[1], dc[2],
-                       dc[3], dc[4], dc[5], ic, jc, choice.c_str(), bad, first_bad);
+        if (r.wrong > 0)
+          std::fprintf(stderr, "dispatch_suite: rank %d: member %s call %d on %dx%d (%s; choice %s): %ld wrong, "
+                       "first local %ld\n", g_rank, member.c_str(), i, g.pr, g.pc, c.text(A, B, C).c_str(),
+                       lib.last_choice(), r.wrong, r.first);
       }
     }
+    MPI_Allreduce(MPI_IN_PLACE, &member_dispatched, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &with_levels, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     dispatched += member_dispatched;
+    // A member with local levels must have applied one (the tolerance it
+    // earns is only for calls that did).
+    if (member.find(':') != std::string::npos && std::atoi(member.c_str() + member.find(':') + 1) > 0 &&
+        with_levels == 0) {
+      if (g_rank == 0)
+        std::fprintf(stderr, "dispatch_suite: member %s applied no local Strassen level in %d calls\n",
+                     member.c_str(), o.calls);
+      ++failures;
+    }
     if (g_rank == 0)
-      std::printf("dispatch_suite grid=%dx%d order=%s member=%s calls=%d dispatched=%ld\n", pr, pc, order.c_str(),
-                  member.c_str(), calls, member_dispatched);
+      std::printf("dispatch_suite pattern=%s grid=%dx%d order=%s member=%s calls=%d dispatched=%ld "
+                  "with_strassen_levels=%ld\n", o.pattern.c_str(), o.pr, o.pc, o.order.c_str(), member.c_str(),
+                  o.calls, member_dispatched, with_levels);
   }
+  MPI_Allreduce(MPI_IN_PLACE, &total_calls, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   long all_checked = 0, all_failures = 0;
   MPI_Allreduce(&checked, &all_checked, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&failures, &all_failures, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
   if (g_rank == 0)
-    std::printf("dispatch_suite grid=%dx%d order=%s calls=%ld dispatched=%ld elements_checked=%ld failed_calls=%ld\n",
-                pr, pc, order.c_str(), total_calls, dispatched, all_checked, all_failures);
-  Cblacs_gridexit(ctxt);
+    std::printf("dispatch_suite pattern=%s calls=%ld dispatched=%ld elements_checked=%ld failed_calls=%ld\n",
+                o.pattern.c_str(), total_calls, dispatched, all_checked, all_failures);
   Cblacs_exit(1);
   MPI_Finalize();
   return all_failures > 0 ? 1 : 0;

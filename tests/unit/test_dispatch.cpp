@@ -62,7 +62,7 @@ TEST(PdgemmCall, ReadsScalapacksArguments) {
   EXPECT_EQ(x.a.desc.rsrc, 1);
   EXPECT_EQ(x.b.desc.csrc, 1);
   EXPECT_EQ(x.a.blocking(), "8x4+1+0");
-  EXPECT_EQ(pass_reason(x), "");
+  EXPECT_EQ(pass_reason(x, 2, 2), "");
   EXPECT_FALSE(read_call('X', 'N', 1, 1, 1, 1.0, &a, 1, 1, da, &b, 1, 1, db, 0.0, &c, 1, 1, da, &x, &why));
   EXPECT_NE(why.find("'X'"), std::string::npos);
 }
@@ -70,19 +70,67 @@ TEST(PdgemmCall, ReadsScalapacksArguments) {
 TEST(PdgemmCall, PassReasons) {
   PdgemmCall x = square_call(100);
   x.alpha = 0;
-  EXPECT_NE(pass_reason(x).find("alpha = 0"), std::string::npos);
+  EXPECT_NE(pass_reason(x, 1, 1).find("alpha = 0"), std::string::npos);
   x = square_call(100);
   x.m = 0;
-  EXPECT_NE(pass_reason(x).find("M or N = 0"), std::string::npos);
+  EXPECT_NE(pass_reason(x, 1, 1).find("M or N = 0"), std::string::npos);
   x = square_call(100);
   x.b.ctxt = 3;
-  EXPECT_NE(pass_reason(x).find("different BLACS contexts"), std::string::npos);
+  EXPECT_NE(pass_reason(x, 1, 1).find("different BLACS contexts"), std::string::npos);
   x = square_call(100);
   x.c.dtype = 502;
-  EXPECT_NE(pass_reason(x).find("descriptor type 502"), std::string::npos);
+  EXPECT_NE(pass_reason(x, 1, 1).find("descriptor type 502"), std::string::npos);
   x = square_call(100);
   x.c.i0 = 1;  // 100 rows from row 1 of a 100-row matrix
-  EXPECT_NE(pass_reason(x).find("outside its matrix"), std::string::npos);
+  EXPECT_NE(pass_reason(x, 1, 1).find("outside its matrix"), std::string::npos);
+  x = square_call(100);
+  x.b.desc.csrc = 2;  // no process column 2 on a 2 x 2 grid
+  EXPECT_NE(pass_reason(x, 2, 2).find("RSRC/CSRC outside"), std::string::npos);
+  EXPECT_EQ(pass_reason(x, 1, 3), "");
+}
+
+TEST(PdgemmCall, TypeTwoDescriptorsAreReadAndTheirFirstBlockCounts) {
+  double a = 0, b = 0, c = 0;
+  // DTYPE, CTXT, M, N, IMB, INB, MB, NB, RSRC, CSRC, LLD
+  const int d2[11] = {2, 7, 31, 31, 1, 2, 4, 5, 1, 0, 20};
+  const int d1[9] = {1, 7, 31, 31, 4, 5, 1, 0, 20};
+  PdgemmCall x;
+  std::string why;
+  ASSERT_TRUE(read_call('N', 'N', 10, 10, 10, 1.0, &a, 1, 1, d2, &b, 1, 1, d1, 0.0, &c, 1, 1, d2, &x, &why));
+  EXPECT_EQ(x.a.dtype, 2);
+  EXPECT_EQ(x.a.desc.imb, 1);
+  EXPECT_EQ(x.a.desc.inb, 2);
+  EXPECT_EQ(x.a.desc.mb, 4);
+  EXPECT_EQ(x.a.desc.nb, 5);
+  EXPECT_EQ(x.a.desc.rsrc, 1);
+  EXPECT_EQ(x.a.desc.lld, 20);
+  EXPECT_EQ(x.a.blocking(), "1x2/4x5+1+0");
+  EXPECT_EQ(x.b.desc.imb, 0);  // type 1: the first block is MB x NB
+  EXPECT_EQ(pass_reason(x, 2, 1), "");
+  // On a 2 x 1 grid process row 1 holds row 0 (IMB = 1), then rows 5-8,
+  // 13-16, 21-24, 29-30: 15 rows; process row 0 holds the other 16.
+  x.a.desc.lld = 15;
+  EXPECT_EQ(local_reason(x, 2, 1, 1, 0), "");
+  x.a.desc.lld = 14;
+  EXPECT_NE(local_reason(x, 2, 1, 1, 0).find("LLD of A"), std::string::npos);
+  x.a.desc.lld = 16;
+  x.c.desc.lld = 15;
+  EXPECT_NE(local_reason(x, 2, 1, 0, 0).find("LLD of C"), std::string::npos);
+}
+
+TEST(PdgemmCall, TheCacheKeyHoldsWhatPricesAndNothingElse) {
+  PdgemmCall x = square_call(300);
+  PdgemmCall y = x;
+  y.alpha = 0;           // checked per call, never cached
+  y.c.i0 = 5;            // offsets and LLDs price nothing
+  y.b.desc.lld = 999;
+  y.c.desc.mb = 7;
+  EXPECT_EQ(price_key(x), price_key(y));
+  y.a.desc.nb = 32;      // the k blocking sets ScaLAPACK's lb in force
+  EXPECT_NE(price_key(x), price_key(y));
+  y = x;
+  y.trans_b = true;
+  EXPECT_NE(price_key(x), price_key(y));
 }
 
 TEST(DispatchSettings, DefaultsAndValues) {
@@ -124,17 +172,21 @@ TEST(DispatchSettings, BadValuesAreOneLineEachAndKeepTheDefault) {
   EXPECT_EQ(levels, 3);
   EXPECT_FALSE(parse_forced("scalapack:1", &name, &levels));
   EXPECT_FALSE(parse_forced("ring:9", &name, &levels));
+  // Algorithms of mmbench's own runs are not members.
+  EXPECT_FALSE(parse_forced("pdgemm", &name, &levels));
+  EXPECT_FALSE(parse_forced("dgemm", &name, &levels));
+  EXPECT_FALSE(parse_forced("strassen-q7+pdgemm", &name, &levels));
+  EXPECT_TRUE(parse_forced("strassen-q8+dgemm", &name, &levels));
 }
 
 TEST(Decision, ThresholdOffSwitchAndNoProfileGoToScalapack) {
   const MachineFacts m = opteron();
-  Decision d = decide(square_call(128), 1, 2, settings({}), m);
-  EXPECT_TRUE(d.scalapack());
-  EXPECT_NE(d.reason.find("MMBENCH_DISPATCH_MIN_DIM"), std::string::npos);
-  d = decide(square_call(4096), 1, 2, settings({{"MMBENCH_DISPATCH", "off"}}), m);
-  EXPECT_TRUE(d.scalapack());
-  EXPECT_NE(d.reason.find("dispatch off"), std::string::npos);
-  d = decide(square_call(4096), 1, 2, settings({}), MachineFacts{});
+  EXPECT_NE(call_reason(square_call(128), 1, 2, settings({})).find("MMBENCH_DISPATCH_MIN_DIM"), std::string::npos);
+  EXPECT_EQ(call_reason(square_call(128), 1, 2, settings({{"MMBENCH_DISPATCH_MIN_DIM", "0"}})), "");
+  EXPECT_NE(call_reason(square_call(4096), 1, 2, settings({{"MMBENCH_DISPATCH", "off"}})).find("dispatch off"),
+            std::string::npos);
+  EXPECT_EQ(call_reason(square_call(4096), 1, 2, settings({})), "");
+  Decision d = decide(square_call(4096), 1, 2, settings({}), MachineFacts{});
   EXPECT_TRUE(d.scalapack());
   EXPECT_NE(d.reason.find("no machine profile"), std::string::npos);
   EXPECT_EQ(d.choice.label, "scalapack lb=32");
@@ -175,6 +227,24 @@ TEST(Decision, TheModelPicksWithItsMarginAndTheSameEveryTime) {
   EXPECT_LE(fast.choice.total(), d.choice.total() + 1e-12);
   EXPECT_EQ(d.choice.label.find("L="), std::string::npos);
   EXPECT_EQ(d.choice.label.find("strassen"), std::string::npos);
+}
+
+TEST(Decision, APreparationIsPaidBeforeItIsMade) {
+  Decision d;
+  d.choice.algo = reinterpret_cast<const algos::Algorithm*>(&d);  // a member (never dereferenced)
+  d.t_scalapack = 10.0;
+  d.choice.t_run = 8.0;        // saves 10 - 1.1 * 8 = 1.2 s a call
+  d.choice.t_prepare = 0.5;    // 1.1 * 0.5 = 0.55 s: pays on the first call
+  EXPECT_EQ(calls_to_pay(d), 1);
+  d.choice.t_prepare = 3.0;    // 3.3 s: pays once 3 calls have saved 3.6 s
+  EXPECT_EQ(calls_to_pay(d), 3);
+  d.choice.t_run = 9.5;        // no saving once the margin is counted: never
+  EXPECT_EQ(calls_to_pay(d), 0);
+  Decision s;                  // ScaLAPACK: nothing to prepare
+  EXPECT_EQ(calls_to_pay(s), 0);
+  // The price of fresh memory grows with it.
+  const MachineFacts m = opteron();
+  EXPECT_GT(preparation_time(2e9, m.params), 2 * preparation_time(0.5e9, m.params));
 }
 
 TEST(Conversion, PriceGrowsWithTransposesAndRanks) {
