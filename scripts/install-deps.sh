@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages mmbench needs, if any is missing (idempotent).
 set -euo pipefail
+# scalapack-mpi-test: ScaLAPACK's own test drivers, run plain and under
+# libmmbench-dispatch.so by ctest -L scalapack-drivers.
 pkgs=(build-essential cmake pkg-config git python3 openmpi-bin libopenmpi-dev libscalapack-openmpi-dev
       libopenblas-dev libpapi-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3-matplotlib
-      python3-jsonschema)
+      python3-jsonschema scalapack-mpi-test scalapack-test-common)
 # Optional: SimGrid SMPI for simulated clusters (scripts/simulate.sh, ctest
 # -L smpi). If it cannot be installed, everything else still builds and the
 # smpi tests skip.

@@ -79,10 +79,13 @@ void add_measurement(ResultRow& row, const Config& c, const Measured& m) {
     if (sim::charged()) row.reason = "simulated with charged computation: no result to verify";
     return;
   }
-  row.verification = ResultRow::Verification{m.residual, m.residual_limit};
+  row.verification = ResultRow::Verification{m.residual, m.residual_limit, m.relative_residual};
   if (!row.verification->passed()) {
     row.status = ResultRow::Status::failed;
-    row.reason = "residual above limit";
+    row.reason = m.residual <= m.residual_limit
+                     ? fmt::format("relative residual {:.3g} above {:.0e} (a wrong result)", m.relative_residual,
+                                   kRelativeResidualLimit)
+                     : "residual above limit";
   }
 }
 

@@ -16,6 +16,7 @@
 #include "cli/run_command.hpp"
 #include "cli/sweep_rounds.hpp"
 #include "core/paired_stats.hpp"
+#include "core/verify.hpp"
 #include "core/timing.hpp"
 
 namespace mmbench::cli {
@@ -68,7 +69,8 @@ struct ResultRow {
   std::optional<Timing> timing;
   struct Verification {
     double residual = 0, limit = 0;
-    bool passed() const { return residual <= limit; }  // false for a NaN residual
+    double relative = 0;  // core/verify.hpp: must stay <= kRelativeResidualLimit too
+    bool passed() const { return verified(Residuals{residual, relative}, limit); }  // false for a NaN
   };
   std::optional<Verification> verification;  // nullopt with timing: skipped
   std::optional<MedianInterval> peer_ratio;   // peer time / this time, per round

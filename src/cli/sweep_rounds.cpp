@@ -162,7 +162,9 @@ void verify_first_run(Prepared& p, const RoundSettings& s, const Comm& world, Me
   const double worst_missing = world.min(grown);  // -1 if any rank could not measure
   m.mem_rss_mb = worst_missing < 0 ? -1.0 : world.max(grown) / (1 << 20);
   if (!s.verify || sim::charged()) return;  // charged simulation: nothing computed to verify
-  m.residual = normwise_residual(p.A, p.B, p.C, world, s.data_seed + 2);
+  const Residuals r = residuals(p.A, p.B, p.C, world, s.data_seed + 2);
+  m.residual = r.normwise;
+  m.relative_residual = r.relative;
   // Ranks may differ (leaves of different sizes do different local levels):
   // every rank checks against the largest growth.
   m.residual_limit = kClassicalResidualLimit * world.max(p.plan->error_growth());

@@ -58,6 +58,7 @@ struct RoundSettings {
 struct Measured {
   std::vector<double> times;  // one per round: max over the ranks that took part
   double residual = -1, residual_limit = -1;  // -1: not verified
+  double relative_residual = -1;              // core/verify.hpp
   double peak_mem_mb = 0;
   // The high-water mark of mmbench's own buffers from the plan's
   // construction through the first timed multiply (core/memory_account.hpp),

@@ -27,8 +27,27 @@ void partial_matvec(const DistMatrix& M, const std::vector<double>& x, double* y
 }
 }  // namespace
 
-double normwise_residual(const DistMatrix& A, const DistMatrix& B, const DistMatrix& C,
-                         const Comm& comm, std::uint64_t seed) {
+Residuals residuals_of(const std::vector<double>& y1, const std::vector<double>& y2, double normA, double normB,
+                       double normx, Index k) {
+  double diff = 0, normy = 0;
+  for (std::size_t i = 0; i < y1.size(); ++i) {
+    diff = std::max(diff, std::fabs(y1[i] - y2[i]));
+    normy = std::max(normy, std::fabs(y2[i]));
+  }
+  // A NaN anywhere fails both tests (max drops NaN: count it here).
+  for (std::size_t i = 0; i < y1.size(); ++i)
+    if (std::isnan(y1[i]) || std::isnan(y2[i])) diff = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double denom = normA * normB * normx * static_cast<double>(std::max<Index>(k, 1)) * eps;
+  Residuals r;
+  r.normwise = denom == 0 ? (diff == 0 ? 0.0 : inf) : diff / denom;
+  r.relative = normy == 0 ? (diff == 0 ? 0.0 : inf) : diff / normy;
+  return r;
+}
+
+Residuals residuals(const DistMatrix& A, const DistMatrix& B, const DistMatrix& C, const Comm& comm,
+                    std::uint64_t seed) {
   const Index m = A.rows(), k = A.cols(), n = B.cols();
   std::vector<double> x(static_cast<std::size_t>(n));
   for (Index j = 0; j < n; ++j) x[static_cast<std::size_t>(j)] = matrix_entry(j, 0, seed);
@@ -57,15 +76,11 @@ double normwise_residual(const DistMatrix& A, const DistMatrix& B, const DistMat
   partial_matvec(A, tv, y2.data(), nullptr);
   comm.sum_inplace(y2);
 
-  double normA = 0, normB = 0, normx = 0, diff = 0;
+  double normA = 0, normB = 0, normx = 0;
   for (Index i = 0; i < m; ++i) normA = std::max(normA, rowA[i]);
   for (Index i = 0; i < k; ++i) normB = std::max(normB, rowB[i]);
   for (double v : x) normx = std::max(normx, std::fabs(v));
-  for (Index i = 0; i < m; ++i) diff = std::max(diff, std::fabs(y1[i] - y2[static_cast<std::size_t>(i)]));
-  const double eps = std::numeric_limits<double>::epsilon();
-  double denom = normA * normB * normx * static_cast<double>(std::max<Index>(k, 1)) * eps;
-  if (denom == 0) return diff == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return diff / denom;
+  return residuals_of(std::vector<double>(y1, y1 + m), y2, normA, normB, normx, k);
 }
 
 std::vector<double> gather(const DistMatrix& M, const Comm& comm, int root) {

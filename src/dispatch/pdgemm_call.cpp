@@ -76,8 +76,8 @@ std::string pass_reason(const PdgemmCall& x, int pr, int pc) {
   if (x.k == 0 || x.alpha == 0) return "C := beta C only (K = 0 or alpha = 0)";
   for (const Operand* o : {&x.a, &x.b, &x.c})
     if (o->dtype != 1 && o->dtype != 2)
-      return "descriptor type " + std::to_string(o->dtype) + " (only block-cyclic, 1 or 2)";
-  if (x.a.ctxt != x.c.ctxt || x.b.ctxt != x.c.ctxt) return "operands on different BLACS contexts";
+      return "descriptor type " + std::to_string(o->dtype) + ", not 1 or 2 (ScaLAPACK reports it)";
+  if (x.a.ctxt != x.c.ctxt || x.b.ctxt != x.c.ctxt) return "operands on different BLACS contexts (ScaLAPACK reports it)";
   for (const Operand* o : {&x.a, &x.b, &x.c}) {
     if (o->desc.mb < 1 || o->desc.nb < 1 || o->desc.lld < 1 || (o->dtype == 2 && (o->desc.imb < 1 || o->desc.inb < 1)))
       return "a blocking or LLD below 1 (ScaLAPACK reports it)";

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""One of ScaLAPACK's own test drivers (Debian's scalapack-mpi-test, built
+against libscalapack-openmpi) run as its authors meant, then again under
+libmmbench-dispatch.so with each member forced on every PDGEMM it makes
+(MMBENCH_DISPATCH_MIN_DIM=0). Nobody at mmbench wrote these programs or
+their checks: they factor, invert, reduce and solve, and test the results
+with their own residuals.
+
+Passes when, for the plain run and every member:
+  - the driver exits 0 and reaches its end (its "END OF TESTS" line);
+  - no test failed, and as many passed as in the plain run (> 0);
+  - with a member forced, the census lists the calls the driver made, and
+    a call went to ScaLAPACK only for a reason that says why it must
+    (tests/dispatch/check_census.py); with --calls-pdgemm, at least one call
+    ran the member.
+Exit 77 (ctest: skipped) when the drivers are not installed.
+
+    run_driver.py --mpirun M --lib LIB --drivers DIR --work DIR --driver NAME
+                  [--dat FILE[=NAME]]... [--calls-pdgemm] [--np 4] MEMBER...
+"""
+import argparse
+import csv
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dispatch"))
+from check_census import PASS_REASONS  # noqa: E402
+
+TIMEOUT_S = 180
+
+
+def counts(text):
+    """(passed, failed, skipped, ended) from a driver's output, in any of the
+    forms the drivers print."""
+    passed = failed = skipped = 0
+    for m in re.finditer(r"^\s*(\d+) tests? completed and passed", text, re.M):
+        passed += int(m.group(1))
+    for m in re.finditer(r"^\s*(\d+) tests? completed and failed", text, re.M):
+        failed += int(m.group(1))
+    for m in re.finditer(r"^\s*(\d+) tests? skipped", text, re.M):
+        skipped += int(m.group(1))
+    # PBLAS testers: "|  PDGEMM   TOTAL  PASSED  FAILED  SKIPPED" per routine.
+    for m in re.finditer(r"^\s*\|\s+P\w+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*$", text, re.M):
+        passed += int(m.group(2))
+        failed += int(m.group(3))
+        skipped += int(m.group(4))
+    if passed == failed == 0:
+        # xdsvd ("Passed ..." / "Failed ..." per test), xdhseqr (a table
+        # ending in PASSED or FAILED).
+        passed = len(re.findall(r"^\s*Passed\b|\bPASSED\s*$", text, re.M))
+        failed = len(re.findall(r"^\s*Failed\b|\bFAILED\s*$", text, re.M))
+    ended = re.search(r"END OF TESTS|End of tests|End of Tests|^\s+N\s+NB\s+P\s+Q\s+QR Time", text, re.M | re.I)
+    return passed, failed, skipped, ended is not None
+
+
+def run(cmd, cwd, env):
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return None, out
+    return p.returncode, out
+
+
+def census_problems(path, member, calls_pdgemm):
+    if not os.path.exists(path):
+        return ["no census written"] if calls_pdgemm else [], 0, 0
+    rows = list(csv.DictReader(open(path)))
+    problems = []
+    dispatched = sum(not r["choice"].startswith("scalapack") for r in rows)
+    for r in rows:
+        if r["choice"].startswith("scalapack") and not any(p in r["reason"] for p in PASS_REASONS):
+            problems.append(f"call {r['call']} ({r['m']}x{r['n']}x{r['k']}) went to ScaLAPACK: {r['reason']}")
+    if calls_pdgemm and dispatched == 0:
+        problems.append(f"{member} forced, {len(rows)} PDGEMM calls, none dispatched")
+    return problems[:5], len(rows), dispatched
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--drivers", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--dat", action="append", default=[])
+    ap.add_argument("--calls-pdgemm", action="store_true")
+    ap.add_argument("--np", type=int, default=4)
+    ap.add_argument("members", nargs="+")
+    a = ap.parse_args()
+    exe = os.path.join(a.drivers, a.driver)
+    if not os.access(exe, os.X_OK):
+        print(f"SKIP: {exe} not installed (Debian package scalapack-mpi-test)")
+        return 77
+    work = os.path.join(a.work, os.path.basename(a.driver) + "".join("-" + os.path.basename(d) for d in a.dat))
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # The drivers read their input from the current folder: the files
+    # beside them (and beside the PBLAS testers, in their own folder).
+    for folder in sorted({a.drivers, os.path.dirname(exe)}):
+        for name in os.listdir(folder):
+            if name.endswith(".dat"):
+                shutil.copy(os.path.join(folder, name), work)
+    for d in a.dat:
+        src, _, name = d.partition("=")
+        shutil.copy(src, os.path.join(work, name or os.path.basename(src)))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MMBENCH_") and k != "LD_PRELOAD"}
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    base = [a.mpirun, "-q", "-n", str(a.np)]
+
+    failures = []
+    rc, out = run(base + [exe], work, env)
+    open(os.path.join(work, "plain.out"), "w").write(out)
+    plain = counts(out)
+    print(f"{a.driver} plain: exit {rc}, passed {plain[0]}, failed {plain[1]}, skipped {plain[2]}")
+    if rc != 0 or plain[1] or not plain[3] or plain[0] == 0:
+        failures.append(f"plain run: exit {rc}, {plain}; output in {work}/plain.out")
+    for member in a.members:
+        census = os.path.join(work, f"census-{member}.csv")
+        extra = ["-x", f"LD_PRELOAD={a.lib}", "-x", f"MMBENCH_DISPATCH_FORCE={member}", "-x",
+                 "MMBENCH_DISPATCH_MIN_DIM=0", "-x", f"MMBENCH_DISPATCH_LOG={census}"]
+        rc, out = run(base + extra + [exe], work, env)
+        open(os.path.join(work, f"{member}.out"), "w").write(out)
+        got = counts(out)
+        problems, calls, dispatched = census_problems(census, member, a.calls_pdgemm)
+        print(f"{a.driver} {member}: exit {rc}, passed {got[0]}, failed {got[1]}, skipped {got[2]}; "
+              f"PDGEMM calls {calls}, dispatched {dispatched}")
+        if rc != 0 or got[1] or not got[3] or got[:3] != plain[:3]:
+            failures.append(f"{member}: exit {rc}, {got} against plain {plain}; output in {work}/{member}.out")
+        failures += [f"{member}: {p}" for p in problems]
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
