@@ -45,10 +45,13 @@ def coverage_label(c):
 
 
 def row_coverage(r):
-    if r.get("ci_coverage"):
-        return float(r["ci_coverage"])
+    """The exact coverage of the row's intervals: from its rounds (files
+    before 2026-11-27 rounded ci_coverage to nearest, 0.96875 -> 0.969), else
+    its ci_coverage."""
     if r.get("reps"):
         return interval_coverage(int(r["reps"]))
+    if r.get("ci_coverage"):
+        return float(r["ci_coverage"])
     return None
 
 

@@ -128,6 +128,11 @@ def pct(x):
     return "" if x is None else f"{100 * x:+.1f} %"
 
 
+def abs_pct(x):
+    """An |error|: no sign (a "+" would read as the model being slow)."""
+    return "" if x is None else f"{100 * x:.1f} %"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--stamp", required=True, help="the stamp(s) of simulate_two_level_network.sh runs, a,b")
@@ -229,14 +234,14 @@ def main():
         summary.append(line)
 
     print("\n#### Summary per point\n")
-    print("| p | n | configurations | largest error, one level | two levels | within 15 %, one level | two levels |"
+    print("| p | n | configurations | largest abs. error, one level | two levels | within 15 %, one level | two levels |"
           " one level: pick, regret | two levels: pick, regret |")
     print("|---|---|---|---|---|---|---|---|---|")
     for s in summary:
         def pr(x):
             lab, reg = x
             return f"{lab}, " + ("not simulated" if reg is None else f"**{reg:.3f}**")
-        print(f"| {s['p']} | {s['n']} | {s['configs']} | {pct(s['max1'])} | {pct(s['max2'])} |"
+        print(f"| {s['p']} | {s['n']} | {s['configs']} | {abs_pct(s['max1'])} | {abs_pct(s['max2'])} |"
               f" {s['in1'][0]} of {s['in1'][1]} | {s['in2'][0]} of {s['in2'][1]} | {pr(s['one'])} | {pr(s['two'])} |")
     tot = [sum(s[k][i] for s in summary) for k in ("in1", "in2") for i in (0, 1)]
     print(f"\nWithin 15 % of the simulation: one level {tot[0]} of {tot[1]} configurations, two levels "

@@ -26,7 +26,7 @@
  * minimum over ranks), served (the lb of its last pilaenv_ call), lb (the
  * lb it serves before a per-call cap; "default" without a library) and,
  * with libmmbench-dispatch.so, dispatched=D/C (of C PDGEMM calls, D ran an
- * mmbench member).
+ * mmbench member); last, times_s lists every timed call's time in order.
  * Exit status: 0 = the check passed, 1 = it failed, 2 = bad arguments. */
 #include <dlfcn.h>
 #include <float.h>
@@ -274,6 +274,10 @@ int main(int argc, char** argv) {
   long calls = lb_calls ? lb_calls() : 0, min_calls = 0;
   MPI_OK(MPI_Allreduce(&calls, &min_calls, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD));
   if (g_rank == 0) {
+    /* Every call's time in call order (the first pays what a library prepares). */
+    char* in_order = alloc((size_t)reps * 3); /* 24 bytes a call */
+    for (long r = 0, at = 0; r < reps; ++r)
+      at += snprintf(in_order + at, 16, "%s%.6g", r ? "," : "", times[r]);
     qsort(times, (size_t)reps, sizeof *times, compare_doubles);
     const double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
     const double flops = lu ? 2.0 / 3.0 * (double)n * (double)n * (double)n : 2.0 * (double)n * (double)n * (double)n;
@@ -282,9 +286,10 @@ int main(int argc, char** argv) {
     if (lb_last) snprintf(served, sizeof served, "%d", lb_last());
     if (d_calls && d_dispatched) snprintf(dispatched, sizeof dispatched, " dispatched=%ld/%ld", d_dispatched(), d_calls());
     printf("pdgemm_example mode=%s n=%ld p=%d grid=%dx%d nb=%ld reps=%ld t_min_s=%.6g t_median_s=%.6g gflops=%.3f "
-           "checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s\n",
+           "checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s times_s=%s\n",
            lu ? "lu" : "pdgemm", n, p, pr, pc, nb, reps, times[0], median, flops / median / 1e9, totals[0],
-           totals[1], worst, lb_calls && min_calls > 0 ? "yes" : "no", min_calls, served, dispatched, lb);
+           totals[1], worst, lb_calls && min_calls > 0 ? "yes" : "no", min_calls, served, dispatched, lb, in_order);
+    free(in_order);
     if (totals[1] > 0) fprintf(stderr, "pdgemm_example: WRONG: %ld of %ld checks failed\n", totals[1], totals[0]);
     fflush(stdout);
   }

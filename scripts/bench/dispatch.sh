@@ -7,10 +7,13 @@
 #   classical  libmmbench-dispatch.so with the profile (ring, tpmm, 2.5d or ScaLAPACK)
 #   strassen   the same with MMBENCH_DISPATCH_STRASSEN=1
 # -- the order rotated by one per round, so no variant always runs first.
-# Each run makes REPS timed calls (the first pays the member's plan and
-# buffers); t_median_s is their median, every run checks C (Strassen runs
-# within 18^3 x the classical bound). With LU=1 the example factors instead
-# (PDGETRF, whose trailing updates call PDGEMM), plain against classical.
+# Each run makes REPS timed calls of one shape (the first pays what a
+# library prepares); CALLS="1 2 3" makes runs of 1, 2 and 3 calls each
+# instead, as programs that call a shape once, twice or three times.
+# t_median_s is the median of a run's calls, times_s every call's time in
+# order (';' between); every run checks C (Strassen runs within 18^3 x the
+# classical bound). With LU=1 the example factors instead (PDGETRF, whose
+# trailing updates call PDGEMM), plain against classical.
 #   NS="4096 8192" P=2 NB=64 REPS=3 ROUNDS=3 PROFILE=configs/<host>.json OUT=results
 # Writes OUT/dispatch-<host>-<stamp>.csv (one row per run), the censuses of
 # the dispatch runs beside it (…-census-<variant>-n<N>-r<round>.csv) and a
@@ -20,7 +23,7 @@ source "$(dirname "$0")/common.sh"
 APP=${APP:-build/examples/pdgemm_example}
 LBLIB=${LBLIB:-build/libmmbench-lb.so}
 DLIB=${DLIB:-build/libmmbench-dispatch.so}
-NS=${NS:-4096 8192}; P=${P:-2}; NB=${NB:-64}; REPS=${REPS:-3}; ROUNDS=${ROUNDS:-3}; LU=${LU:-0}
+NS=${NS:-4096 8192}; P=${P:-2}; NB=${NB:-64}; REPS=${REPS:-3}; ROUNDS=${ROUNDS:-3}; LU=${LU:-0}; CALLS=${CALLS:-$REPS}
 PROFILE=${PROFILE:-configs/$host.json}
 OUT=${OUT:-results}
 [ -x "$APP" ] && [ -f "$LBLIB" ] && [ -f "$DLIB" ] || { echo "dispatch.sh: build first (make build)" >&2; exit 1; }
@@ -31,11 +34,12 @@ lblib=$(abs "$LBLIB"); dlib=$(abs "$DLIB"); profile=$(abs "$PROFILE")
 mkdir -p "$OUT"
 base=$OUT/dispatch-$host-$stamp
 csv=$base.csv
-echo "round,variant,position,mode,p,n,nb,reps,t_min_s,t_median_s,gflops,checked,wrong,max_err,census" >"$csv"
+echo "round,variant,position,mode,p,n,nb,reps,t_min_s,t_median_s,gflops,checked,wrong,max_err,census,times_s" >"$csv"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 if [ "$LU" = 1 ]; then variants=(plain classical); mode=(--lu); else variants=(plain lb classical strassen); mode=(); fi
 get() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
 for n in $NS; do
+ for reps in $CALLS; do
   for round in $(seq 1 "$ROUNDS"); do
     k=${#variants[@]}; shift_by=$(( (round - 1) % k ))
     order=("${variants[@]:$shift_by}" "${variants[@]:0:$shift_by}")
@@ -49,18 +53,19 @@ for n in $NS; do
       case $v in
         lb) envs+=(LD_PRELOAD="$lblib" MMBENCH_PROFILE="$profile") ;;
         classical|strassen)
-          census=$base-census-$v-n$n-r$round.csv
+          census=$base-census-$v-n$n-c$reps-r$round.csv
           envs+=(LD_PRELOAD="$dlib" MMBENCH_PROFILE="$profile" MMBENCH_DISPATCH_LOG="$census")
           [ "$v" = strassen ] && envs+=(MMBENCH_DISPATCH_STRASSEN=1) && tol=5832 ;;
       esac
-      line=$(env "${envs[@]}" mpirun -q -n "$P" "$APP" --n "$n" --nb "$NB" --reps "$REPS" --tol "$tol" "${mode[@]}" 2>/dev/null |
+      line=$(env "${envs[@]}" mpirun -q -n "$P" "$APP" --n "$n" --nb "$NB" --reps "$reps" --tol "$tol" "${mode[@]}" 2>/dev/null |
              grep '^pdgemm_example ') || { echo "dispatch.sh: $v n=$n round $round failed: ${line:-no report}" >&2; exit 1; }
-      echo "$round,$v,$position,$(get mode),$P,$n,$NB,$REPS,$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong),$(get max_err),$(basename "${census:-}")" >>"$csv"
-      echo "n=$n round $round $v (run $position): median $(get t_median_s) s, $(get gflops) GFLOP/s, wrong $(get wrong)"
+      echo "$round,$v,$position,$(get mode),$P,$n,$NB,$reps,$(get t_min_s),$(get t_median_s),$(get gflops),$(get checked),$(get wrong),$(get max_err),$(basename "${census:-}"),$(get times_s | tr , ';')" >>"$csv"
+      echo "n=$n calls=$reps round $round $v (run $position): calls $(get times_s) s, wrong $(get wrong)"
     done
   done
+ done
 done
-python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS LU=$LU PROFILE=$PROFILE)" "$P" \
+python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU PROFILE=$PROFILE)" "$P" \
   "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" \
   "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)" <<'PY'
 import csv, ctypes, json, os, platform, statistics, sys
@@ -81,22 +86,37 @@ json.dump({"csv": path, "schema": "mmbench-dispatch-bench/1", "runs": [run]}, op
           sort_keys=True)
 rows = list(csv.DictReader(open(path)))
 assert all(r["wrong"] == "0" for r in rows), "a run's check failed"
+
+
+def calls(r):
+    """Every call's time in order (files before times_s: the median for each)."""
+    text = r.get("times_s") or ""
+    return [float(x) for x in text.split(";")] if text else [float(r["t_median_s"])] * int(r["reps"])
+
+
+def ratio_line(label, by, ref, v, pick):
+    """ref's time over v's per round (> 1: v faster), median and range."""
+    rounds = [rd for rd in by[ref] if rd in by[v]]
+    ratios = [pick(by[ref][rd]) / pick(by[v][rd]) for rd in rounds]
+    return f"   {label} {v} / {ref}: {statistics.median(ratios):.3f} (rounds {min(ratios):.3f} to {max(ratios):.3f})"
+
+
 for n in sorted({int(r["n"]) for r in rows}):
-    by = {}
-    for r in rows:
-        if int(r["n"]) == n:
-            by.setdefault(r["variant"], {})[r["round"]] = float(r["t_median_s"])
-    rounds = sorted(by["plain"])
-    line = f"n={n}:"
-    for v, t in by.items():
-        line += f"  {v} {statistics.median(t.values()):.3f} s"
-    print(line)
-    for ref in ("plain", "lb"):
-        if ref not in by:
-            continue
-        for v in by:
-            if v == ref or v == "plain":
+    for reps in sorted({int(r["reps"]) for r in rows if int(r["n"]) == n}):
+        by = {}
+        for r in rows:
+            if int(r["n"]) == n and int(r["reps"]) == reps:
+                by.setdefault(r["variant"], {})[r["round"]] = calls(r)
+        print(f"n={n}, {reps} call(s) a run:" + "".join(
+            f"  {v} first {statistics.median(t[0] for t in ts.values()):.3f} s" for v, ts in by.items()))
+        for ref in ("plain", "lb"):
+            if ref not in by:
                 continue
-            ratios = [by[ref][r] / by[v][r] for r in rounds if r in by[v]]
-            print(f"   {v} / {ref}: speedup {statistics.median(ratios):.3f} (rounds {min(ratios):.3f} to {max(ratios):.3f})")
+            for v in by:
+                if v in (ref, "plain"):
+                    continue
+                print(ratio_line("first call", by, ref, v, lambda t: t[0]))
+                if reps > 1:
+                    print(ratio_line("later calls", by, ref, v, lambda t: statistics.median(t[1:])))
+                    print(ratio_line("whole run", by, ref, v, sum))
 PY

@@ -34,14 +34,14 @@ namespace {
 const std::vector<std::string>& compare_columns() {
   static const std::vector<std::string> cols = {
       "configuration", "t_a", "t_b", "gflops_a", "gflops_b", "ratio", "ratio_lo", "ratio_hi", "coverage",
-      "p_value", "method", "significant", "flag"};
+      "p_value", "method", "significant", "too_few_rounds", "flag"};
   return cols;
 }
 
 std::string flag_text(const ComparedLine& l) {
   using F = ComparedLine::Flag;
   switch (l.flag) {
-    case F::none: return "";
+    case F::none: return l.too_few_rounds && !l.significant ? "too few rounds to tell" : "";
     case F::slower: return fmt::format("SLOWER {:+.1f} %", 100 * (l.ratio - 1));
     case F::faster: return fmt::format("faster {:+.1f} %", 100 * (l.ratio - 1));
     case F::failed_in_b: return "FAILED in B: " + l.b->reason;
@@ -92,9 +92,13 @@ int compare_on_root(const CompareArgs& a) {
 
   fmt::print("A: {} ({}, {} rows)\nB: {} ({}, {} rows)\n", fa.path, fa.format, fa.rows.size(), fb.path, fb.format,
              fb.rows.size());
-  fmt::print("B/A: B's time over A's (> 1: B slower). Flagged: significant (p < {:g}, or disjoint median "
-             "intervals) and beyond {:g} %\n\n",
-             a.alpha, 100 * a.threshold);
+  fmt::print("B/A: B's time over A's (> 1: B slower). Flagged: significant at level {0:g} and beyond {1:g} %.\n"
+             "Methods (docs/compare.md): paired = sign test on the per-round ratios (p < {0:g}), their median's "
+             "interval at {2:g} %;\n"
+             "  mann-whitney = U test (p < {0:g}), Hodges-Lehmann interval at {2:g} %; medians = the two median "
+             "intervals\n  disjoint where that has probability <= {0:g} with no change (p: that probability).\n"
+             "  'too few rounds to tell': no outcome of the method could reach {0:g}.\n\n",
+             a.alpha, 100 * a.threshold, 100 * (1 - a.alpha));
   std::size_t width = std::string("configuration").size();
   for (const ComparedLine& l : cmp.lines) width = std::max(width, l.label.size());
   const std::string line_fmt = "{:<" + std::to_string(width) + "}  {:>10} {:>10} {:>8} {:>8} {:>7} {:>17} {:>8}  {:<12}  {}\n";
@@ -118,10 +122,7 @@ int compare_on_root(const CompareArgs& a) {
     only_a += l.flag == F::only_a;
     only_b += l.flag == F::only_b;
     if (timed) ++methods[l.method];
-    // Too few rounds for the U test ever to reach alpha (3 against 3: p >= 0.1).
-    if (l.method == Method::mann_whitney &&
-        2 * mann_whitney_cdf(static_cast<int>(l.a->rounds.size()), static_cast<int>(l.b->rounds.size()), 0) >= a.alpha)
-      ++weak_tests;
+    if (timed && l.too_few_rounds) ++weak_tests;
     if (out)
       out->append({{"configuration", l.label},
                    {"t_a", time_text(l.a)},
@@ -135,6 +136,7 @@ int compare_on_root(const CompareArgs& a) {
                    {"p_value", l.p_value ? fmt::format("{:.6g}", *l.p_value) : ""},
                    {"method", timed ? to_string(l.method) : ""},
                    {"significant", timed ? (l.significant ? "yes" : "no") : ""},
+                   {"too_few_rounds", timed ? (l.too_few_rounds ? "yes" : "no") : ""},
                    {"flag", flag_text(l)}});
   }
   const int same = both - slower - faster - failed - unmeasured;
@@ -145,8 +147,8 @@ int compare_on_root(const CompareArgs& a) {
   for (const auto& [m, count] : methods) used += fmt::format("{}{} {}", used.empty() ? "" : ", ", to_string(m), count);
   if (!used.empty()) fmt::print("methods: {}\n", used);
   if (weak_tests)
-    fmt::print("note: {} configuration{} had too few rounds for the U test to reach p < {:g} (3 against 3: p >= 0.1); "
-               "run with --reps 6 or more\n",
+    fmt::print("note: {} configuration{} had too few rounds for their method ever to reach {:g} (sign test: 5 pairs "
+               "or fewer; U test: 3 against 3; disjoint 3-round intervals: 0.10); run with --reps 6 or more\n",
                weak_tests, weak_tests > 1 ? "s" : "", a.alpha);
   if (cmp.repeated_a || cmp.repeated_b)
     fmt::print("note: rows repeated for one configuration (A {}, B {}): the last row of each was compared\n",

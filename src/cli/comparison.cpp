@@ -92,9 +92,12 @@ Measurement measurement(const Row& r, const ResultFile& f) {
   m.t_median = *number(r, "t_median");
   m.lo = number(r, "t_median_lo");
   m.hi = number(r, "t_median_hi");
+  if (const auto reps = number(r, "reps"); reps && *reps >= 1) m.reps = static_cast<int>(*reps);
+  if (m.lo && m.hi && m.reps > 0) m.interval_rank = interval_rank(m.reps);  // the 95 % interval run writes
   if (!m.lo || !m.hi) {
     m.lo = number(r, "t_min");
     m.hi = number(r, "t_max");
+    m.interval_rank = 1;
   }
   if (!m.lo || !m.hi) m.lo = m.hi = std::nullopt;
   m.gflops = number(r, "gflops_total");
@@ -118,7 +121,7 @@ void compare_times(ComparedLine& l, const CompareSettings& s) {
       up += ratios.back() > 1;
       down += ratios.back() < 1;
     }
-    const MedianInterval m = median_interval(ratios);
+    const MedianInterval m = median_interval(ratios, 1 - s.alpha);
     l.method = Method::paired;
     l.ratio = m.median;
     l.lo = m.lo;
@@ -128,6 +131,9 @@ void compare_times(ComparedLine& l, const CompareSettings& s) {
     // (rounds with equal times say nothing and are left out).
     l.p_value = up + down == 0 ? 1.0 : std::min(1.0, 2 * binomial_half_cdf(up + down, std::min(up, down)));
     l.significant = *l.p_value < s.alpha;
+    // The smallest p the sign test can give: every round one way.
+    const int pairs = static_cast<int>(ratios.size());
+    l.too_few_rounds = 2 * binomial_half_cdf(pairs, 0) >= s.alpha;
   } else if (!a.rounds.empty() && !b.rounds.empty()) {
     const RankSumTest t = mann_whitney(a.rounds, b.rounds);
     const RatioInterval r = ratio_interval(a.rounds, b.rounds, 1 - s.alpha);
@@ -138,13 +144,24 @@ void compare_times(ComparedLine& l, const CompareSettings& s) {
     l.coverage = r.coverage;
     l.p_value = t.p_value;
     l.significant = t.p_value < s.alpha;
+    const int na = static_cast<int>(a.rounds.size()), nb = static_cast<int>(b.rounds.size());
+    l.too_few_rounds = 2 * mann_whitney_cdf(na, nb, 0) >= s.alpha;
   } else {
     l.method = Method::medians;
     l.ratio = b.t_median / a.t_median;
     if (a.lo && a.hi && b.lo && b.hi) {
       l.lo = *b.lo / *a.hi;
       l.hi = *b.hi / *a.lo;
-      l.significant = *a.hi < *b.lo || *b.hi < *a.lo;
+      const bool disjoint = *a.hi < *b.lo || *b.hi < *a.lo;
+      if (a.reps > 0 && b.reps > 0 && a.interval_rank > 0 && b.interval_rank > 0) {
+        // How often two such intervals are disjoint with no change at all.
+        const double level = disjoint_probability(a.reps, a.interval_rank, b.reps, b.interval_rank);
+        l.too_few_rounds = level > s.alpha;
+        if (disjoint) l.p_value = level;
+        l.significant = disjoint && level <= s.alpha;
+      } else {
+        l.too_few_rounds = true;  // rounds unknown: the level of disjointness is unknown
+      }
     } else {
       l.lo = l.hi = l.ratio;  // nothing to judge the spread by: never significant
     }

@@ -20,8 +20,15 @@
 //                 its interval (core/mann_whitney.hpp)
 //   medians       a row has no rounds (files older than t_rounds): the
 //                 ratio of the medians; significant when the two medians'
-//                 95 % intervals (t_median_lo/hi, else t_min/t_max) do not
-//                 overlap, the interval of the ratio from their ends
+//                 intervals (t_median_lo/hi, else t_min/t_max) do not
+//                 overlap AND disjointness has probability <= alpha under
+//                 no change (paired_stats.hpp, disjoint_probability, from
+//                 each row's reps: 3 against 3 is 0.10, 5 against 5 0.008),
+//                 which is its p; the interval of the ratio from their ends
+// Where no outcome of the method could reach alpha (the sign test with 5
+// or fewer pairs, the U test with 3 against 3, disjoint intervals as
+// likely as 0.10), the line says so (too_few_rounds): neither changed nor
+// unchanged can be told. docs/compare.md has the details.
 #pragma once
 
 #include <optional>
@@ -42,6 +49,8 @@ struct Measurement {
   std::optional<double> lo, hi;  // the median's interval (or [t_min, t_max]); absent in neither
   std::optional<double> gflops;  // gflops_total
   std::vector<double> rounds;    // t_rounds, in round order
+  int reps = 0;                  // rounds measured (0: not in the file)
+  int interval_rank = 0;         // [lo, hi] is [x(j), x(reps+1-j)] (1: min and max; 0: unknown)
   std::string run;               // the run that measured it ("" unknown)
   bool ok() const { return status == "ok"; }
 };
@@ -64,8 +73,9 @@ struct ComparedLine {
   Method method = Method::none;
   double ratio = 0, lo = 0, hi = 0;  // B/A of the times and its interval (with a method)
   double coverage = 0;               // the interval's coverage; 0 = not known (medians)
-  std::optional<double> p_value;     // paired and mann-whitney
+  std::optional<double> p_value;     // every method, where it has one
   bool significant = false;
+  bool too_few_rounds = false;       // no outcome of the method could reach alpha
   Flag flag = Flag::none;
   bool regression() const { return flag == Flag::slower || flag == Flag::failed_in_b; }
 };

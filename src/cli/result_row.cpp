@@ -140,7 +140,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["t_max"] = fmt_sig(t.times.max);
     c["t_median_lo"] = fmt_sig(t.interval.lo);
     c["t_median_hi"] = fmt_sig(t.interval.hi);
-    c["ci_coverage"] = fixed(t.interval.coverage, 3);
+    c["ci_coverage"] = coverage_text(t.interval.coverage);
     c["cv"] = fixed(t.cv, 4);
     c["noisy"] = t.noisy() ? "yes" : "no";
     c["peak_mem_mb"] = fixed(t.peak_mem_mb, 1);

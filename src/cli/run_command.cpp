@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -120,14 +121,33 @@ std::uint64_t choose_order_seed(const RunArgs& a, const Comm& world) {
 void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
                    const std::string& started, const nlohmann::json& machine) {
   const std::string path = csv_path + ".json";
-  nlohmann::json doc;
+  nlohmann::json doc = nlohmann::json::object();
+  // The sidecar is the only record of earlier runs' commands, builds and
+  // seeds: one that cannot be read is kept under another name, never
+  // replaced without a word.
+  std::string unreadable;
   {
     std::ifstream in(path);
     if (in) {
-      try { doc = nlohmann::json::parse(in); } catch (...) { doc = nlohmann::json::object(); }
+      try {
+        doc = nlohmann::json::parse(in);
+        if (!doc.is_object()) unreadable = "not a JSON object";
+      } catch (const std::exception& e) {
+        unreadable = e.what();
+      }
     }
   }
-  if (!doc.is_object()) doc = nlohmann::json::object();
+  if (!unreadable.empty()) {
+    std::string stamp = started;
+    std::replace(stamp.begin(), stamp.end(), ':', '-');
+    const std::string kept = path + ".unreadable-" + stamp;
+    std::error_code ec;
+    std::filesystem::rename(path, kept, ec);
+    if (ec) throw std::runtime_error(path + " is not readable (" + unreadable + ") and could not be kept as " + kept +
+                                     ": " + ec.message() + "; nothing was written");
+    fmt::print(stderr, "mmbench: {} was not readable ({}); kept as {}, a new one started\n", path, unreadable, kept);
+    doc = nlohmann::json::object();
+  }
   doc["csv"] = csv_path;
   doc["schema"] = "mmbench-results/1";
   nlohmann::json run = {

@@ -90,7 +90,7 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
     {"MMBENCH_DISPATCH_GEMM", EnvironmentReader::preload, "auto (the profile's faster GEMM)",
      "the GEMM in each rank of mmbench's members: auto, blas or packed"},
     {"MMBENCH_DISPATCH_FORCE", EnvironmentReader::preload, "the model decides",
-     "scalapack or an mmbench algorithm (name or name:L) for every call that may be dispatched"},
+     "scalapack or a dispatch member (name or name:L) for every call that may be dispatched"},
     {"MMBENCH_DISPATCH_LOG", EnvironmentReader::preload, "no census",
      "a file: rank 0 writes one CSV row per PDGEMM call and prints a summary at MPI_Finalize"},
     {"OMPI_COMM_WORLD_RANK", EnvironmentReader::preload, "PMIX_RANK, PMI_RANK, then MPI",

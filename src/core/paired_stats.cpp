@@ -1,6 +1,7 @@
 #include "core/paired_stats.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -25,14 +26,35 @@ double binomial_half_cdf(int n, int k) {
   return std::min(1.0, sum);
 }
 
-namespace {
-// Largest j (1-based) with coverage(j) >= level; j = 1 is [min, max].
 int interval_rank(int n, double level) {
   int j = 1;
   while (j + 1 <= (n + 1) / 2 && 1 - 2 * binomial_half_cdf(n, j) >= level) ++j;
   return j;
 }
+
+namespace {
+// log C(n, k).
+double log_choose(int n, int k) { return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0); }
+
+// P(X(a) < Y(b)) for na X's and nb Y's, all independent draws of one
+// continuous distribution (every interleaving of the sorted samples equally
+// likely): at least a X's come before the b-th Y. Exactly k X's do in
+// C(k + b - 1, k) C(na + nb - k - b, na - k) of the C(na + nb, na)
+// interleavings (the b-th Y at place k + b, k X's and b - 1 Y's before it).
+double order_before(int na, int a, int nb, int b) {
+  double p = 0;
+  for (int k = a; k <= na; ++k)
+    p += std::exp(log_choose(k + b - 1, k) + log_choose(na + nb - k - b, na - k) - log_choose(na + nb, na));
+  return p;
+}
 }  // namespace
+
+double disjoint_probability(int na, int ja, int nb, int jb) {
+  if (na < 1 || nb < 1 || ja < 1 || jb < 1 || 2 * ja > na + 1 || 2 * jb > nb + 1)
+    throw std::invalid_argument("disjoint_probability: need 1 <= j <= (n + 1) / 2 on both sides");
+  // [X(ja), X(na+1-ja)] entirely below [Y(jb), ...], or entirely above.
+  return std::min(1.0, order_before(na, na + 1 - ja, nb, jb) + order_before(nb, nb + 1 - jb, na, ja));
+}
 
 MedianInterval median_interval(std::vector<double> s, double level) {
   if (s.empty()) throw std::invalid_argument("median_interval: no samples");
@@ -53,6 +75,13 @@ double interval_coverage(int n, double level) {
   if (n < 1) throw std::invalid_argument("interval_coverage: n must be >= 1");
   if (!(level > 0 && level < 1)) throw std::invalid_argument("interval_coverage: level must be in (0, 1)");
   return 1 - 2 * binomial_half_cdf(n, interval_rank(n, level) - 1);
+}
+
+std::string coverage_text(double coverage) {
+  const double floored = std::floor(coverage * 10000 + 1e-9) / 10000;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", floored);
+  return buf;
 }
 
 std::string coverage_label(double coverage) {

@@ -51,9 +51,25 @@ MedianInterval median_interval(std::vector<double> samples, double level = 0.95)
 // interval must state instead of the level asked for. n >= 1.
 double interval_coverage(int n, double level = 0.95);
 
-// "75 %", "96.9 %": a coverage for a label, rounded down (a label never
-// claims more than the interval covers).
+// The j (1-based) of median_interval's interval [x(j), x(n+1-j)] for n
+// samples at `level`: j = 1 is [min, max].
+int interval_rank(int n, double level = 0.95);
+
+// The probability that two such intervals, [X(ja), X(na+1-ja)] of na samples
+// and [Y(jb), Y(nb+1-jb)] of nb, are disjoint when all the samples come from
+// one continuous distribution: the exact level of "significant when the
+// intervals do not overlap". Example: na = nb = 3, [min, max] each (ja =
+// jb = 1): 2 / C(6, 3) = 0.10 -- a 95 % claim would be false; na = nb = 5:
+// 2 / C(10, 5) = 0.0079. Throws std::invalid_argument outside
+// 1 <= j <= (n + 1) / 2.
+double disjoint_probability(int na, int ja, int nb, int jb);
+
+// A coverage is never shown larger than it is: both forms round down.
+// "75 %", "96.8 %" (0.96875): for a label, to 0.1 %.
 std::string coverage_label(double coverage);
+// "0.7500", "0.9375", "0.9687" (0.96875): for a file (CSV ci_coverage), to
+// 4 decimals -- exact for 3 to 5 rounds.
+std::string coverage_text(double coverage);
 
 // P(Binomial(n, 1/2) <= k), exact (n <= 1000 is plenty; larger n use a
 // log-space sum and stay accurate).

@@ -73,7 +73,13 @@ std::vector<CensusRecord> read_census(const std::string& path) {
   std::string line;
   if (!std::getline(in, line)) throw std::runtime_error(path + ": empty, not a census");
   const std::vector<std::string> header = CsvFile::split(line);
-  if (header != census_columns())
+  // Columns are only ever added at the end: every header written so far is
+  // a prefix of today's, from the first census's (through t_measured) on;
+  // the columns an older file lacks read as empty.
+  const std::vector<std::string>& now = census_columns();
+  const auto first = std::find(now.begin(), now.end(), "t_measured") + 1;
+  if (header.size() < static_cast<std::size_t>(first - now.begin()) || header.size() > now.size() ||
+      !std::equal(header.begin(), header.end(), now.begin()))
     throw std::runtime_error(path + ": not an mmbench census (its header differs; MMBENCH_DISPATCH_LOG writes one)");
   std::vector<CensusRecord> out;
   for (int no = 2; std::getline(in, line); ++no) {

@@ -56,7 +56,7 @@ std::string make_member(const std::string& name, int levels, const PdgemmCall& c
   if (m.has_model) {
     x.t_run = a->models().refined(pb, x.opt, p, m.params).total();
     x.t_convert = conversion_time(c, p, m.params);
-    x.t_prepare = preparation_time(x.bytes_per_rank, m.params);
+    x.t_prepare = preparation_time(x.bytes_per_rank + first_message_bytes(c, p), m.params);
   }
   *out = x;
   return "";
@@ -81,6 +81,13 @@ Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts&
     s.t_run = algos::find_algorithm("pdgemm")->models().refined(pb, s.opt, pr * pc, m.params).total();
   }
   return s;
+}
+
+double first_message_bytes(const PdgemmCall& c, int p) {
+  // The conversion's message buffers, made at the first call: each rank
+  // sends and receives the share of A, B and C that changes owner.
+  const double all = double(c.m) * double(c.n) + double(c.m) * double(c.k) + double(c.k) * double(c.n);
+  return p > 1 ? 2 * 8 * all / p * (1 - 1.0 / p) : 0.0;
 }
 
 double conversion_doubles(const PdgemmCall& c, int p) {
@@ -121,9 +128,11 @@ long calls_to_pay(const Decision& d) {
 }
 
 double preparation_time(double bytes_per_rank, const model::MachineParams& mp) {
-  // Fresh memory is written once (the kernel's zero pages, then the
-  // member's own first writes): one more copy's worth of traffic.
-  return model::refined_add_time(bytes_per_rank / 8, mp) * 16.0 / 24.0;
+  // Fresh memory at the measured first-touch rate; a profile without it:
+  // a quarter of the add bandwidth (on this project's VM first touch ran
+  // 3.5x slower than a warm write with one process, slower with two).
+  const double rate = mp.first_touch_bytes_per_s > 0 ? mp.first_touch_bytes_per_s : mp.add_bytes_per_s / 4;
+  return rate > 0 ? bytes_per_rank / rate : 0.0;
 }
 
 Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {

@@ -89,8 +89,12 @@ double conversion_time(const PdgemmCall& call, int p, const model::MachineParams
 long calls_to_pay(const Decision& d);
 
 // The predicted time of preparing a member whose buffers hold
-// bytes_per_rank: fresh memory written once more than a prepared member's.
+// bytes_per_rank: fresh memory at the profile's first-touch rate.
 double preparation_time(double bytes_per_rank, const model::MachineParams& mp);
+
+// Bytes per rank of the conversion's message buffers (send and receive),
+// which the first call of a shape allocates and touches.
+double first_message_bytes(const PdgemmCall& call, int p);
 
 // Doubles per rank the conversion holds besides the member's own matrices:
 // C's scratch in the caller's layout and the scratch of a transposed A or B.

@@ -33,6 +33,7 @@ struct MachineParams {
   double tau_rendezvous = 0;           // doubles per second, large messages
   std::int64_t eager_limit_bytes = 0;  // where the two regimes meet
   double add_bytes_per_s = 0;          // memory bandwidth of C = A + B (24 bytes per element)
+  double first_touch_bytes_per_s = 0;  // fresh memory allocated and written once, per rank, all at once
   double t_op_pdgemm_default = 0;      // flop time of PDGEMM with lb = 32, if measured
   std::vector<DgemmPoint> dgemm_profile;  // measured DGEMM rates at several shapes
   // Parallel efficiency of multi-thread DGEMM: with thread_efficiency_threads

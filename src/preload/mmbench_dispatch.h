@@ -24,7 +24,7 @@
  *   MMBENCH_DISPATCH_GEMM      auto | blas | packed: the GEMM in each rank
  *                              of mmbench's members (auto: the profile's
  *                              faster one)
- *   MMBENCH_DISPATCH_FORCE     scalapack | <algorithm>[:L]: one member for
+ *   MMBENCH_DISPATCH_FORCE     scalapack | <member>[:L]: one member for
  *                              every call that may be dispatched (tests)
  *   MMBENCH_DISPATCH_LOG       a file: the call census (rank 0 writes one
  *                              CSV row per call and prints a summary at

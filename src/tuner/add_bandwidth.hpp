@@ -16,6 +16,10 @@
 //    local kernel's parallel top level splits its passes by columns --
 //    while the other ranks sleep (Comm::idle_barrier), its affinity widened
 //    to its node's cores for the call (core/affinity.hpp).
+// Before them, the buffers' first touch: every rank allocates and fills
+// its three fresh n x n matrices at once (page faults and the kernel's
+// zeroing included), timed on the slowest rank -- what a dispatched
+// member's first call pays for its buffers (dispatch/decision.hpp).
 // Results are medians over the rounds. An addition is memory-bound, so
 // threads speed it up less than they speed up DGEMM (this project's VM,
 // 2 cores, `tune --n 4096` on one rank: 29.9 GB/s on one thread, 50.2 GB/s
@@ -42,6 +46,7 @@ struct AddBandwidth {
   int threads = 0;                   // rank 0's threads in the threaded measurement; 0 = not measured
   double threaded_t_median = 0;      // seconds, rank 0 alone with `threads` threads
   double threaded_bytes_per_s = 0;   // 24 n^2 / threaded_t_median
+  double first_touch_bytes_per_s = 0;  // 24 n^2 / the slowest rank's time to allocate and fill them
 };
 
 // Collective over comm. Allocates 3 n^2 doubles per rank (n = 2048: 96 MiB).

@@ -269,6 +269,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
     }
   }
   // The threaded addition.
+  if (doc.contains("first_touch_bytes_per_s"))
+    p.first_touch_bytes_per_s = r.non_negative(r.number(doc, "first_touch_bytes_per_s"), "first_touch_bytes_per_s");
   if (group_present({"add_threads", "add_threaded_bytes_per_s"})) {
     p.add_threads = r.non_negative(r.small_integer(doc, "add_threads"), "add_threads");
     p.add_threaded_bytes_per_s =
@@ -356,6 +358,7 @@ json to_json(const MachineProfile& p) {
   doc["dgemm_threaded_n"] = p.dgemm_threaded_n;
   doc["dgemm_threaded_mflops"] = p.dgemm_threaded_mflops;
   doc["dgemm_single_mflops"] = p.dgemm_single_mflops;
+  if (p.first_touch_bytes_per_s > 0) doc["first_touch_bytes_per_s"] = p.first_touch_bytes_per_s;
   doc["add_threads"] = p.add_threads;
   doc["add_threaded_bytes_per_s"] = p.add_threaded_bytes_per_s;
   write_peak_record(p.cpu_peak, doc);
@@ -444,6 +447,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
   m.tau_rendezvous = profile.two_regime.rendezvous_tau;
   m.eager_limit_bytes = profile.two_regime.break_bytes;
   m.add_bytes_per_s = profile.add_bytes_per_s;
+  m.first_touch_bytes_per_s = profile.first_touch_bytes_per_s;
   m.dgemm_profile = profile.dgemm_profile;
   if (profile.dgemm_threads >= 2 && profile.dgemm_threaded_mflops > 0 && profile.dgemm_single_mflops > 0) {
     m.thread_efficiency_threads = profile.dgemm_threads;

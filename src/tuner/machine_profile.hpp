@@ -160,6 +160,9 @@ struct MachineProfile {
   // scale with threads like DGEMM.
   int add_threads = 0;
   double add_threaded_bytes_per_s = 0;
+  // Fresh memory allocated and written once, every rank at once, per rank
+  // (tuner/add_bandwidth.hpp); 0 = not measured (older profiles).
+  double first_touch_bytes_per_s = 0;
 
   // Local Strassen-Winograd crossover: smallest n at which 1 (2) levels beat
   // plain DGEMM; 0 = not measured, or no win up to strassen_tried_n.

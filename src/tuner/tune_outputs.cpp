@@ -155,6 +155,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.add_bytes_per_s = add.bytes_per_s;
   p.add_threads = add.threads;
   p.add_threaded_bytes_per_s = add.threaded_bytes_per_s;
+  p.first_touch_bytes_per_s = add.first_touch_bytes_per_s;
   p.strassen_l1_n = cross.l1_n;
   p.strassen_l2_n = cross.l2_n;
   p.strassen_tried_n = cross.points.empty() ? 0 : cross.points.back().n;

@@ -7,6 +7,10 @@
   check_docs.py SOURCE_DIR results   every file under results/ is cited by
                                      docs/results.md or results/README.md, and
                                      every results/ path they cite exists
+  check_docs.py SOURCE_DIR links     every Markdown link of README.md,
+                                     CHANGELOG.md, docs/*.md, results/README.md
+                                     and every docs/<name>.md named in a source
+                                     file or script points at a file that exists
 
 A citation is a path in backticks or a Markdown link target; a cited folder
 covers every file under it, and a cited <name>.csv covers its sidecar
@@ -106,12 +110,46 @@ def check_results(src):
     return problems
 
 
+MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
+DOC_NAME = re.compile(r"\bdocs/[\w.-]+\.md\b")
+
+
+def check_links(src):
+    """Links to files that do not exist: Markdown links of the pages (their
+    targets relative to the page, anchors and web addresses aside), and the
+    docs/<name>.md that code comments and scripts send readers to."""
+    problems = []
+    pages = ["README.md", "CHANGELOG.md", "results/README.md"]
+    pages += [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(src, "docs"))) if f.endswith(".md")]
+    for rel in pages:
+        text = open(os.path.join(src, rel), encoding="utf-8").read()
+        for target in MD_LINK.findall(text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = target.split("#", 1)[0]
+            if path and not os.path.exists(os.path.normpath(os.path.join(src, os.path.dirname(rel), path))):
+                problems.append(f"{rel}: link to {target}, which does not exist")
+    tracked = subprocess.run(["git", "-C", src, "ls-files", "src", "scripts", "tests", "plots", "examples",
+                              "cmake", "Makefile", "CMakeLists.txt"],
+                             capture_output=True, text=True, check=False).stdout.split()
+    for rel in tracked:
+        try:
+            text = open(os.path.join(src, rel), encoding="utf-8").read()
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue
+        for name in sorted(set(DOC_NAME.findall(text))):
+            if not os.path.exists(os.path.join(src, name)):
+                problems.append(f"{rel}: names {name}, which does not exist")
+    return problems
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("readme", "results"):
+    checks = {"readme": check_readme, "results": check_results, "links": check_links}
+    if len(sys.argv) != 3 or sys.argv[2] not in checks:
         print(__doc__, file=sys.stderr)
         return 2
     src, what = sys.argv[1], sys.argv[2]
-    problems = check_readme(src) if what == "readme" else check_results(src)
+    problems = checks[what](src)
     for p in problems:
         print("FAIL: " + p)
     return 1 if problems else 0

@@ -54,6 +54,7 @@ MachineProfile sample_profile() {
   p.dgemm_single_mflops = 50000;
   p.add_threads = 2;
   p.add_threaded_bytes_per_s = 2.38e10;
+  p.first_touch_bytes_per_s = 2.2e9;
   p.memory_per_rank_bytes = std::int64_t{12} << 30;
   p.notes = "quiet machine; \"quoted\" text\nsecond line";
   p.dgemm_profile = {{4096, 2048, 32, 30000.5}, {4096, 2048, 40, 35000.25}, {4096, 2048, 256, 48000}};
@@ -146,6 +147,7 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.dgemm_single_mflops, b.dgemm_single_mflops);
   EXPECT_EQ(a.add_threads, b.add_threads);
   EXPECT_EQ(a.add_threaded_bytes_per_s, b.add_threaded_bytes_per_s);
+  EXPECT_EQ(a.first_touch_bytes_per_s, b.first_touch_bytes_per_s);
   EXPECT_EQ(a.memory_per_rank_bytes, b.memory_per_rank_bytes);
   EXPECT_EQ(a.lb_at_max, b.lb_at_max);
   EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
@@ -222,7 +224,7 @@ TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
   // A profile written before rule_lb, lb_check and the threaded DGEMM existed.
   nlohmann::json doc = sample_json();
   for (const char* key : {"rule_lb", "lb_check", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
-                          "dgemm_single_mflops", "add_threads", "add_threaded_bytes_per_s"})
+                          "dgemm_single_mflops", "add_threads", "add_threaded_bytes_per_s", "first_touch_bytes_per_s"})
     doc.erase(key);
   const MachineProfile p = read_profile(write_text("old.json", doc.dump()));
   EXPECT_EQ(p.lb, 256);
@@ -549,6 +551,7 @@ TEST(ToParams, MapsTheModelParameters) {
   EXPECT_EQ(m.tau_rendezvous, 1.3e9);
   EXPECT_EQ(m.eager_limit_bytes, 4096);
   EXPECT_EQ(m.add_bytes_per_s, 1.7e10);
+  EXPECT_EQ(m.first_touch_bytes_per_s, 2.2e9);
   EXPECT_EQ(m.t_op_pdgemm_default, 0.0);
   ASSERT_EQ(m.dgemm_profile.size(), 3u);
   EXPECT_EQ(m.dgemm_profile[1].k, 40);

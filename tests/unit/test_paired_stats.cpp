@@ -57,6 +57,10 @@ TEST(PairedStats, IntervalCoverageByRounds) {
   EXPECT_EQ(coverage_label(0.75), "75 %");
   EXPECT_EQ(coverage_label(0.9375), "93.7 %");  // rounded down, never up
   EXPECT_EQ(coverage_label(interval_coverage(6)), "96.8 %");
+  // The file form: 4 decimals, rounded down as well.
+  EXPECT_EQ(coverage_text(0.75), "0.7500");
+  EXPECT_EQ(coverage_text(0.9375), "0.9375");
+  EXPECT_EQ(coverage_text(interval_coverage(6)), "0.9687");
   EXPECT_EQ(coverage_label(0.0), "0 %");
 }
 

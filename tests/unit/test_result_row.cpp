@@ -69,7 +69,7 @@ TEST(ResultRow, MeasuredCellsKeepTheirFormats) {
       {"m", "256"},          {"n", "512"},
       {"k", "384"},          {"grid", "1x2"},  // the plan's own column
       {"t_median", "0.625"}, {"t_median_lo", "0.5"},
-      {"ci_coverage", "0.750"}, {"cv", "0.2000"},
+      {"ci_coverage", "0.7500"}, {"cv", "0.2000"},
       {"noisy", "yes"},      // cv 0.2 > the noisy threshold
       {"peak_mem_mb", "12.3"}, {"mflops_per_proc", "1234.6"},
       {"gflops_total", "2.469"}, {"residual", "1.5e-16"},
