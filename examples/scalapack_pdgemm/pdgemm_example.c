@@ -26,7 +26,7 @@
  * minimum over ranks), served (the lb of its last pilaenv_ call), lb (the
  * lb it serves before a per-call cap; "default" without a library) and,
  * with libmmbench-dispatch.so, dispatched=D/C (of C PDGEMM calls, D ran an
- * mmbench member); last, times_s lists every timed call's time in order.
+ * mmbench member). times_s lists every timed call's time in order.
  * Exit status: 0 = the check passed, 1 = it failed, 2 = bad arguments. */
 #include <dlfcn.h>
 #include <float.h>
@@ -286,9 +286,9 @@ int main(int argc, char** argv) {
     if (lb_last) snprintf(served, sizeof served, "%d", lb_last());
     if (d_calls && d_dispatched) snprintf(dispatched, sizeof dispatched, " dispatched=%ld/%ld", d_dispatched(), d_calls());
     printf("pdgemm_example mode=%s n=%ld p=%d grid=%dx%d nb=%ld reps=%ld t_min_s=%.6g t_median_s=%.6g gflops=%.3f "
-           "checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s times_s=%s\n",
-           lu ? "lu" : "pdgemm", n, p, pr, pc, nb, reps, times[0], median, flops / median / 1e9, totals[0],
-           totals[1], worst, lb_calls && min_calls > 0 ? "yes" : "no", min_calls, served, dispatched, lb, in_order);
+           "times_s=%s checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s\n",
+           lu ? "lu" : "pdgemm", n, p, pr, pc, nb, reps, times[0], median, flops / median / 1e9, in_order,
+           totals[0], totals[1], worst, lb_calls && min_calls > 0 ? "yes" : "no", min_calls, served, dispatched, lb);
     free(in_order);
     if (totals[1] > 0) fprintf(stderr, "pdgemm_example: WRONG: %ld of %ld checks failed\n", totals[1], totals[0]);
     fflush(stdout);

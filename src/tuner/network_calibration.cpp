@@ -19,27 +19,34 @@ constexpr std::int64_t kLatencyMaxBytes = 64;        // sizes whose median is la
 constexpr std::int64_t kLargeMinBytes = 64 * 1024;   // sizes fitted for tau_pingpong
 constexpr std::int64_t kBatchBytes = 4 << 20;        // bytes moved per timed ping-pong batch
 constexpr std::int64_t kAlltoallBatchBytes = 16 << 20;
+constexpr double kBatchSeconds = 0.02;               // the longest timed batch a slow link may make
+constexpr std::int64_t kFlowBytes = 4 << 20;         // a message of the node-link and backbone flows
 
 // Round trips per batch: enough to move ~kBatchBytes, between 4 and 1000, so
-// an 8-byte batch is not a few timer ticks and a 4 MiB batch stays short.
-// Example: 8 B -> 1000, 64 KiB -> 64, 4 MiB -> 4.
-int round_trips(std::int64_t bytes) {
-  return static_cast<int>(std::clamp<std::int64_t>(kBatchBytes / bytes, 4, 1000));
+// an 8-byte batch is not a few timer ticks and a 4 MiB batch stays short;
+// and no more than kBatchSeconds at the round trip measured before (at
+// least 4). Example: 8 B -> 1000 at 10 us a round trip, 5 at 4 ms; 64 KiB
+// -> 64; 4 MiB -> 4.
+int round_trips(std::int64_t bytes, double round_trip_s) {
+  std::int64_t n = std::clamp<std::int64_t>(kBatchBytes / bytes, 4, 1000);
+  if (round_trip_s > 0) n = std::min(n, std::max<std::int64_t>(4, static_cast<std::int64_t>(kBatchSeconds / round_trip_s)));
+  return static_cast<int>(n);
 }
 
-// Half round-trip times of each size, rank 0's view (other ranks: empty).
-std::vector<double> pingpong(MPI_Comm comm, int rank, const std::vector<std::int64_t>& sizes,
+// Half round-trip times of each size between ranks a and b, a's view (other
+// ranks, and b: empty). a times a round trip after the first (connections
+// are made in the first) and tells b how many a batch holds.
+std::vector<double> pingpong(MPI_Comm comm, int rank, int a, int b, const std::vector<std::int64_t>& sizes,
                              int reps) {
   std::vector<double> result;
-  if (rank > 1) return result;
+  if (rank != a && rank != b) return result;
   const std::int64_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
   std::vector<char> buf(static_cast<std::size_t>(max_bytes), 1);
-  const int peer = 1 - rank;
+  const int peer = rank == a ? b : a;
   for (std::int64_t bytes : sizes) {
     const int count = static_cast<int>(bytes);
-    const int iters = round_trips(bytes);
     auto exchange = [&] {
-      if (rank == 0) {
+      if (rank == a) {
         MMBENCH_MPI(MPI_Send(buf.data(), count, MPI_BYTE, peer, kTag, comm));
         MMBENCH_MPI(MPI_Recv(buf.data(), count, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE));
       } else {
@@ -47,9 +54,14 @@ std::vector<double> pingpong(MPI_Comm comm, int rank, const std::vector<std::int
         MMBENCH_MPI(MPI_Send(buf.data(), count, MPI_BYTE, peer, kTag, comm));
       }
     };
-    // Warm-up (connection set-up, page faults of the transport's buffers);
-    // each batch then starts with one untimed round trip, which also brings
-    // the two ranks into step.
+    exchange();  // connection set-up, page faults of the transport's buffers
+    const double t_one = MPI_Wtime();
+    exchange();
+    int iters = round_trips(bytes, MPI_Wtime() - t_one);
+    if (rank == a) MMBENCH_MPI(MPI_Send(&iters, 1, MPI_INT, peer, kTag + 2, comm));
+    else MMBENCH_MPI(MPI_Recv(&iters, 1, MPI_INT, peer, kTag + 2, comm, MPI_STATUS_IGNORE));
+    // Warm-up; each batch then starts with one untimed round trip, which
+    // also brings the two ranks into step.
     for (int i = 0; i < std::min(iters, 10); ++i) exchange();
     std::vector<double> halves;
     for (int r = 0; r < reps; ++r) {
@@ -58,9 +70,53 @@ std::vector<double> pingpong(MPI_Comm comm, int rank, const std::vector<std::int
       for (int i = 0; i < iters; ++i) exchange();
       halves.push_back((MPI_Wtime() - t0) / iters / 2.0);
     }
-    if (rank == 0) result.push_back(summarize(halves).median);
+    if (rank == a) result.push_back(summarize(halves).median);
   }
   return result;
+}
+
+// Flows at once: each rank sends `iters` messages of kFlowBytes to `to` and
+// receives as many from `from` (-1: none), every rank of comm in the
+// timing; the sum of the flows' rates in doubles per second (flows x bytes
+// / the slowest rank's time), median over reps.
+double flows_rate(MPI_Comm comm, int to, int from, int flows, int reps) {
+  const Comm all = Comm::view(comm);
+  std::vector<char> send(to >= 0 ? static_cast<std::size_t>(kFlowBytes) : 0, 1),
+      recv(from >= 0 ? static_cast<std::size_t>(kFlowBytes) : 0, 0);
+  const int count = static_cast<int>(kFlowBytes), iters = 4;
+  auto batch = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      MPI_Request req[2];
+      int k = 0;
+      if (from >= 0) MMBENCH_MPI(MPI_Irecv(recv.data(), count, MPI_BYTE, from, kTag + 3, comm, &req[k++]));
+      if (to >= 0) MMBENCH_MPI(MPI_Isend(send.data(), count, MPI_BYTE, to, kTag + 3, comm, &req[k++]));
+      MMBENCH_MPI(MPI_Waitall(k, req, MPI_STATUSES_IGNORE));
+    }
+  };
+  batch(1);  // warm-up
+  std::vector<double> times(static_cast<std::size_t>(reps));
+  for (int r = 0; r < reps; ++r) times[static_cast<std::size_t>(r)] = time_max_over_ranks(all, [&] { batch(iters); });
+  return static_cast<double>(flows) * kFlowBytes * iters / 8.0 / summarize(times).median;
+}
+
+// The short sweep of the other level: latency from 8 .. 64 B, the rate
+// from a fit over 256 KiB .. 4 MiB; every rank returns the pair's values.
+void other_level(MPI_Comm comm, int rank, int partner, int reps, NetworkCalibration& cal) {
+  const std::vector<std::int64_t> sizes = {8, 16, 32, 64, 256 << 10, 1 << 20, 2 << 20, 4 << 20};
+  std::vector<double> halves = pingpong(comm, rank, 0, partner, sizes, reps);
+  halves.resize(sizes.size());
+  MMBENCH_MPI(MPI_Bcast(halves.data(), static_cast<int>(halves.size()), MPI_DOUBLE, 0, comm));
+  std::vector<double> small(halves.begin(), halves.begin() + 4);
+  cal.other_latency_s = summarize(small).median;
+  std::vector<std::pair<double, double>> large;
+  for (std::size_t i = 4; i < sizes.size(); ++i) large.emplace_back(static_cast<double>(sizes[i]), halves[i]);
+  try {
+    cal.other_tau = fit_latency_bandwidth(large).tau;
+  } catch (const std::invalid_argument&) {
+    cal.other_tau = 0;
+  }
+  if (!(cal.other_tau > 0)) cal.other_tau = static_cast<double>(sizes.back()) / 8.0 / halves.back();
+  cal.other_partner = partner;
 }
 
 std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std::int64_t>& sizes,
@@ -165,12 +221,8 @@ NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& option
     return cal;
   }
 
-  std::vector<double> halves = pingpong(comm, rank, sizes, options.reps);
-  halves.resize(sizes.size());
-  MMBENCH_MPI(MPI_Bcast(halves.data(), static_cast<int>(halves.size()), MPI_DOUBLE, 0, comm));
-  if (!options.alltoall_sizes.empty()) cal.alltoall = alltoall(comm, p, options.alltoall_sizes, options.reps);
-
-  // Where the ranks sit: every rank's node named by its lowest rank.
+  // Where the ranks sit: every rank's node named by its lowest rank (what
+  // the launcher placed on one node: MPI_Comm_split_type SHARED).
   const Comm node = Comm::view(comm).split_node();
   int lowest = rank;
   MMBENCH_MPI(MPI_Allreduce(&rank, &lowest, 1, MPI_INT, MPI_MIN, node.get()));
@@ -179,9 +231,46 @@ NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& option
   cal.ranks_per_node = static_cast<int>(std::count(node_of.begin(), node_of.end(), node_of[0]));
   std::vector<int> leaders = node_of;
   std::sort(leaders.begin(), leaders.end());
-  cal.nodes = static_cast<int>(std::unique(leaders.begin(), leaders.end()) - leaders.begin());
+  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
+  cal.nodes = static_cast<int>(leaders.size());
   cal.pingpong_same_node = node_of[0] == node_of[1];
+
+  std::vector<double> halves = pingpong(comm, rank, 0, 1, sizes, options.reps);
+  halves.resize(sizes.size());
+  MMBENCH_MPI(MPI_Bcast(halves.data(), static_cast<int>(halves.size()), MPI_DOUBLE, 0, comm));
+  if (!options.alltoall_sizes.empty()) cal.alltoall = alltoall(comm, p, options.alltoall_sizes, options.reps);
   cal.tau_node_concurrent = node_exchange(comm, node, *std::max_element(sizes.begin(), sizes.end()), options.reps);
+
+  // The other level: rank 0 and its first rank on it.
+  for (int r = 2; r < p; ++r)
+    if ((node_of[static_cast<std::size_t>(r)] == node_of[0]) != cal.pingpong_same_node) {
+      other_level(comm, rank, r, options.reps, cal);
+      break;
+    }
+  if (cal.nodes >= 2) {
+    // The ranks of each node in order; a rank's counterpart on the next
+    // node is the rank of the same place there.
+    std::vector<std::vector<int>> on(leaders.size());
+    for (int r = 0; r < p; ++r) {
+      const auto node_index = std::lower_bound(leaders.begin(), leaders.end(), node_of[static_cast<std::size_t>(r)]) - leaders.begin();
+      on[static_cast<std::size_t>(node_index)].push_back(r);
+    }
+    const std::size_t mine = static_cast<std::size_t>(std::lower_bound(leaders.begin(), leaders.end(), lowest) - leaders.begin());
+    const std::size_t place = static_cast<std::size_t>(std::find(on[mine].begin(), on[mine].end(), rank) - on[mine].begin());
+    const std::size_t next = (mine + 1) % on.size(), prev = (mine + on.size() - 1) % on.size();
+    const int to = place < on[next].size() ? on[next][place] : -1;
+    const int from = place < on[prev].size() ? on[prev][place] : -1;
+    // The link: node 0's ranks send, node 1's receive.
+    const int link_flows = static_cast<int>(std::min(on[0].size(), on[1].size()));
+    const bool sends = mine == 0 && place < on[1].size(), receives = mine == 1 && place < on[0].size();
+    cal.link_flows = link_flows;
+    cal.link_sum_tau = flows_rate(comm, sends ? to : -1, receives ? from : -1, link_flows, options.reps);
+    // The backbone: every node sends to the next at once.
+    int flows = 0;
+    for (std::size_t i = 0; i < on.size(); ++i) flows += static_cast<int>(std::min(on[i].size(), on[(i + 1) % on.size()].size()));
+    cal.backbone_flows = flows;
+    cal.backbone_sum_tau = flows_rate(comm, to, from, flows, options.reps);
+  }
 
   // From here on every rank computes the same from the same numbers.
   cal.measured = true;
@@ -235,6 +324,17 @@ NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& option
                                          return a.bytes_per_pair < b.bytes_per_pair;
                                        });
     cal.tau_alltoall = best->tau;
+  }
+
+  // A capacity counts where its flows got less than they would alone: one
+  // inter-node flow's rate each (the link), each node's link (the backbone);
+  // 10 % is about what repeated measurements of one flow differ by here.
+  if (cal.nodes >= 2) {
+    const double inter = cal.pingpong_same_node ? cal.other_tau : cal.tau_pingpong;
+    if (inter > 0 && cal.link_sum_tau < 0.9 * cal.link_flows * inter) cal.node_link_tau = cal.link_sum_tau;
+    const double per_node = cal.node_link_tau > 0 ? cal.node_link_tau : cal.link_flows * inter;
+    const double without_backbone = std::min(cal.backbone_flows * inter, cal.nodes * per_node);
+    if (without_backbone > 0 && cal.backbone_sum_tau < 0.9 * without_backbone) cal.backbone_tau = cal.backbone_sum_tau;
   }
   return cal;
 }

@@ -26,9 +26,22 @@
 //    next rank of its node and receives from the previous one, all nodes
 //    at the same time, time = max over the ranks, median of the repeats.
 //
+//  - Across nodes (a job on two or more nodes): the level ranks 0 and 1 do
+//    not share gets a short ping-pong of its own (latency: median of 8 ..
+//    64 B; rate: fit over 256 KiB .. 4 MiB) between rank 0 and its first
+//    rank on the other level; the node link: every rank of rank 0's node
+//    sends to its counterpart on the next node at once (the flows leaving
+//    one node share its link), their rates summed; the backbone: every
+//    rank of every node sends to its counterpart on the next node at once,
+//    all flows' rates summed. A capacity the flows did not find short of
+//    what they would get alone (within 10 %) is recorded as unlimited (0).
+//
+// A batch's round trips are sized by time as well as bytes (at least 4, a
+// batch of about 20 ms at most), so a slow link cannot stretch the sweep:
+// on a link of 4 ms per round trip it takes seconds, not minutes.
 // With one rank there is no network: measured = false, zeros and a note.
-// With more than two ranks, the ping-pong still runs between ranks 0 and 1
-// only (its pair may be node-local or not; the note says which ranks).
+// With more than two ranks, the sweep runs between ranks 0 and 1 only (its
+// pair may be node-local or not; the note says which ranks).
 #pragma once
 
 #include <mpi.h>
@@ -75,6 +88,17 @@ struct NetworkCalibration {
   // Doubles per second and rank while every rank of a node sends to the
   // next rank of its node at once; 0 with one rank per node.
   double tau_node_concurrent = 0;
+  // The level ranks 0 and 1 do not share, measured between rank 0 and
+  // other_partner (-1: the job has no such pair, nothing measured).
+  int other_partner = -1;
+  double other_latency_s = 0, other_tau = 0;  // seconds, doubles per second
+  // Across nodes (nodes >= 2), doubles per second summed over the flows:
+  // one node's link with every rank of it sending out at once, and the
+  // backbone with every node doing so; 0 = not limited (within 10 % of the
+  // flows' rates alone) or not measured (one node).
+  double node_link_tau = 0, backbone_tau = 0;
+  int link_flows = 0, backbone_flows = 0;   // the flows of each measurement
+  double link_sum_tau = 0, backbone_sum_tau = 0;  // what they carried, limited or not
 };
 
 // Powers of two 8 B .. 4 MiB plus 1.5 * 2^j from 1.5 KiB to 3 MiB (so the

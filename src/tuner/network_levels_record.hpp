@@ -4,9 +4,10 @@
 // that flows between nodes share (model/two_level_network.hpp). Optional:
 // profiles without it price every message with the one-level values.
 //
-// Written by `tune` (what one node offers: the ping-pong when ranks 0 and 1
-// share a node, the exchange of all ranks of a node at once; the ping-pong
-// is the inter-node one-flow value where they do not) and by
+// Written by `tune` (tuner/network_calibration.hpp: both levels' one-flow
+// values where the job spans nodes with two or more ranks on one; the
+// exchange of all ranks of a node at once; the node link and the backbone
+// from flows sent at once, across nodes) and by
 // scripts/profile_network_from_platform.py (a SimGrid cluster's values).
 // A value of 0 is "not known" for latencies and throughputs and
 // "unlimited" for node_link and backbone; a section that lacks a level is

@@ -89,15 +89,30 @@ NetworkLevelsRecord network_levels_of(const NetworkCalibration& net) {
   r.levels.ranks_per_node = net.ranks_per_node;
   const model::NetworkLevel pingpong{net.latency_s, net.tau_pingpong};
   (net.pingpong_same_node ? r.levels.intra : r.levels.inter) = pingpong;
+  if (net.other_partner >= 0)
+    (net.pingpong_same_node ? r.levels.inter : r.levels.intra) = model::NetworkLevel{net.other_latency_s, net.other_tau};
   r.levels.intra_tau_concurrent = net.tau_node_concurrent;
-  r.source = fmt::format("tune: {} ranks on rank 0's node, {} node{}; the ping-pong of ranks 0 and 1 ({}) is the {} "
-                         "one-flow value; {}; the other level, node link and backbone not measured",
-                         net.ranks_per_node, net.nodes, net.nodes == 1 ? "" : "s",
-                         net.pingpong_same_node ? "one node" : "two nodes",
-                         net.pingpong_same_node ? "intra-node" : "inter-node",
-                         net.tau_node_concurrent > 0 ? "intra-node at once: every rank of a node sends to the next "
-                                                       "rank of its node at the same time"
-                                                     : "no node holds two ranks: no intra-node exchange at once");
+  r.levels.node_link_tau = net.node_link_tau;
+  r.levels.backbone_tau = net.backbone_tau;
+  const char* first = net.pingpong_same_node ? "intra-node" : "inter-node";
+  const char* second = net.pingpong_same_node ? "inter-node" : "intra-node";
+  std::string capacities = "node link and backbone not measured (one node)";
+  if (net.nodes >= 2)
+    capacities = fmt::format(
+        "node link: {} flows from rank 0's node to the next at once carried {:.3g} MB/s ({}); backbone: {} flows, "
+        "every node to the next at once, carried {:.3g} MB/s ({})",
+        net.link_flows, net.link_sum_tau * 8 / 1e6, net.node_link_tau > 0 ? "less than alone: the link's capacity" : "as much as alone: unlimited",
+        net.backbone_flows, net.backbone_sum_tau * 8 / 1e6,
+        net.backbone_tau > 0 ? "less than the links allow: the backbone's capacity" : "as much as the links allow: unlimited");
+  r.source = fmt::format(
+      "tune (measured): {} ranks on rank 0's node, {} node{}; {} level: the ping-pong sweep of ranks 0 and 1; {} level: {}; "
+      "{}; {}",
+      net.ranks_per_node, net.nodes, net.nodes == 1 ? "" : "s", first, second,
+      net.other_partner >= 0 ? fmt::format("ranks 0 and {}, 8 B .. 4 MiB", net.other_partner)
+                             : std::string("not measured (no such pair in this job)"),
+      net.tau_node_concurrent > 0 ? "intra-node at once: every rank of a node sends to the next rank of its node at the same time"
+                                  : "no node holds two ranks: no intra-node exchange at once",
+      capacities);
   return r;
 }
 

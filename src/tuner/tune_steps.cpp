@@ -153,6 +153,15 @@ Timed<NetworkCalibration> calibrate(Session& s) {
                       net.pingpong_same_node ? "one node" : "two nodes",
                       net.tau_node_concurrent > 0 ? fmt::format("{:.3g} GB/s per rank", net.tau_node_concurrent * 8 / 1e9)
                                                   : std::string("not measured (one rank per node)")));
+    if (net.other_partner >= 0)
+      s.say(fmt::format("network: ranks 0 and {} ({}): latency {:.3g} us, {:.3g} GB/s", net.other_partner,
+                        net.pingpong_same_node ? "two nodes" : "one node", net.other_latency_s * 1e6,
+                        net.other_tau * 8 / 1e9));
+    if (net.nodes >= 2)
+      s.say(fmt::format("network: node link {:.3g} GB/s over {} flows ({}), backbone {:.3g} GB/s over {} flows ({})",
+                        net.link_sum_tau * 8 / 1e9, net.link_flows, net.node_link_tau > 0 ? "limited" : "unlimited",
+                        net.backbone_sum_tau * 8 / 1e9, net.backbone_flows,
+                        net.backbone_tau > 0 ? "limited" : "unlimited"));
   } else {
     s.say("network: " + net.note);
   }

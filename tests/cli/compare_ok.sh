@@ -4,24 +4,25 @@
 #    --fail-on-regression exits 1 (also under mpirun -n 2: one output, code 1);
 #  - dgemm has the same times shuffled: not flagged;
 #  - tpmm only in A, pdgemm only in B: listed as such;
-#  - a file without t_rounds (older CSV) is compared by its medians;
+#  - a file without t_rounds (older CSV) is compared by its medians (6 rounds:
+#    disjoint [min, max] ranges have probability 0.002 with no change);
 #  - the JSON export's rows read like the CSV's.
 set -u
 mpirun=$1; mm=$2; dir=$3/compare
 fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$dir"
-hdr=algo,p,threads,m,n,k,grid,nb,lb,local_levels,status,reason,t_median,t_median_lo,t_median_hi,gflops_total,order_seed,t_rounds
+hdr=algo,p,threads,m,n,k,grid,nb,lb,local_levels,status,reason,t_median,t_median_lo,t_median_hi,gflops_total,reps,order_seed,t_rounds
 cat >"$dir/a.csv" <<CSV
 $hdr
-ring,2,1,256,256,256,,,,0,ok,,1.0,0.99,1.01,0.0336,11,1.00;1.01;0.99;1.02;0.98;1.03
-dgemm,1,2,256,256,256,,,,0,ok,,1.0,0.99,1.01,0.0336,11,1.00;1.01;0.99;1.02;0.98;1.00
-tpmm,2,1,256,256,256,,,,0,ok,,0.5,0.49,0.51,0.0671,11,0.50;0.51;0.49;0.50;0.50;0.50
+ring,2,1,256,256,256,,,,0,ok,,1.0,0.99,1.01,0.0336,6,11,1.00;1.01;0.99;1.02;0.98;1.03
+dgemm,1,2,256,256,256,,,,0,ok,,1.0,0.99,1.01,0.0336,6,11,1.00;1.01;0.99;1.02;0.98;1.00
+tpmm,2,1,256,256,256,,,,0,ok,,0.5,0.49,0.51,0.0671,6,11,0.50;0.51;0.49;0.50;0.50;0.50
 CSV
 cat >"$dir/b.csv" <<CSV
 $hdr
-dgemm,1,2,256,256,256,,,,0,ok,,1.0,0.99,1.01,0.0336,12,1.02;0.98;1.00;1.00;0.99;1.01
-ring,2,1,256,256,256,,,,0,ok,,1.2,1.19,1.21,0.028,12,1.20;1.21;1.19;1.22;1.18;1.23
-pdgemm,2,1,256,256,256,1x2,64,32,,ok,,0.7,0.69,0.71,0.048,12,0.70;0.71;0.69;0.70;0.70;0.70
+dgemm,1,2,256,256,256,,,,0,ok,,1.0,0.99,1.01,0.0336,6,12,1.02;0.98;1.00;1.00;0.99;1.01
+ring,2,1,256,256,256,,,,0,ok,,1.2,1.19,1.21,0.028,6,12,1.20;1.21;1.19;1.22;1.18;1.23
+pdgemm,2,1,256,256,256,1x2,64,32,,ok,,0.7,0.69,0.71,0.048,6,12,0.70;0.71;0.69;0.70;0.70;0.70
 CSV
 
 out=$("$mm" compare "$dir/a.csv" "$dir/b.csv" --csv "$dir/cmp.csv" 2>&1); code=$?
@@ -55,14 +56,14 @@ out=$("$mpirun" -q -n 2 "$mm" compare "$dir/a.csv" "$dir/b.csv" --fail-on-regres
 [ "$(echo "$out" | grep -c '^ring ')" = 1 ] || fail "mpirun -n 2: ring printed $(echo "$out" | grep -c '^ring ') times"
 
 # Older files without rounds: the medians and their intervals decide.
-cut -d, -f1-17 "$dir/a.csv" >"$dir/a-old.csv"
+cut -d, -f1-18 "$dir/a.csv" >"$dir/a-old.csv"
 out=$("$mm" compare "$dir/a-old.csv" "$dir/b.csv" 2>&1) || fail "old file: exit $?"
 echo "$out" | grep -E '^ring .* medians +SLOWER' >/dev/null || fail "medians method: $out"
 
 # The JSON export holds the same rows: compared like the CSV.
 python3 - "$dir/b.csv" "$dir/b.json" <<'PY' || fail "writing the JSON fixture"
 import csv, json, sys
-ints = {"p", "threads", "m", "n", "k", "nb", "lb", "order_seed"}
+ints = {"p", "threads", "m", "n", "k", "nb", "lb", "reps", "order_seed"}
 nums = {"t_median", "t_median_lo", "t_median_hi", "gflops_total"}
 rows = []
 for r in csv.DictReader(open(sys.argv[1])):

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# A cluster of N nodes on this machine: each node a network namespace with
+# its own host name, joined to the others by a bridge over veth links, each
+# link limited to a rate if asked (tc tbf, both directions). Open MPI starts
+# its daemons in the nodes through an rsh agent that enters the node's
+# namespaces, so ranks on different nodes talk TCP over the bridge and ranks
+# on one node share memory, as on a real cluster.
+#
+#   scripts/netns-cluster.sh up N [--ranks-per-node R] [--rate 10gbit] [--dir DIR] [--prefix mmb]
+#   scripts/netns-cluster.sh down [--dir DIR] [--prefix mmb]
+#   scripts/netns-cluster.sh status [--prefix mmb]
+#
+# up writes into DIR (default /tmp/<prefix>-cluster):
+#   hostfile      one line per node: its address and R slots
+#   agent.sh      the rsh agent (Open MPI's plm_rsh_agent): runs a command
+#                 on a node, inside its network and host-name namespaces
+#   mpirun.args   the arguments to add to mpirun (one per line)
+#   nodes         the nodes: address, namespace, host name, cores
+# and prints the launcher line, e.g.
+#   mpirun $(cat /tmp/mmb-cluster/mpirun.args) -n 4 build/mmbench run ...
+# Node i is 10.77.0.i (prefix mmb; another prefix takes another subnet),
+# host name <prefix>-node<i>; mpirun itself stays in this namespace, on the
+# bridge's address .254. Each node gets its share of this machine's cores
+# (taskset around its daemon; with more nodes than cores they share), and
+# mpirun does not bind (--bind-to none): Open MPI binds by the whole
+# machine's topology, not the node's cores, so every node's first rank went
+# to core 0 and ranks of different nodes polled on one core, waiting the
+# scheduler's 4 ms slice for each other (a ping-pong of 8 B took 4.3 ms).
+# Where a node holds more ranks than cores they yield when idle. Ranks beyond a node's cores are
+# oversubscribed: such times are for correctness and communication-bound
+# cases, and say so.
+#
+# Needs root, iproute2 (ip netns, veth, bridge), tc with tbf, unshare. Where
+# it cannot run, it says why in one line and exits 2; up undoes what it made
+# if a step fails; down removes everything of the prefix (and kills what
+# still runs in the nodes).
+set -euo pipefail
+
+usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--dir DIR] [--prefix P] | down | status" >&2; exit 2; }
+refuse() { echo "netns-cluster: $*" >&2; exit 2; }
+
+cmd=${1:-}; [ -n "$cmd" ] || usage; shift
+nodes=0
+if [ "$cmd" = up ]; then nodes=${1:-}; shift || true; fi
+rpn=1 rate="" prefix=mmb dir=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --ranks-per-node) rpn=$2; shift 2 ;;
+    --rate) rate=$2; shift 2 ;;
+    --prefix) prefix=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    *) usage ;;
+  esac
+done
+dir=${dir:-/tmp/$prefix-cluster}
+[[ $prefix =~ ^[a-z][a-z0-9]{0,5}$ ]] || refuse "--prefix '$prefix': 1 to 6 lower-case letters and digits, a letter first"
+# The subnet: 10.77.0.0/24 for the default prefix, another per prefix (tests
+# use their own, so they never meet a cluster someone left up).
+sub=$(( $(printf '%s' "$prefix" | cksum | cut -d' ' -f1) % 200 + 20 ))
+[ "$prefix" = mmb ] && sub=77
+net=10.$sub.0
+br=$prefix-br
+
+down() {
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-n[0-9]*$" || true); do
+    for pid in $(ip netns pids "$ns" 2>/dev/null || true); do kill -9 "$pid" 2>/dev/null || true; done
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1 | grep "^$prefix-v[0-9]*$" || true); do
+    ip link del "$link" 2>/dev/null || true
+  done
+  ip link del "$br" 2>/dev/null || true
+  rm -rf "$dir"
+}
+
+case $cmd in
+  down) [ "$(id -u)" = 0 ] || refuse "needs root (ip netns)"; down; echo "netns-cluster: $prefix down"; exit 0 ;;
+  status)
+    ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-n" || echo "netns-cluster: no $prefix nodes"
+    exit 0 ;;
+  up) ;;
+  *) usage ;;
+esac
+
+[[ $nodes =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 200 ] || refuse "N '$nodes': a node count from 1 to 200"
+[[ $rpn =~ ^[0-9]+$ ]] && [ "$rpn" -ge 1 ] || refuse "--ranks-per-node '$rpn': an integer >= 1"
+[ -z "$rate" ] || [[ $rate =~ ^[0-9]+(\.[0-9]+)?(kbit|mbit|gbit)$ ]] || refuse "--rate '$rate': a tc rate such as 500mbit or 10gbit"
+[ "$(id -u)" = 0 ] || refuse "needs root (ip netns, veth links, a bridge)"
+for tool in ip tc unshare taskset; do command -v $tool >/dev/null || refuse "no '$tool' (Debian: iproute2, util-linux)"; done
+probe=$prefix-probe$$
+ip netns add "$probe" 2>/dev/null || refuse "cannot make a network namespace here (ip netns add failed: no CAP_SYS_ADMIN?)"
+ip netns del "$probe"
+if ip netns list | awk '{print $1}' | grep -q "^$prefix-n"; then refuse "a $prefix cluster is up already ($0 down first)"; fi
+
+trap 'echo "netns-cluster: a step failed; undoing" >&2; down' ERR
+mkdir -p "$dir"
+ip link add "$br" type bridge
+ip addr add "$net.254/24" dev "$br"
+ip link set "$br" up
+: >"$dir/hostfile"
+: >"$dir/nodes"
+cpus=$(nproc)
+per=$(( cpus / nodes )); [ "$per" -ge 1 ] || per=1
+for i in $(seq 1 "$nodes"); do
+  first=$(( ((i - 1) * per) % cpus ))
+  cores=$first; [ "$per" -gt 1 ] && cores=$first-$(( first + per - 1 ))
+  ns=$prefix-n$i
+  ip netns add "$ns"
+  ip link add "$prefix-v$i" type veth peer name eth0 netns "$ns"
+  ip link set "$prefix-v$i" master "$br" up
+  ip -n "$ns" addr add "$net.$i/24" dev eth0
+  ip -n "$ns" link set eth0 up
+  ip -n "$ns" link set lo up
+  if [ -n "$rate" ]; then
+    # tbf on each end: what the node sends (its eth0) and what it receives
+    # (the bridge's side of its link). A burst of at least one 64 KiB TSO
+    # segment; packets queue up to 50 ms before tbf drops them.
+    ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 50ms
+    tc qdisc add dev "$prefix-v$i" root tbf rate "$rate" burst 256kb latency 50ms
+  fi
+  echo "$net.$i slots=$rpn" >>"$dir/hostfile"
+  echo "$net.$i $ns $prefix-node$i $cores" >>"$dir/nodes"
+done
+trap - ERR
+
+# The rsh agent: Open MPI calls it as ssh would be called, `agent HOST
+# COMMAND...`, and the command is one shell line (ssh joins its words).
+cat >"$dir/agent.sh" <<EOF
+#!/usr/bin/env bash
+# Open MPI's rsh agent for the $prefix cluster (scripts/netns-cluster.sh):
+# run a command on a node, inside its network namespace and a host-name
+# namespace of its own (so Open MPI's session directories and shared-memory
+# segments are per node, as on separate machines).
+while [ \$# -gt 0 ] && [ "\${1#-}" != "\$1" ]; do shift; done  # ssh options Open MPI may pass
+host=\$1; shift
+line=\$(grep -m1 "^\$host " "$dir/nodes") || { echo "netns-cluster agent: unknown node \$host" >&2; exit 255; }
+set -- \$line "\$@"
+ns=\$2 name=\$3 cores=\$4; shift 4
+exec ip netns exec "\$ns" taskset -c "\$cores" unshare --uts sh -c 'hostname "\$0" && exec sh -c "\$1"' "\$name" "\$*"
+EOF
+chmod +x "$dir/agent.sh"
+cat >"$dir/mpirun.args" <<EOF
+--hostfile
+$dir/hostfile
+--mca
+plm_rsh_agent
+$dir/agent.sh
+--mca
+btl
+tcp,self,vader
+--mca
+btl_tcp_if_include
+$net.0/24
+--mca
+oob_tcp_if_include
+$net.0/24
+--bind-to
+none
+EOF
+if [ "$rpn" -gt "$per" ]; then printf -- '--mca\nmpi_yield_when_idle\n1\n' >>"$dir/mpirun.args"; fi
+echo "netns-cluster: $nodes node(s) of $rpn rank(s) on $net.0/24${rate:+, each link $rate}, $per core(s) a node; $dir"
+echo "  mpirun \$(cat $dir/mpirun.args) -n $((nodes * rpn)) PROGRAM ..."

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# mmbench on a cluster of network namespaces (scripts/netns-cluster.sh):
+# 2 nodes of 1 rank (the ranks talk TCP over a bridge, nothing shared):
+# `tune` with its fast options finishes and its profile records the
+# inter-node level as measured; then 2 nodes of 2 ranks (shared memory
+# inside a node, TCP between): `tune` records both levels, and a `run`
+# across the nodes is verified. Skipped (exit 77) where namespaces cannot be
+# made (not root, no CAP_SYS_ADMIN); the cluster is always taken down.
+#   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR
+set -u
+mpirun=$1 mm=$2 work=$3 src=$4
+cluster=$src/scripts/netns-cluster.sh
+prefix=mmt  # a subnet of its own: never meets a cluster someone left up
+dir=$work/netns-cluster
+rm -rf "$work/netns"; mkdir -p "$work/netns"
+out=$work/netns
+if [ "$(id -u)" != 0 ]; then echo "SKIP: not root (network namespaces need it)"; exit 77; fi
+"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1
+trap '"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1' EXIT
+up() {
+  local msg
+  msg=$("$cluster" up 2 --ranks-per-node "$1" --prefix $prefix --dir "$dir" 2>&1)
+  local rc=$?
+  echo "$msg"
+  if [ $rc = 2 ] && grep -q "cannot make a network namespace\|needs root\|no '" <<<"$msg"; then
+    echo "SKIP: $msg"; exit 77
+  fi
+  [ $rc = 0 ] || { echo "FAIL: cluster up"; exit 1; }
+}
+fast=(--n 256 --kmin 8 --kmax 64 --reps 1 --passes 1 --warmup 0 --no-lb-check --no-blas-probe --no-kernel-model
+      --no-packed-tune --no-local --quiet)
+check_profile() {  # PROFILE WANT_INTRA
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+levels = json.load(open(sys.argv[1]))["network_levels"]
+print("network_levels:", json.dumps(levels)[:600])
+assert levels["nodes"] == 2, f"nodes {levels['nodes']}, expected 2"
+assert levels["inter_node"]["tau_doubles_per_s"] > 0 and levels["inter_node"]["latency_s"] > 0, "no inter-node level"
+assert "measured" in levels["source"], levels["source"]
+if sys.argv[2] == "yes":
+    assert levels["ranks_per_node"] == 2, levels["ranks_per_node"]
+    assert levels["intra_node"]["tau_doubles_per_s"] > 0, "no intra-node level"
+PY
+}
+
+up 1
+args=$(cat "$dir/mpirun.args")
+# shellcheck disable=SC2086
+timeout 240 "$mpirun" $args -n 2 -x OPENBLAS_NUM_THREADS=1 "$mm" tune "${fast[@]}" --profile "$out/p1.json" \
+  --csv "$out/p1.csv" >"$out/tune1.out" 2>&1
+rc=$?
+cat "$out/tune1.out"
+[ $rc = 0 ] || { echo "FAIL: tune across 2 nodes of 1 rank: exit $rc (124: it did not finish in 240 s)"; exit 1; }
+check_profile "$out/p1.json" no || { echo "FAIL: profile of 2 x 1"; exit 1; }
+"$cluster" down --prefix $prefix --dir "$dir" >/dev/null
+
+up 2
+args=$(cat "$dir/mpirun.args")
+# shellcheck disable=SC2086
+timeout 240 "$mpirun" $args -n 4 -x OPENBLAS_NUM_THREADS=1 "$mm" tune "${fast[@]}" --profile "$out/p2.json" \
+  --csv "$out/p2.csv" >"$out/tune2.out" 2>&1
+rc=$?
+cat "$out/tune2.out"
+[ $rc = 0 ] || { echo "FAIL: tune across 2 nodes of 2 ranks: exit $rc"; exit 1; }
+check_profile "$out/p2.json" yes || { echo "FAIL: profile of 2 x 2"; exit 1; }
+# shellcheck disable=SC2086
+timeout 240 "$mpirun" $args -n 4 -x OPENBLAS_NUM_THREADS=1 "$mm" run --algo ring,tpmm,pdgemm,2.5d --n 256 --reps 1 \
+  --csv "$out/run.csv" --quiet >"$out/run.out" 2>&1 || { cat "$out/run.out"; echo "FAIL: run across the nodes"; exit 1; }
+python3 - "$out/run.csv" <<'PY' || { echo "FAIL: rows"; exit 1; }
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = [r for r in rows if r["status"] == "ok"]
+assert len(ok) >= 3 and all(r["verified"] == "yes" for r in ok), [(r["algo"], r["status"], r["verified"]) for r in rows]
+print(f"{len(ok)} rows verified across 2 nodes of 2 ranks")
+PY
+echo "netns_case passed"
