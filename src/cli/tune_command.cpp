@@ -238,7 +238,9 @@ int tune_command(const TuneArgs& a, const Comm& world) {
                              "scripts/profile_network_from_platform.py adds a cluster's)");
     if (!prof.network_measured)
       fmt::print("  network: not measured (one rank)\n");
-    fmt::print("  matrix addition: {:.3g} GB/s per rank; t_op = {:.3g} s/flop\n", prof.add_bytes_per_s / 1e9, prof.t_op_s);
+    fmt::print("  matrix addition: {:.3g} GB/s per rank; fresh memory written {:.3g} GB/s per rank (first touch); "
+               "t_op = {:.3g} s/flop\n",
+               prof.add_bytes_per_s / 1e9, prof.first_touch_bytes_per_s / 1e9, prof.t_op_s);
     if (prof.add_threads > 0 && prof.add_bytes_per_s > 0)
       fmt::print("  matrix addition with {} threads on one rank: {:.3g} GB/s ({:.2f}x one rank's; DGEMM's: {:.2f}x)\n",
                  prof.add_threads, prof.add_threaded_bytes_per_s / 1e9,
