@@ -55,12 +55,16 @@ ISO_KEY_COLUMNS = ("isoefficiency", "p", "algo", "reached", "n_iso", "n")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
-# Colour-blind-safe-ish palette, dark enough to read on white.  A label keeps
-# its colour in every panel and in every plot of the same file.
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-           "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
-# Filled markers -- a second cue besides colour.
-MARKERS = ("o", "s", "^", "v", "D", "p")
+# One colour per algorithm, enough for every algorithm mmbench has (14 with
+# auto's picks), dark enough to read on white; an algorithm keeps its colour
+# in every panel and in every plot of the same file. Its options (lb, L,
+# gemm, threads, ...) get a marker each, then a dash: no two series of a
+# plot share colour, marker and dash (tests/plots/test_legibility.py).
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939", "#843c39", "#7b4173",
+           "#3182bd", "#e6550d")
+MARKERS = ("o", "s", "^", "v", "D", "p", "X", "*")
+DASHES = ("-", "--", "-.", ":")
 
 FIGSIZE = (12, 8)  # inches; at DPI 100 the 1200 x 800 px canvas of the README
 DPI = 100
@@ -208,9 +212,23 @@ def make_labels(rows):
 
 
 def style_for(order):
-    """label -> (colour, marker), fixed per file."""
-    return {lab: (COLOURS[i % len(COLOURS)], MARKERS[(i // len(COLOURS) + i) % len(MARKERS)])
-            for i, lab in enumerate(order)}
+    """label -> (colour, marker, dash), fixed per file: the colour of the
+    label's algorithm (its first word), a marker and then a dash per option
+    variant of that algorithm. With more algorithms than colours a colour
+    comes round again with markers that start further on."""
+    algos, seen, out = [], {}, {}
+    for lab in order:
+        algo = lab.split(" ")[0]
+        if algo not in seen:
+            seen[algo] = 0
+            algos.append(algo)
+        a, v = algos.index(algo), seen[algo]
+        seen[algo] += 1
+        turn = a // len(COLOURS)  # the colour's round
+        m = v + turn * 3
+        out[lab] = (COLOURS[a % len(COLOURS)], MARKERS[m % len(MARKERS)],
+                    DASHES[(m // len(MARKERS)) % len(DASHES)])
+    return out
 
 
 def fmt(value):
@@ -289,9 +307,14 @@ def panel_shape(count):
 
 
 def bottom_legend(fig, handles, labels, max_cols, handlelength=3.0):
-    """One legend for the whole figure, centred in a strip at the bottom.
-    Returns the height of the strip as a fraction of the figure."""
-    cols = max(1, min(len(labels), max_cols))
+    """One legend for the whole figure, centred in a strip at the bottom,
+    with as many columns as the longest entry lets fit in the figure's
+    width (an entry at font size 10: about 6.5 px a character, the handle
+    and the gaps about 12 px per handle length unit). Returns the height of
+    the strip as a fraction of the figure."""
+    width_px = fig.get_figwidth() * fig.dpi
+    entry_px = 6.5 * max((len(x) for x in labels), default=1) + 12 * handlelength + 30
+    cols = max(1, min(len(labels), max_cols, int((width_px - 40) // entry_px)))
     rows = int(math.ceil(len(labels) / float(cols)))
     fig.legend(handles, labels, loc="lower center", ncol=cols, frameon=True,
                edgecolor=LEGEND_FRAME, bbox_to_anchor=(0.5, 0.005), fontsize=10,
@@ -322,12 +345,14 @@ def is_noisy(row):
 
 
 def mflops_points(good, labels):
-    """(points, noisy): points maps (label, p, n) to the median MFLOPS per
-    core over the label's repeated rows (robust to one outlier); noisy is
-    the set of those keys where any of the rows was flagged noisy."""
+    """(points, noisy): points maps (label, cores, n) to the median MFLOPS
+    per core over the label's repeated rows (robust to one outlier); noisy
+    is the set of those keys where any of the rows was flagged noisy. Cores
+    are ranks x threads (cores_of): the dgemm peer's one rank of 2 threads
+    sits with the 2-rank rows, not with one-core rows."""
     groups, noisy = {}, set()
     for row in good:
-        key = (labels[id(row)], num(row["p"]), num(row["n"]))
+        key = (labels[id(row)], cores_of(row), num(row["n"]))
         groups.setdefault(key, []).append(num(row["mflops_per_proc"]))
         if is_noisy(row):
             noisy.add(key)
@@ -348,9 +373,18 @@ def peak_per_core(rows):
     return vals[len(vals) // 2]
 
 
+def cores_title(rows, cores):
+    """'2 cores: 2 ranks x 1 thread, 1 rank x 2 threads' for a panel."""
+    layouts = sorted({(int(num(field(r, "p"))), int(num(field(r, "threads")) or 1)) for r in rows
+                      if cores_of(r) == cores}, reverse=True)
+    parts = ["%d rank%s x %d thread%s" % (pp, "" if pp == 1 else "s", t, "" if t == 1 else "s") for pp, t in layouts]
+    return "%s core%s: %s" % (fmt(cores), "" if cores == 1 else "s", ", ".join(parts))
+
+
 def plot_mflops_vs_n(ctx, rows):
-    """MFLOPS per core against n, one line per label, one panel per p (Abb. 2.15).
-    Points from rows flagged noisy are drawn hollow."""
+    """MFLOPS per core against n, one line per label, one panel per number
+    of cores used (ranks x threads; Abb. 2.15). Points from rows flagged
+    noisy are drawn hollow."""
     good = ok_rows(rows, "p", "n", "mflops_per_proc")
     if not good:
         note("%s: no ok rows with p, n and mflops_per_proc: no mflops-vs-n plot" % ctx["path"])
@@ -371,14 +405,14 @@ def plot_mflops_vs_n(ctx, rows):
     for i, p in enumerate(ps):
         ax = fig.add_subplot(nrows, ncols, i + 1)
         axes.append(ax)
-        ax.set_title("p = %s" % fmt(p), fontsize=11)
+        ax.set_title(cores_title(good, p), fontsize=11)
         for lab in order:
             line = sorted((n, y) for (l, pp, n), y in points.items() if l == lab and pp == p)
             if not line:
                 continue
-            colour, marker = styles[lab]
+            colour, marker, dash = styles[lab]
             (h,) = ax.plot([n for n, _ in line], [y for _, y in line], color=colour, marker=marker,
-                           markersize=7, linewidth=2)
+                           linestyle=dash, markersize=7, linewidth=2, gid=lab)
             handles.setdefault(lab, h)
             hollow = [(n, y) for n, y in line if (lab, p, n) in noisy]
             if hollow:
@@ -387,7 +421,7 @@ def plot_mflops_vs_n(ctx, rows):
         # The measured FMA peak per core of this panel's rows (a profile's
         # cpu_peak): mflops_per_proc / peak_fraction, the same for every row
         # that used as many cores.
-        peak = peak_per_core([r for r in good if num(field(r, "p")) == p])
+        peak = peak_per_core([r for r in good if cores_of(r) == p])
         top = ymax
         if peak:
             (h,) = ax.plot([min(ns), max(ns)], [peak, peak], color="#333333", linestyle=":", linewidth=2)
@@ -413,6 +447,10 @@ def plot_mflops_vs_n(ctx, rows):
                         wspace=0.18, hspace=0.35)
     return fig
 
+
+# A refined prediction further off than this is said in words, not only drawn:
+# beyond the few per cent of run-to-run noise, it is the model or the profile.
+FAR_OFF_PERCENT = 25.0
 
 SOURCES = (("measured", "t_median", "-", "o", True),
            ("paper model", "pred_paper", "--", "^", False),
@@ -442,7 +480,7 @@ def plot_model_vs_measured(ctx, rows):
     styles = style_for(order)
     groups = {}
     for row in with_pred:
-        groups.setdefault((labels[id(row)], num(row["p"]), num(row["n"])), []).append(row)
+        groups.setdefault((labels[id(row)], cores_of(row), num(row["n"])), []).append(row)
     # (label, p, n) -> {column: median time, "flops": 2mnk, "cores": p x threads}
     table = {}
     for key, grp in groups.items():
@@ -471,6 +509,18 @@ def plot_model_vs_measured(ctx, rows):
     lo, hi = min(errors + [0.0]), max(errors + [0.0])
     pad = 0.12 * (hi - lo) if hi > lo else 1.0
 
+    for lab in used:
+        for p in ps:
+            far = sorted((k[2], error(e, "pred_refined")) for k, e in table.items()
+                         if k[0] == lab and k[1] == p and "pred_refined" in e
+                         and abs(error(e, "pred_refined")) > FAR_OFF_PERCENT)
+            if far:
+                errs = ["%+.0f %%" % x for x in sorted(x for _, x in far)]
+                span = errs[0] if errs[0] == errs[-1] else errs[0] + " to " + errs[-1]
+                note("%s: the refined model is off by %s for %s at p = %g (n = %s), beyond %.0f %%: "
+                     "see model-vs-measured.png" % (os.path.basename(ctx["path"]), span, lab, p,
+                                                    ", ".join("%d" % n for n, _ in far), FAR_OFF_PERCENT))
+
     fig = new_figure()
     title = (ctx["title"]("Predicted vs. measured: rate from the times (top), "
                           "error of the predicted time (bottom)") + "\n" + context_line(with_pred))
@@ -481,19 +531,22 @@ def plot_model_vs_measured(ctx, rows):
         cell = outer[i // ncols, i % ncols].subgridspec(2, 1, height_ratios=(62, 38), hspace=0.08)
         top = fig.add_subplot(cell[0])
         bottom = fig.add_subplot(cell[1], sharex=top)
-        top.set_title("p = %s" % fmt(p), fontsize=11)
+        top.set_title(cores_title(with_pred, p), fontsize=11)
         for lab in used:
-            colour = styles[lab][0]
-            for _, col, dash, marker, filled in SOURCES:
+            # The algorithm's colour and the option's marker; the source
+            # (measured, paper, refined) its dash and fill.
+            colour, marker = styles[lab][0], styles[lab][1]
+            for source, col, dash, _, filled in SOURCES:
                 pts = sorted((k[2], e) for k, e in table.items() if k[0] == lab and k[1] == p and col in e)
                 if not pts:
                     continue
                 face = colour if filled else "none"
                 top.plot([n for n, _ in pts], [rate(e, col) for _, e in pts], color=colour, linestyle=dash,
-                         marker=marker, markersize=7, markerfacecolor=face, linewidth=2)
+                         marker=marker, markersize=7, markerfacecolor=face, linewidth=2, gid=lab + " | " + source)
                 if col != "t_median":
                     bottom.plot([n for n, _ in pts], [error(e, col) for _, e in pts], color=colour,
-                                linestyle=dash, marker=marker, markersize=7, markerfacecolor=face, linewidth=2)
+                                linestyle=dash, marker=marker, markersize=7, markerfacecolor=face, linewidth=2,
+                                gid=lab + " | " + source)
         top.set_ylim(0, max(rates) * 1.1)
         integer_y(top)
         top.set_ylabel("MFLOPS per core")
@@ -506,13 +559,14 @@ def plot_model_vs_measured(ctx, rows):
         bottom.grid(True, **GRID)
         set_x_axis(bottom, ns)
     from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color=styles[lab][0], linewidth=3) for lab in used]
+    handles = [Line2D([], [], color=styles[lab][0], marker=styles[lab][1], markersize=7, linewidth=3)
+               for lab in used]
     names = list(used)
-    for name, col, dash, marker, filled in SOURCES:
+    for name, col, dash, _, filled in SOURCES:
         if any(col in e for e in table.values()):
-            handles.append(Line2D([], [], color="black", linestyle=dash, marker=marker, markersize=7,
+            handles.append(Line2D([], [], color="black", linestyle=dash, marker="o", markersize=7,
                                   markerfacecolor="black" if filled else "none", linewidth=2))
-            names.append(name)
+            names.append(name + (" (filled)" if filled else " (hollow)"))
     strip = bottom_legend(fig, handles, names, 5, handlelength=3.5)
     fig.subplots_adjust(left=0.085, right=0.985, bottom=strip + 0.085, top=1 - title_height(title))
     return fig
@@ -894,7 +948,7 @@ def plot_isoefficiency(ctx, rows):
         mine = [r for r in good if (field(r, "isoefficiency"), field(r, "model"), field(r, "threads"))
                 == (target, model, threads)]
         for algo in algos:
-            colour, marker = style[algo]
+            colour, marker = style[algo][0], style[algo][1]
             pts = sorted((num(r["p"]), num(r["n"]), field(r, "reached") == "yes")
                          for r in mine if field(r, "algo") == algo)
             reached = [(p, n) for p, n, ok in pts if ok]

@@ -21,20 +21,50 @@ import subprocess
 import tempfile
 
 
+def levels(r):
+    """Local Strassen levels a row ran with (0 where none)."""
+    v = r.get("local_levels_applied") or r.get("local_levels") or "0"
+    return int(v) if v.isdigit() else 0
+
+
 def key(r):
-    """What identifies a candidate in both the run and the predict CSV."""
+    """What identifies a configuration in the run CSV: algorithm, PDGEMM's
+    grid and lb in force, 2.5D's replicas, local Strassen levels."""
     algo = r["algo"]
-    lb = r.get("lb", "") if algo == "pdgemm" else ""
-    c = r.get("replicas", "") if algo == "2.5d" else ""
-    return (algo, lb, c)
+    return (algo, r.get("grid", "") if algo == "pdgemm" else "", r.get("lb", "") if algo == "pdgemm" else "",
+            r.get("replicas", "") if algo == "2.5d" else "", levels(r))
+
+
+def predict_key(r):
+    """The same from a `predict --csv` row, whose label carries L= and c=."""
+    algo, label = r["algo"], r.get("label", "")
+    words = dict(w.split("=", 1) for w in label.split() if "=" in w)
+    lv = int(words.get("L", "0"))
+    c = words.get("c", "") if algo == "2.5d" else ""
+    return (algo, r.get("grid", "") if algo == "pdgemm" else "", r.get("lb", "") if algo == "pdgemm" else "", c, lv)
+
+
+def label_of(r):
+    lab = r["algo"]
+    if levels(r):
+        lab += f" L={levels(r)}"
+    if r["algo"] == "pdgemm":
+        lab += f" {r.get('grid', '')} lb={r['lb']}" + (" (auto lb)" if r.get("lb_asked", "").startswith("auto") else "")
+    if r["algo"] == "2.5d" and r.get("replicas"):
+        lab += f" c={r['replicas']}"
+    if r["algo"] == "dgemm":
+        lab += f" (1 rank x {r['threads']} threads)"
+    return lab
 
 
 def predictions(mm, profile, p, n):
+    """Communication shares from `mmbench predict` at the run's rank count
+    (its dgemm row is the peer: one rank with p threads)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "pred.csv")
         subprocess.run([mm, "predict", "--profile", profile, "--p", str(p), "--n", str(n), "--top", "0",
                         "--csv", out], check=True, stdout=subprocess.DEVNULL)
-        return {key(r): r for r in csv.DictReader(open(out)) if r.get("model", "refined") == "refined"}
+        return {predict_key(r): r for r in csv.DictReader(open(out)) if r.get("model", "refined") == "refined"}
 
 
 def main():
@@ -50,27 +80,33 @@ def main():
     for tag in tags:
         profile = os.path.join(a.dir, tag + "-profile.json")
         rows = [r for r in csv.DictReader(open(os.path.join(a.dir, tag + ".csv"))) if r["status"] == "ok"]
+        nodes, rpn = (int(x) for x in tag.split("-")[0].split("x"))
         cache = {}
         within, counted = 0, 0
-        for r in rows:
-            p, n = int(r["p"]), int(r["n"])
-            if (p, n) not in cache:
-                cache[(p, n)] = predictions(a.mmbench, profile, p, n)
-            pred = cache[(p, n)].get(key(r))
+        seen = set()
+        for r in sorted(rows, key=lambda r: (int(r["n"]), label_of(r))):
+            n = int(r["n"])
+            if (n, label_of(r)) in seen:
+                continue
+            seen.add((n, label_of(r)))
+            if n not in cache:
+                cache[n] = predictions(a.mmbench, profile, nodes * rpn, n)
+            pred = cache[n].get(key(r))
             t = float(r["t_median"])
-            label = r["algo"] + (f" lb={r['lb']}" if r["algo"] == "pdgemm" else "") + \
-                (" (auto)" if r.get("selected_by", "user").startswith("auto") else "")
-            if pred is None or not pred.get("pred_refined"):
+            label = label_of(r)
+            model = float(r["pred_refined"]) if r.get("pred_refined") else None
+            if model is None:
                 print(f"| {tag} | {n} | {label} | {t:.4g} | – | – | – |")
                 continue
-            model = float(pred["pred_refined"])
-            share = float(pred["comm_refined"]) / model if model > 0 else 0.0
+            comm = float(pred["comm_refined"]) if pred and pred.get("comm_refined") else None
+            share = comm / float(pred["pred_refined"]) if comm is not None and float(pred["pred_refined"]) > 0 else None
             err = model / t - 1
-            if share >= 0.3:
+            if share is not None and share >= 0.3:
                 counted += 1
                 within += abs(err) <= 0.15
             interval = f" ({float(r['t_median_lo']):.4g}–{float(r['t_median_hi']):.4g})" if r.get("t_median_lo") else ""
-            print(f"| {tag} | {n} | {label} | {t:.4g}{interval} | {model:.4g} | {100 * err:+.1f} % | {100 * share:.0f} % |")
+            share_text = f"{100 * share:.0f} %" if share is not None else "–"
+            print(f"| {tag} | {n} | {label} | {t:.4g}{interval} | {model:.4g} | {100 * err:+.1f} % | {share_text} |")
         summary.append((tag, within, counted))
     print()
     for tag, within, counted in summary:
@@ -92,13 +128,16 @@ def main():
         rows = [r for r in csv.DictReader(open(os.path.join(a.dir, tag + ".csv")))
                 if r["status"] == "ok" and r["algo"] == "pdgemm"]
         for n in sorted({int(r["n"]) for r in rows}):
-            at = {r["lb"]: float(r["t_median"]) for r in rows if int(r["n"]) == n}
-            tuned = [r for r in rows if int(r["n"]) == n and r.get("lb_asked") == "auto"]
-            if not at or not tuned:
-                continue
-            best = min(at, key=at.get)
-            t_tuned = float(tuned[0]["t_median"])
-            print(f"| {tag} | {n} | {tuned[0]['lb']} (profile {profile['lb']}) | {t_tuned / at[best]:.3f} | {best} |")
+            # The ladder on the tuned row's own grid: lbs compare only there.
+            for tuned in [r for r in rows if int(r["n"]) == n and r.get("lb_asked", "").startswith("auto")]:
+                at = {r["lb"]: float(r["t_median"]) for r in rows
+                      if int(r["n"]) == n and r["grid"] == tuned["grid"] and not r.get("lb_asked", "").startswith("auto")}
+                if not at:
+                    continue
+                best = min(at, key=at.get)
+                t_tuned = float(tuned["t_median"])
+                print(f"| {tag} | {n} | {tuned['grid']}: {tuned['lb']} (profile {profile['lb']}) | "
+                      f"{t_tuned / at[best]:.3f} | {best} |")
 
 
 if __name__ == "__main__":

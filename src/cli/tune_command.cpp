@@ -206,16 +206,30 @@ int tune_command(const TuneArgs& a, const Comm& world) {
                prof.rule_lb, o.x, prof.peak_dgemm_mflops, prof.lb_at_max);
     if (prof.lb_check.rounds > 0) {
       const std::int64_t rule = tuner::rule_candidate(prof.lb_check, prof.rule_lb);
-      double speed = 0, rule_speed = 0;
+      // The check's best (decide_lb: the highest median ratio, the smaller
+      // lb on a tie); the profile's lb differs where it recorded the rule's
+      // (tuner::recorded_lb).
+      const tuner::LbCheckCandidate* best = nullptr;
+      double rule_speed = 0;
       for (const tuner::LbCheckCandidate& c : prof.lb_check.candidates) {
-        if (c.lb == prof.lb) speed = c.ratio_median;
+        if (best == nullptr || c.ratio_median > best->ratio_median) best = &c;
         if (c.lb == rule) rule_speed = c.ratio_median;
       }
       const std::string rule_text =
           rule == prof.rule_lb ? std::string("the rule's lb") : fmt::format("the rule's lb capped at {}", rule);
-      fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
-                 prof.lb, prof.lb_check.n, prof.lb_check.rounds, speed, kScalapackDefaultLb, rule_text, rule_speed,
-                 o.lb_check_csv_path);
+      const std::int64_t checked = best != nullptr ? best->lb : prof.lb;
+      const int n_here = lb_in_force(prof.lb, true, prof.lb_check.n, pr, pc, prof.lb_check.nb);
+      if (checked == prof.lb)
+        fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
+                   prof.lb, prof.lb_check.n, prof.lb_check.rounds, best != nullptr ? best->ratio_median : 0.0,
+                   kScalapackDefaultLb, rule_text, rule_speed, o.lb_check_csv_path);
+      else
+        fmt::print("  lb = {}, the rule's, capped by each PDGEMM at its share ({} at n = {}, {} at n = {}): the PDGEMM "
+                   "check at n = {} ({} rounds) found {} best, {:.3f}x the speed of lb = {}, and no wider lb surely "
+                   "slower; in {}\n",
+                   prof.lb, n_here, prof.lb_check.n, lb_in_force(prof.lb, true, 2 * prof.lb_check.n, pr, pc, prof.lb_check.nb),
+                   2 * prof.lb_check.n, prof.lb_check.n, prof.lb_check.rounds, checked, best->ratio_median,
+                   kScalapackDefaultLb, o.lb_check_csv_path);
     } else {
       fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
     }

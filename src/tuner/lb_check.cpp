@@ -203,4 +203,16 @@ std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb) {
   return best;
 }
 
+std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb) {
+  const LbCheckCandidate* best = nullptr;
+  const LbCheckCandidate* widest = nullptr;
+  for (const LbCheckCandidate& c : record.candidates) {
+    if (c.lb == checked_lb) best = &c;
+    if (widest == nullptr || c.lb > widest->lb) widest = &c;
+  }
+  if (best == nullptr || widest == nullptr) return checked_lb;
+  const bool wider_lost = widest->lb > best->lb && widest->ratio_ci_hi < best->ratio_ci_lo;
+  return !wider_lost && rule_lb > checked_lb ? rule_lb : checked_lb;
+}
+
 }  // namespace mmbench::tuner

@@ -70,6 +70,25 @@ std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, in
 // rule 40 -> 40. 0 when no candidate is at or below rule_lb.
 std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb);
 
+// The lb a profile records, for every size a consumer meets. The check
+// times candidates only up to the cap of the tuning problem (lb_cap at the
+// tuning n), so that what it keeps is what `--lb auto` runs there; it can
+// only say that wider panels lose up to that width. So:
+//  - the check's best, where the widest candidate it timed ran surely
+//    slower (its ratio interval entirely below the best's): wider panels
+//    lose, at least at this size;
+//  - else the rule's lb, where that is larger: the widest candidate won, or
+//    could not be told from the best, so the cap, not the measurement,
+//    stopped the check; every PDGEMM gets the rule's lb capped at its own
+//    share (core/lb_in_force.hpp);
+//  - else the check's best.
+// Example, 1 x 2, nb 64, tuned at n = 2048 (candidates 32, 64, 128), rule
+// 244: best 128 -> 244, run as 128 at n = 2048, 244 at 4096 (cap 256) and
+// 8192; best 64 at 1.333 [0.731, 1.624] beside 128 at 1.326 [1.180, 1.876]
+// -> 244 (no evidence that 128 loses); best 64 at 1.10 [1.09, 1.11] beside
+// 128 at 1.02 [1.01, 1.03] -> 64 at every n. Without candidates: checked_lb.
+std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb);
+
 struct LbDecision {
   std::int64_t lb = 0;  // the chosen candidate
   std::vector<LbCheckCandidate> candidates;  // in the order of lbs

@@ -28,11 +28,21 @@ PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, con
   r.model = cpu.model_number;
   r.flags = to_string(cpu.flags);
   r.cores = peak.threads;
-  for (const IsaPeak& p : peak.isas)
-    r.isas.push_back({std::string(isa_name(p.isa)), local::peak_flops_per_iteration(p.isa), p.one_core_gflops,
-                      p.all_cores_gflops_per_core});
+  r.logical_cpus = peak.logical_cpus;
+  const IsaPeak* fastest = nullptr;
+  for (const IsaPeak& p : peak.isas) {
+    IsaPeakRecord i{std::string(isa_name(p.isa)), local::peak_flops_per_iteration(p.isa), p.one_core_gflops,
+                    p.all_cores_gflops_per_core, {}, p.all_threads_gflops_per_thread};
+    for (const BusyCoresRate& b : p.by_busy_cores) i.by_busy_cores.push_back({b.cores, b.gflops_per_core});
+    r.isas.push_back(std::move(i));
+    if (fastest == nullptr || p.one_core_gflops > fastest->one_core_gflops) fastest = &p;
+  }
   r.one_core_gflops = peak.one_core_gflops();
   r.all_cores_gflops_per_core = peak.all_cores_gflops_per_core();
+  if (fastest != nullptr) {
+    r.by_busy_cores = r.isas[static_cast<std::size_t>(fastest - peak.isas.data())].by_busy_cores;
+    r.all_threads_gflops_per_thread = fastest->all_threads_gflops_per_thread;
+  }
   r.blas_core = blas_core;
   r.blas_pin = blas_pin;
   if (dgemm_n > 0 && dgemm_gflops > 0) {
@@ -79,9 +89,14 @@ std::string describe_recorded_peak(const PeakRecord& r) {
     if (best == nullptr || i.one_core_gflops > best->one_core_gflops) best = &i;
   if (best == nullptr) return "not measured (no vector ISA mmbench has a loop for)";
   std::string s = fmt::format("{} {:.1f} GFLOP/s one core", best->isa, r.one_core_gflops);
+  // The ladder's middle (4 of 16 busy: ...) where there is one.
+  for (std::size_t i = 0; i + 1 < r.by_busy_cores.size(); ++i)
+    s += fmt::format(", {:.1f} per core with {} busy", r.by_busy_cores[i].gflops_per_core, r.by_busy_cores[i].cores);
   if (r.all_cores_gflops_per_core > 0)
     s += fmt::format(", {:.1f} per core on {} cores at once ({:.1f} in all)", r.all_cores_gflops_per_core, r.cores,
                      r.all_cores_gflops_per_core * r.cores);
+  if (r.all_threads_gflops_per_thread > 0)
+    s += fmt::format("; SMT: {:.1f} per thread on {} logical CPUs", r.all_threads_gflops_per_thread, r.logical_cpus);
   return s;
 }
 

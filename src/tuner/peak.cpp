@@ -12,6 +12,7 @@
 
 #include "core/affinity.hpp"
 #include "core/comm.hpp"
+#include "core/cpu_topology.hpp"
 #include "core/mpi_check.hpp"
 #include "core/sysinfo.hpp"
 #include "core/timing.hpp"
@@ -104,13 +105,22 @@ double PeakMeasurement::all_cores_gflops_per_core() const {
   return best;
 }
 
+std::vector<int> busy_core_ladder(int cores) {
+  std::vector<int> ladder;
+  for (int c = 2; c < cores; c *= 2) ladder.push_back(c);
+  if (cores >= 2) ladder.push_back(cores);
+  return ladder;
+}
+
 PeakMeasurement measure_peak(const PeakOptions& o, const std::vector<int>& cpus_given) {
   if (!(o.seconds > 0) || o.repeats < 1)
     throw std::invalid_argument(
         fmt::format("peak: seconds = {:g}, repeats = {}: needs seconds > 0 and repeats >= 1", o.seconds, o.repeats));
   const std::vector<int> cpus = cpus_given.empty() ? allowed_cpus() : cpus_given;
+  const std::vector<int> cores = one_cpu_per_core(read_cpu_places(cpus));
   PeakMeasurement m;
-  m.threads = o.all_cores ? static_cast<int>(cpus.size()) : 0;
+  m.threads = o.all_cores ? static_cast<int>(cores.size()) : 0;
+  m.logical_cpus = o.all_cores ? static_cast<int>(cpus.size()) : 0;
   for (VectorIsa isa : vector_isas(detect_cpu().flags)) {
     const local::PeakLoop loop = local::peak_loop(isa);
     if (loop == nullptr) continue;  // not built for this ISA
@@ -121,10 +131,20 @@ PeakMeasurement measure_peak(const PeakOptions& o, const std::vector<int>& cpus_
     for (int r = 0; r < o.repeats; ++r)
       p.one_core_gflops =
           std::max(p.one_core_gflops, flops * static_cast<double>(iterations) / time_loop(loop, iterations) / 1e9);
-    if (o.all_cores && !cpus.empty())
-      for (int r = 0; r < o.repeats; ++r)
-        p.all_cores_gflops_per_core =
-            std::max(p.all_cores_gflops_per_core, all_cores_pass(loop, iterations, flops, cpus, m.pinned));
+    if (o.all_cores && !cores.empty()) {
+      for (int busy : busy_core_ladder(static_cast<int>(cores.size()))) {
+        const std::vector<int> first(cores.begin(), cores.begin() + busy);
+        BusyCoresRate b{busy, 0};
+        for (int r = 0; r < o.repeats; ++r)
+          b.gflops_per_core = std::max(b.gflops_per_core, all_cores_pass(loop, iterations, flops, first, m.pinned));
+        p.by_busy_cores.push_back(b);
+      }
+      p.all_cores_gflops_per_core = p.by_busy_cores.empty() ? p.one_core_gflops : p.by_busy_cores.back().gflops_per_core;
+      if (cpus.size() > cores.size())
+        for (int r = 0; r < o.repeats; ++r)
+          p.all_threads_gflops_per_thread =
+              std::max(p.all_threads_gflops_per_thread, all_cores_pass(loop, iterations, flops, cpus, m.pinned));
+    }
     m.isas.push_back(p);
   }
   return m;
@@ -134,9 +154,10 @@ PeakMeasurement measure_peak_on_rank0(const PeakOptions& o, MPI_Comm comm_handle
   const Comm comm = Comm::view(comm_handle);
   const bool root = comm.rank() == 0;
   record_node_cpus(comm);
-  // Flattened for the broadcast: count, threads, pinned, then isa, one
-  // core, all cores per ISA (at most 3 ISAs).
-  std::vector<double> flat(3 + 3 * 3, 0.0);
+  // Flattened for the broadcast: ISA count, threads, logical CPUs, pinned,
+  // then per ISA: isa, one core, all cores, all threads, ladder length L,
+  // then L (cores, rate) pairs.
+  std::vector<double> flat;
   std::string error;
   run_taking_part(
       comm,
@@ -150,13 +171,13 @@ PeakMeasurement measure_peak_on_rank0(const PeakOptions& o, MPI_Comm comm_handle
             cpus = allowed_cpus();
           }
           const PeakMeasurement m = measure_peak(o, cpus);
-          flat[0] = static_cast<double>(m.isas.size());
-          flat[1] = m.threads;
-          flat[2] = m.pinned ? 1 : 0;
-          for (std::size_t i = 0; i < m.isas.size() && i < 3; ++i) {
-            flat[3 + 3 * i] = static_cast<double>(m.isas[i].isa);
-            flat[4 + 3 * i] = m.isas[i].one_core_gflops;
-            flat[5 + 3 * i] = m.isas[i].all_cores_gflops_per_core;
+          flat = {static_cast<double>(m.isas.size()), static_cast<double>(m.threads),
+                  static_cast<double>(m.logical_cpus), m.pinned ? 1.0 : 0.0};
+          for (const IsaPeak& p : m.isas) {
+            flat.insert(flat.end(), {static_cast<double>(p.isa), p.one_core_gflops, p.all_cores_gflops_per_core,
+                                     p.all_threads_gflops_per_thread, static_cast<double>(p.by_busy_cores.size())});
+            for (const BusyCoresRate& b : p.by_busy_cores)
+              flat.insert(flat.end(), {static_cast<double>(b.cores), b.gflops_per_core});
           }
         } catch (const std::exception& e) {
           error = e.what();
@@ -165,12 +186,26 @@ PeakMeasurement measure_peak_on_rank0(const PeakOptions& o, MPI_Comm comm_handle
       root);
   error = comm.bcast_string(error, 0);
   if (!error.empty()) throw std::runtime_error("peak: rank 0: " + error);
-  MMBENCH_MPI(MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, comm.get()));
+  int size = static_cast<int>(flat.size());
+  MMBENCH_MPI(MPI_Bcast(&size, 1, MPI_INT, 0, comm.get()));
+  flat.resize(static_cast<std::size_t>(size));
+  MMBENCH_MPI(MPI_Bcast(flat.data(), size, MPI_DOUBLE, 0, comm.get()));
   PeakMeasurement m;
   m.threads = static_cast<int>(flat[1]);
-  m.pinned = flat[2] != 0;
-  for (int i = 0; i < static_cast<int>(flat[0]) && i < 3; ++i)
-    m.isas.push_back({static_cast<VectorIsa>(static_cast<int>(flat[3 + 3 * i])), flat[4 + 3 * i], flat[5 + 3 * i]});
+  m.logical_cpus = static_cast<int>(flat[2]);
+  m.pinned = flat[3] != 0;
+  std::size_t at = 4;
+  for (int i = 0; i < static_cast<int>(flat[0]); ++i) {
+    IsaPeak p;
+    p.isa = static_cast<VectorIsa>(static_cast<int>(flat[at]));
+    p.one_core_gflops = flat[at + 1];
+    p.all_cores_gflops_per_core = flat[at + 2];
+    p.all_threads_gflops_per_thread = flat[at + 3];
+    const int ladder = static_cast<int>(flat[at + 4]);
+    at += 5;
+    for (int j = 0; j < ladder; ++j, at += 2) p.by_busy_cores.push_back({static_cast<int>(flat[at]), flat[at + 1]});
+    m.isas.push_back(std::move(p));
+  }
   return m;
 }
 
@@ -178,6 +213,8 @@ std::string describe_isa_peak(const IsaPeak& p, int threads) {
   std::string s = fmt::format("{} {:.1f} GFLOP/s one core", isa_name(p.isa), p.one_core_gflops);
   if (p.all_cores_gflops_per_core > 0)
     s += fmt::format(", {:.1f} per core on {} cores at once", p.all_cores_gflops_per_core, threads);
+  if (p.all_threads_gflops_per_thread > 0)
+    s += fmt::format(" ({:.1f} per thread with every SMT thread busy)", p.all_threads_gflops_per_thread);
   return s;
 }
 

@@ -1,8 +1,12 @@
 // The machine's double-precision peak, measured: the register-only loops of
 // local/peak_loop.hpp, for every vector width the CPU offers (cpuid), on
-// one core and on all cores at once (one thread pinned to each CPU; clocks
-// drop under all-core load, so the all-core rate per core is the fair
-// denominator for a job that uses several cores).
+// one core and on several physical cores at once (one thread pinned to one
+// CPU of each core, core/cpu_topology.hpp). Clocks drop as more cores are
+// busy, so the rate is recorded per busy-core count -- 1, 2, 4, ... and all
+// cores -- and a row is divided by the rate at the cores it used. On an SMT
+// host the thread view (one thread per logical CPU) is recorded beside it:
+// two threads share a core's FMA units, so that rate per thread is about
+// half a core's and is never the denominator of a row.
 //
 // Each measurement runs the loop for `seconds` (its iteration count
 // calibrated first) `repeats` times and keeps the fastest: anything else
@@ -18,15 +22,28 @@
 
 namespace mmbench::tuner {
 
+// The rate per core with `cores` physical cores busy at once.
+struct BusyCoresRate {
+  int cores = 0;
+  double gflops_per_core = 0;
+};
+
 struct IsaPeak {
   VectorIsa isa = VectorIsa::sse2;
   double one_core_gflops = 0;            // one thread on one core, the other cores idle
-  double all_cores_gflops_per_core = 0;  // one thread per CPU at once: the total / the threads
+  double all_cores_gflops_per_core = 0;  // one thread per physical core at once: the total / the cores
+  // 2, 4, 8, ... busy cores and all of them (the last entry: all cores);
+  // empty where only one core was measured.
+  std::vector<BusyCoresRate> by_busy_cores;
+  // One thread per logical CPU at once, per thread (SMT hosts; 0: no SMT
+  // siblings among the CPUs, or not measured).
+  double all_threads_gflops_per_thread = 0;
 };
 
 struct PeakMeasurement {
   std::vector<IsaPeak> isas;  // widest first; empty: no ISA measured (not x86-64)
-  int threads = 0;            // threads of the all-core measurement (CPUs it ran on)
+  int threads = 0;            // physical cores of the all-core measurement (one thread each)
+  int logical_cpus = 0;       // logical CPUs those cores offered (> threads: SMT)
   bool pinned = true;         // every all-core thread was pinned to its CPU
   // The fastest ISA's rates (0 without any).
   double one_core_gflops() const;
@@ -39,10 +56,16 @@ struct PeakOptions {
   bool all_cores = true;
 };
 
-// Measures in this process (no MPI): one core on the calling thread, all
-// cores on one std::thread pinned to each CPU of `cpus` (empty: the CPUs
-// the process may run on). Throws std::invalid_argument for seconds <= 0 or
-// repeats < 1.
+// The busy-core counts measured besides one core: 2, 4, 8, ... below
+// `cores`, then `cores` itself. Example: 16 -> {2, 4, 8, 16}; 6 -> {2, 4, 6};
+// 2 -> {2}; 1 -> {}.
+std::vector<int> busy_core_ladder(int cores);
+
+// Measures in this process (no MPI): one core on the calling thread, then
+// the busy-core ladder on std::threads pinned to one CPU of each physical
+// core among `cpus` (empty: the CPUs the process may run on), and, where
+// `cpus` holds SMT siblings, one thread per CPU. Throws
+// std::invalid_argument for seconds <= 0 or repeats < 1.
 PeakMeasurement measure_peak(const PeakOptions& options, const std::vector<int>& cpus = {});
 
 // Collective: rank 0 measures on the CPUs of its node's ranks (its

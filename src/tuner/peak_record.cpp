@@ -14,7 +14,21 @@ using json = nlohmann::ordered_json;
 
 double peak_gflops_per_core(const PeakRecord& r, int cores) {
   if (cores < 1) return 0;
-  if (cores == 1 || !(r.all_cores_gflops_per_core > 0)) return r.one_core_gflops;
+  if (cores == 1) return r.one_core_gflops;
+  if (!r.by_busy_cores.empty() && r.one_core_gflops > 0) {
+    int lo_cores = 1;
+    double lo_rate = r.one_core_gflops;
+    for (const BusyCoresRecord& b : r.by_busy_cores) {
+      if (cores <= b.cores) {
+        const double t = static_cast<double>(cores - lo_cores) / static_cast<double>(b.cores - lo_cores);
+        return lo_rate + t * (b.gflops_per_core - lo_rate);
+      }
+      lo_cores = b.cores;
+      lo_rate = b.gflops_per_core;
+    }
+    return lo_rate;
+  }
+  if (!(r.all_cores_gflops_per_core > 0)) return r.one_core_gflops;
   return r.all_cores_gflops_per_core;
 }
 
@@ -27,21 +41,31 @@ std::optional<double> peak_fraction(double mflops_per_core, const PeakRecord& re
 void write_peak_record(const std::optional<PeakRecord>& record, json& profile) {
   if (!record) return;
   const PeakRecord& r = *record;
+  const auto ladder = [](const std::vector<BusyCoresRecord>& v) {
+    json a = json::array();
+    for (const BusyCoresRecord& b : v) a.push_back({{"cores", b.cores}, {"gflops_per_core", b.gflops_per_core}});
+    return a;
+  };
   json isas = json::array();
   for (const IsaPeakRecord& i : r.isas)
     isas.push_back({{"isa", i.isa},
                     {"flops_per_iteration", i.flops_per_iteration},
                     {"one_core_gflops", i.one_core_gflops},
-                    {"all_cores_gflops_per_core", i.all_cores_gflops_per_core}});
+                    {"all_cores_gflops_per_core", i.all_cores_gflops_per_core},
+                    {"by_busy_cores", ladder(i.by_busy_cores)},
+                    {"all_threads_gflops_per_thread", i.all_threads_gflops_per_thread}});
   profile["cpu_peak"] = {{"cpu_model", r.cpu_model},
                          {"vendor", r.vendor},
                          {"family", r.family},
                          {"model", r.model},
                          {"flags", r.flags},
                          {"cores", r.cores},
+                         {"logical_cpus", r.logical_cpus},
                          {"isas", std::move(isas)},
                          {"one_core_gflops", r.one_core_gflops},
                          {"all_cores_gflops_per_core", r.all_cores_gflops_per_core},
+                         {"by_busy_cores", ladder(r.by_busy_cores)},
+                         {"all_threads_gflops_per_thread", r.all_threads_gflops_per_thread},
                          {"blas_core", r.blas_core},
                          {"blas_pin", r.blas_pin},
                          {"dgemm_n", r.dgemm_n},
@@ -57,6 +81,27 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
   if (!g.is_object()) r.fail(std::string("field 'cpu_peak' must be an object, got ") + g.type_name());
   constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
   auto at = [](const char* key) { return std::string("cpu_peak.") + key; };
+  // The busy-core ladder at `path` (absent in older profiles: empty):
+  // ascending core counts >= 2 with positive rates.
+  const auto read_ladder = [&r](const json& obj, const std::string& path) {
+    std::vector<BusyCoresRecord> out;
+    const auto it = obj.find("by_busy_cores");
+    if (it == obj.end()) return out;
+    if (!it->is_array()) r.fail("field '" + path + "' must be an array, got " + it->type_name());
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const std::string at_i = path + "[" + std::to_string(i) + "]";
+      if (!(*it)[i].is_object()) r.fail("field '" + at_i + "' must be an object, got " + (*it)[i].type_name());
+      BusyCoresRecord b;
+      b.cores = static_cast<int>(r.integer((*it)[i], at_i + ".cores", "cores", out.empty() ? 2 : out.back().cores + 1,
+                                           std::numeric_limits<int>::max()));
+      b.gflops_per_core = r.number((*it)[i], at_i + ".gflops_per_core", "gflops_per_core", true);
+      out.push_back(b);
+    }
+    return out;
+  };
+  const auto optional_number = [&r](const json& obj, const std::string& path, const char* key) {
+    return obj.contains(key) ? r.number(obj, path, key, false) : 0.0;
+  };
   PeakRecord p;
   p.cpu_model = r.string(g, at("cpu_model"), "cpu_model");
   p.vendor = r.string(g, at("vendor"), "vendor");
@@ -64,6 +109,8 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
   p.model = static_cast<int>(r.integer(g, at("model"), "model", -1, kIntMax));
   p.flags = r.string(g, at("flags"), "flags");
   p.cores = static_cast<int>(r.integer(g, at("cores"), "cores", 0, kIntMax));
+  p.logical_cpus =
+      g.contains("logical_cpus") ? static_cast<int>(r.integer(g, at("logical_cpus"), "logical_cpus", 0, kIntMax)) : 0;
   const json& isas = r.field(g, at("isas"), "isas");
   if (!isas.is_array()) r.fail(std::string("field 'cpu_peak.isas' must be an array, got ") + isas.type_name());
   for (std::size_t i = 0; i < isas.size(); ++i) {
@@ -76,10 +123,16 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
     ip.one_core_gflops = r.number(isas[i], path + ".one_core_gflops", "one_core_gflops", true);
     ip.all_cores_gflops_per_core =
         r.number(isas[i], path + ".all_cores_gflops_per_core", "all_cores_gflops_per_core", false);
+    ip.by_busy_cores = read_ladder(isas[i], path + ".by_busy_cores");
+    ip.all_threads_gflops_per_thread =
+        optional_number(isas[i], path + ".all_threads_gflops_per_thread", "all_threads_gflops_per_thread");
     p.isas.push_back(ip);
   }
   p.one_core_gflops = r.number(g, at("one_core_gflops"), "one_core_gflops", false);
   p.all_cores_gflops_per_core = r.number(g, at("all_cores_gflops_per_core"), "all_cores_gflops_per_core", false);
+  p.by_busy_cores = read_ladder(g, at("by_busy_cores"));
+  p.all_threads_gflops_per_thread =
+      optional_number(g, at("all_threads_gflops_per_thread"), "all_threads_gflops_per_thread");
   p.blas_core = r.string(g, at("blas_core"), "blas_core");
   p.blas_pin = r.string(g, at("blas_pin"), "blas_pin");
   p.dgemm_n = r.integer(g, at("dgemm_n"), "dgemm_n", 0, std::numeric_limits<std::int64_t>::max());

@@ -7,15 +7,26 @@
 //   "cpu_peak": {
 //     "cpu_model": "AMD EPYC 9R14", "vendor": "AuthenticAMD", "family": 25, "model": 17,
 //     "flags": "avx512f avx512bf16 avx2 fma avx sse2", "cores": 2,
+//     "logical_cpus": 4,
 //     "isas": [{"isa": "avx512", "flops_per_iteration": 192,
-//               "one_core_gflops": 58.1, "all_cores_gflops_per_core": 57.2}, ...],
+//               "one_core_gflops": 58.1, "all_cores_gflops_per_core": 57.2,
+//               "by_busy_cores": [{"cores": 2, "gflops_per_core": 57.2}],
+//               "all_threads_gflops_per_thread": 28.7}, ...],
 //     "one_core_gflops": 58.1, "all_cores_gflops_per_core": 57.2,
+//     "by_busy_cores": [{"cores": 2, "gflops_per_core": 57.2}],
+//     "all_threads_gflops_per_thread": 28.7,
 //     "blas_core": "Cooperlake", "blas_pin": "",
 //     "dgemm_n": 2048, "dgemm_gflops": 54.7, "dgemm_fraction": 0.94
 //   }
 //
+// "cores" are physical cores (one thread each); "logical_cpus" the logical
+// CPUs they offer (twice as many with 2-way SMT). "by_busy_cores" is the
+// rate per core with 2, 4, ... and all cores busy, the fastest ISA's at the
+// top level; "all_threads_gflops_per_thread" the SMT view (0: no SMT).
 // Profiles written before the group existed have none: the field is then
 // empty, and every consumer does without (no peak_fraction, no warning).
+// Profiles written before "by_busy_cores" existed measured the all-core
+// rate with one thread per logical CPU; they are read as they are.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -27,21 +38,31 @@
 
 namespace mmbench::tuner {
 
+struct BusyCoresRecord {
+  int cores = 0;
+  double gflops_per_core = 0;
+};
+
 struct IsaPeakRecord {
   std::string isa;                 // "avx512", "avx2+fma", "sse2" (core/cpu_features.hpp)
   std::int64_t flops_per_iteration = 0;  // of its loop (local/peak_loop.hpp)
   double one_core_gflops = 0;
   double all_cores_gflops_per_core = 0;  // 0: not measured
+  std::vector<BusyCoresRecord> by_busy_cores;  // ascending cores; empty: not measured
+  double all_threads_gflops_per_thread = 0;    // 0: no SMT, or not measured
 };
 
 struct PeakRecord {
   std::string cpu_model, vendor;
   int family = -1, model = -1;  // -1: unknown
   std::string flags;            // to_string(CpuFlags): "avx512f avx2 fma avx sse2"
-  int cores = 0;                // threads of the all-core measurement
+  int cores = 0;                // physical cores of the all-core measurement
+  int logical_cpus = 0;         // their logical CPUs; 0: not recorded (older profile)
   std::vector<IsaPeakRecord> isas;  // widest first
   double one_core_gflops = 0;            // the fastest ISA's; 0: no ISA measured (not x86-64)
   double all_cores_gflops_per_core = 0;  // likewise; 0: not measured
+  std::vector<BusyCoresRecord> by_busy_cores;  // the fastest ISA's, ascending cores
+  double all_threads_gflops_per_thread = 0;    // the fastest ISA's SMT view
   // The BLAS check: OpenBLAS's core when it ran ("" = not OpenBLAS or
   // unnamed), OPENBLAS_CORETYPE at the time ("" = unset), and one-thread
   // DGEMM(n, n, n) on one core; dgemm_n = 0: not measured.
@@ -51,9 +72,14 @@ struct PeakRecord {
   double dgemm_fraction = 0;  // dgemm_gflops / one_core_gflops
 };
 
-// The peak per core of a computation on `cores` cores: the one-core peak
-// for one core, the all-core peak per core for more (the one-core peak
-// where the all-core one was not measured). 0 for cores < 1.
+// The peak per core of a computation on `cores` busy cores: the one-core
+// peak for one core; with a busy-core ladder, the rate at that count,
+// linear between the measured counts and the all-core rate beyond them (a
+// job on more cores than one node has keeps each node's cores busy);
+// without one (older profiles), the all-core peak per core, or the one-core
+// peak where that was not measured. 0 for cores < 1.
+// Example: one core 88.5, ladder {4: 80.0, 8: 60.0, 16: 43.7}: 2 cores ->
+// 88.5 - (88.5 - 80.0) / 3 = 85.67; 6 cores -> 70.0; 32 cores -> 43.7.
 double peak_gflops_per_core(const PeakRecord& record, int cores);
 
 // A row's achieved rate against the peak of the cores it used:

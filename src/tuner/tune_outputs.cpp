@@ -136,7 +136,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.libraries.blas = trim(blas_config());
   p.libraries.scalapack = options.scalapack_version;
   p.problem = {options.n, options.pr, options.pc, options.kmin, s.kmax, options.x, options.exhaustive};
-  p.lb = lb;
+  p.lb = m.recorded_lb > 0 ? m.recorded_lb : lb;
   p.rule_lb = rule.lb;
   p.lb_at_max = m.dgemm.best.k;
   p.peak_dgemm_mflops = m.dgemm.best.median;

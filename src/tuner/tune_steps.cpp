@@ -129,6 +129,24 @@ Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
   return out;
 }
 
+std::int64_t record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule) {
+  if (!check.done) return rule.lb;
+  const TuneOptions& options = s.options;
+  const std::int64_t recorded = recorded_lb(check.record, check.lb, rule.lb);
+  if (recorded != check.lb) {
+    const std::int64_t twice = 2 * options.n;
+    s.say_and_note(fmt::format(
+        "lb: the check found nothing wider than {} slower (n = {} on {}x{} allows lb up to {}); the profile "
+        "records the rule's {}, which each PDGEMM gets capped at its own share (n = {}: {}, n = {}: {})",
+        static_cast<long long>(check.lb), static_cast<long long>(options.n), options.pr, options.pc,
+        static_cast<long long>(lb_cap(options.n, options.pr, options.pc, options.lb_check_nb)),
+        static_cast<long long>(recorded), static_cast<long long>(options.n),
+        lb_in_force(recorded, true, options.n, options.pr, options.pc, options.lb_check_nb),
+        static_cast<long long>(twice), lb_in_force(recorded, true, twice, options.pr, options.pc, options.lb_check_nb)));
+  }
+  return recorded;
+}
+
 Timed<NetworkCalibration> calibrate(Session& s) {
   Timed<NetworkCalibration> out;
   const double t0 = MPI_Wtime();

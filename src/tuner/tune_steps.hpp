@@ -110,6 +110,9 @@ DgemmProfileStep profile_dgemm(Session& s);
 // Step 2: PDGEMM check of lb candidates around the rule's (unless
 // --no-lb-check); check.lb is the rule's where it was not done.
 Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule);
+// The lb the profile records (recorded_lb, lb_check.hpp), said when it
+// differs from the check's.
+std::int64_t record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule);
 
 // Step 3: the network.
 Timed<NetworkCalibration> calibrate(Session& s);
@@ -140,7 +143,10 @@ struct Measurements {
   PeakRecord cpu_peak;
   DgemmProfileStep dgemm;
   Timed<LbCheckOutcome> check;
-  std::int64_t lb = 0;  // the lb in force: the check's, or the rule's
+  std::int64_t lb = 0;  // the lb in force at the tuning size: the check's, or the rule's
+  // The lb the profile records for every size (recorded_lb, lb_check.hpp):
+  // lb, or the rule's where the tuning size's cap bound the check.
+  std::int64_t recorded_lb = 0;
   Timed<NetworkCalibration> net;
   Timed<AddBandwidth> add;
   Timed<LocalCrossover> cross;

@@ -91,3 +91,73 @@ TEST(RuleCandidate, ItselfOrTheLargestCandidateBelow) {
 
 }  // namespace
 }  // namespace mmbench::tuner
+
+namespace mmbench::tuner {
+namespace {
+
+// The lb a profile records, and what `--lb auto` then runs at other sizes
+// (lb_in_force with the cap): from one tune, at every n.
+LbCheckRecord check_of(std::vector<LbCheckCandidate> candidates) {
+  LbCheckRecord r;
+  r.n = 2048;
+  r.nb = 64;
+  r.rounds = 7;
+  r.reference_lb = 32;
+  r.candidates = std::move(candidates);
+  return r;
+}
+
+TEST(RecordedLb, TheRuleWhereTheCapStoppedTheCheck) {
+  // Tuned at n = 2048 on 1 x 2, nb 64: candidates up to lb_cap = 128.
+  ASSERT_EQ(lb_cap(2048, 1, 2, 64), 128);
+  // The widest candidate won, the rule wants 244: the rule's is recorded.
+  const LbCheckRecord widest_won =
+      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.05, 1.04, 1.06}, {128, 0, 1.10, 1.09, 1.11}});
+  const std::int64_t lb = recorded_lb(widest_won, 128, 244);
+  EXPECT_EQ(lb, 244);
+  EXPECT_EQ(lb_in_force(lb, true, 1024, 1, 2, 64), 64);
+  EXPECT_EQ(lb_in_force(lb, true, 2048, 1, 2, 64), 128);  // the tuning size: as checked
+  EXPECT_EQ(lb_in_force(lb, true, 4096, 1, 2, 64), 244);  // 128 before
+  EXPECT_EQ(lb_in_force(lb, true, 8192, 1, 2, 64), 244);
+  // The rule asks for no more than the check's best: the check's.
+  EXPECT_EQ(recorded_lb(widest_won, 128, 78), 128);
+  // The widest candidate surely slower: the check's best, at every n.
+  const LbCheckRecord wider_lost =
+      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.10, 1.09, 1.11}, {128, 0, 1.02, 1.01, 1.03}});
+  EXPECT_EQ(recorded_lb(wider_lost, 64, 244), 64);
+  EXPECT_EQ(lb_in_force(recorded_lb(wider_lost, 64, 244), true, 8192, 1, 2, 64), 64);
+  // No candidates (a record without the check): the checked lb.
+  EXPECT_EQ(recorded_lb(LbCheckRecord{}, 96, 244), 96);
+}
+
+TEST(RecordedLb, RecordedProfiles) {
+  // results/netns-validation-vm-20261127/2x1-unlimited-profile.json: tuned
+  // at n = 2048 on 1 x 2 (2 namespace nodes), best 64 at 1.333 [0.731,
+  // 1.624], 128 at 1.326 [1.180, 1.876], rule 504. The profile held every
+  // n to 64; the run at n = 4096 found 256 and 512 1.17x faster. Now 504,
+  // capped: 128 at 2048, 256 at 4096.
+  const LbCheckRecord netns =
+      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.333, 0.731, 1.624}, {128, 0, 1.326, 1.180, 1.876}});
+  const std::int64_t lb = recorded_lb(netns, 64, 504);
+  EXPECT_EQ(lb, 504);
+  EXPECT_EQ(lb_in_force(lb, true, 2048, 1, 2, 64), 128);
+  EXPECT_EQ(lb_in_force(lb, true, 4096, 1, 2, 64), 256);
+  // results/xeon16-device-20261126/profile-xeon16.json: n = 4096 on 4 x 4
+  // (candidates up to 128), best 128, rule 504 -> 504: 256 at n = 8192
+  // where the profile as written held the calls to 128.
+  const LbCheckRecord xeon =
+      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.003, 0.990, 1.017}, {128, 0, 1.009, 0.993, 1.054}});
+  EXPECT_EQ(recorded_lb(xeon, 128, 504), 504);
+  EXPECT_EQ(lb_in_force(504, true, 4096, 4, 4, 64), 128);
+  EXPECT_EQ(lb_in_force(504, true, 8192, 4, 4, 64), 256);
+  // results/machine-limit-vm-20261125T0953Z/machine-profile-p2.json: n =
+  // 4096 on 1 x 2, best 128 at 1.135 [1.037, 1.162], 256 at 1.112 [1.012,
+  // 1.233], rule 292: 256 cannot be told from 128 -> 292, capped 256.
+  const LbCheckRecord vm =
+      check_of({{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.135, 1.037, 1.162}, {256, 0, 1.112, 1.012, 1.233}});
+  EXPECT_EQ(recorded_lb(vm, 128, 292), 292);
+  EXPECT_EQ(lb_in_force(292, true, 4096, 1, 2, 64), 256);
+}
+
+}  // namespace
+}  // namespace mmbench::tuner

@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "core/cpu_topology.hpp"
 #include "local/peak_loop.hpp"
 #include "tuner/blas_check.hpp"
+#include "tuner/peak.hpp"
 #include "tuner/peak_record.hpp"
 
 using namespace mmbench;
@@ -63,6 +67,104 @@ TEST(PeakFraction, UsesTheAllCorePeakForSeveralCores) {
   EXPECT_FALSE(peak_fraction(0, r, 1).has_value());
   PeakRecord none;
   EXPECT_FALSE(peak_fraction(45000, none, 1).has_value());
+}
+
+// Topologies as the kernel reports them: one thread per physical core is
+// what the peak's all-core measurement runs.
+TEST(CpuTopology, OneCpuPerPhysicalCore) {
+  // 2 cores x 2 threads, Linux's usual numbering (siblings n and n + cores).
+  EXPECT_EQ(one_cpu_per_core({{0, 0, 0}, {1, 0, 1}, {2, 0, 0}, {3, 0, 1}}), (std::vector<int>{0, 1}));
+  // The same with siblings adjacent (some BIOSes).
+  EXPECT_EQ(one_cpu_per_core({{0, 0, 0}, {1, 0, 0}, {2, 0, 1}, {3, 0, 1}}), (std::vector<int>{0, 2}));
+  // No SMT: every CPU is a core.
+  EXPECT_EQ(one_cpu_per_core({{0, 0, 0}, {1, 0, 1}}), (std::vector<int>{0, 1}));
+  // Two packages reuse core ids: (0, 0) and (1, 0) are different cores.
+  EXPECT_EQ(one_cpu_per_core({{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}}), (std::vector<int>{0, 1}));
+  // A CPU whose topology is unknown counts as a core of its own.
+  EXPECT_EQ(one_cpu_per_core({{5, -1, 5}, {6, -1, 6}}), (std::vector<int>{5, 6}));
+}
+
+TEST(CpuTopology, ReadsThisMachine) {
+  // Whatever this machine is: CPU 0 has a place, and one CPU per core is a
+  // non-empty subset of the CPUs.
+  const std::vector<CpuPlace> places = read_cpu_places({0});
+  ASSERT_EQ(places.size(), 1u);
+  EXPECT_EQ(places[0].cpu, 0);
+  EXPECT_GE(places[0].core, 0);
+  EXPECT_EQ(one_cpu_per_core(places), (std::vector<int>{0}));
+}
+
+TEST(PeakLadder, BusyCoreCounts) {
+  EXPECT_EQ(busy_core_ladder(1), (std::vector<int>{}));
+  EXPECT_EQ(busy_core_ladder(2), (std::vector<int>{2}));
+  EXPECT_EQ(busy_core_ladder(6), (std::vector<int>{2, 4, 6}));
+  EXPECT_EQ(busy_core_ladder(16), (std::vector<int>{2, 4, 8, 16}));
+}
+
+namespace {
+// A 16-core machine: 88.5 GFLOP/s on one core, falling to 43.7 per core with
+// all 16 busy (the rates of the lent Xeon; the ladder's middle is invented).
+PeakRecord sixteen_cores() {
+  PeakRecord r;
+  r.cores = 16;
+  r.logical_cpus = 16;
+  r.one_core_gflops = 88.5;
+  r.all_cores_gflops_per_core = 43.7;
+  r.by_busy_cores = {{2, 86.0}, {4, 80.0}, {8, 60.0}, {16, 43.7}};
+  return r;
+}
+}  // namespace
+
+TEST(PeakFraction, DividesByThePeakOfTheCoresUsed) {
+  const PeakRecord r = sixteen_cores();
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(r, 1), 88.5);
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(r, 2), 86.0);   // 2 of 16 busy
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(r, 4), 80.0);
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(r, 6), 70.0);   // between 4 and 8
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(r, 16), 43.7);
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(r, 32), 43.7);  // two nodes' worth
+  // A p = 4 row at 13.3 GFLOP/s per core ran at 0.166 of its cores' peak,
+  // not 0.30 as against the all-core rate.
+  EXPECT_NEAR(*peak_fraction(13300, r, 4), 13.3 / 80.0, 1e-12);
+  // A profile from before the ladder: the all-core rate for any count > 1.
+  PeakRecord old = r;
+  old.by_busy_cores.clear();
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(old, 4), 43.7);
+}
+
+TEST(PeakRecordJson, LadderAndSmtViewRoundTrip) {
+  PeakRecord r = sixteen_cores();
+  r.logical_cpus = 32;
+  r.all_threads_gflops_per_thread = 22.1;
+  r.isas.push_back({"avx512", 192, 88.5, 43.7, r.by_busy_cores, 22.1});
+  nlohmann::ordered_json profile = nlohmann::ordered_json::object();
+  write_peak_record(r, profile);
+  const std::optional<PeakRecord> back = read_peak_record(profile, "test");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->logical_cpus, 32);
+  EXPECT_DOUBLE_EQ(back->all_threads_gflops_per_thread, 22.1);
+  ASSERT_EQ(back->by_busy_cores.size(), 4u);
+  EXPECT_EQ(back->by_busy_cores[2].cores, 8);
+  EXPECT_DOUBLE_EQ(back->by_busy_cores[2].gflops_per_core, 60.0);
+  ASSERT_EQ(back->isas.size(), 1u);
+  EXPECT_EQ(back->isas[0].by_busy_cores.size(), 4u);
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(*back, 6), 70.0);
+  // Older profiles have no ladder: read as before.
+  profile["cpu_peak"].erase("by_busy_cores");
+  profile["cpu_peak"].erase("logical_cpus");
+  const std::optional<PeakRecord> old = read_peak_record(profile, "test");
+  ASSERT_TRUE(old.has_value());
+  EXPECT_TRUE(old->by_busy_cores.empty());
+  EXPECT_DOUBLE_EQ(peak_gflops_per_core(*old, 6), 43.7);
+  // A ladder out of order is refused, naming the field.
+  profile["cpu_peak"]["by_busy_cores"] = {{{"cores", 4}, {"gflops_per_core", 80.0}},
+                                          {{"cores", 2}, {"gflops_per_core", 86.0}}};
+  try {
+    read_peak_record(profile, "test");
+    FAIL() << "an unordered ladder was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu_peak.by_busy_cores[1].cores"), std::string::npos) << e.what();
+  }
 }
 
 namespace {
