@@ -7,16 +7,17 @@ pkgs=(build-essential cmake pkg-config git python3 openmpi-bin libopenmpi-dev li
       libopenblas-dev libpapi-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3-matplotlib
       python3-jsonschema scalapack-mpi-test scalapack-test-common)
 # Optional: SimGrid SMPI for simulated clusters (scripts/simulate.sh, ctest
-# -L smpi). If it cannot be installed, everything else still builds and the
-# smpi tests skip.
-optional=(libsimgrid-dev)
+# -L smpi); Slurm and munge for jobs on a cluster of network namespaces
+# (scripts/netns-slurm.sh, ctest netns.slurm). If they cannot be installed,
+# everything else still builds and those tests skip.
+optional=(libsimgrid-dev slurmctld slurmd slurm-client munge)
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 install_optional() {
   for p in "${optional[@]}"; do
     installed "$p" && continue
-    echo "mmbench: installing optional package $p (simulated clusters)"
+    echo "mmbench: installing optional package $p (simulated clusters, Slurm on namespace nodes)"
     if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1; then
-      echo "mmbench: optional package $p not installed; simulation (scripts/simulate.sh) unavailable, smpi tests skip" >&2
+      echo "mmbench: optional package $p not installed; the tests that need it (smpi, netns.slurm) skip" >&2
     fi
   done
 }

@@ -15,13 +15,15 @@
 #   agent.sh      the rsh agent (Open MPI's plm_rsh_agent): runs a command
 #                 on a node, inside its network and host-name namespaces
 #   mpirun.args   the arguments to add to mpirun (one per line)
-#   nodes         the nodes: address, namespace, host name, cores
+#   nodes         the nodes: address, namespace, host name, cores, cpuset
+#                 cgroup folder ("-": none could be made)
 # and prints the launcher line, e.g.
 #   mpirun $(cat /tmp/mmb-cluster/mpirun.args) -n 4 build/mmbench run ...
 # Node i is 10.77.0.i (prefix mmb; another prefix takes another subnet),
 # host name <prefix>-node<i>; mpirun itself stays in this namespace, on the
 # bridge's address .254. Each node gets its share of this machine's cores
-# (taskset around its daemon; with more nodes than cores they share), and
+# (a cpuset cgroup <prefix>-n<i> where cgroups allow, and taskset around its
+# daemon; with more nodes than cores they share), and
 # mpirun does not bind (--bind-to none): Open MPI binds by the whole
 # machine's topology, not the node's cores, so every node's first rank went
 # to core 0 and ranks of different nodes polled on one core, waiting the
@@ -70,7 +72,32 @@ down() {
     ip link del "$link" 2>/dev/null || true
   done
   ip link del "$br" 2>/dev/null || true
+  for cg in /sys/fs/cgroup/cpuset/"$prefix"-n* /sys/fs/cgroup/"$prefix"-n*; do
+    [ -d "$cg" ] || continue
+    for pid in $(cat "$cg/cgroup.procs" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cg" 2>/dev/null && break; sleep 0.2; done
+  done
   rm -rf "$dir"
+}
+
+# A node's cores as a cpuset cgroup (v1 or v2), so that a process in the node
+# cannot widen its affinity past them (taskset alone does not stop
+# sched_setaffinity: a rank that raises its BLAS threads would run on every
+# core of the machine). Prints the cgroup's folder, or "-" where cpusets
+# cannot be made (then taskset is all there is).
+node_cpuset() {
+  local name=$1 cores=$2 cg
+  if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ]; then
+    cg=/sys/fs/cgroup/cpuset/$name
+    mkdir -p "$cg" && echo "$cores" >"$cg/cpuset.cpus" && cat /sys/fs/cgroup/cpuset/cpuset.mems >"$cg/cpuset.mems" &&
+      { echo "$cg"; return; }
+  elif grep -qw cpuset /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+    cg=/sys/fs/cgroup/$name
+    echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+    mkdir -p "$cg" && echo "$cores" >"$cg/cpuset.cpus" 2>/dev/null && { echo "$cg"; return; }
+  fi
+  [ -z "${cg:-}" ] || rmdir "$cg" 2>/dev/null || true
+  echo -
 }
 
 case $cmd in
@@ -119,7 +146,7 @@ for i in $(seq 1 "$nodes"); do
     tc qdisc add dev "$prefix-v$i" root tbf rate "$rate" burst 256kb latency 50ms
   fi
   echo "$net.$i slots=$rpn" >>"$dir/hostfile"
-  echo "$net.$i $ns $prefix-node$i $cores" >>"$dir/nodes"
+  echo "$net.$i $ns $prefix-node$i $cores $(node_cpuset "$ns" "$cores")" >>"$dir/nodes"
 done
 trap - ERR
 
@@ -135,7 +162,9 @@ while [ \$# -gt 0 ] && [ "\${1#-}" != "\$1" ]; do shift; done  # ssh options Ope
 host=\$1; shift
 line=\$(grep -m1 "^\$host " "$dir/nodes") || { echo "netns-cluster agent: unknown node \$host" >&2; exit 255; }
 set -- \$line "\$@"
-ns=\$2 name=\$3 cores=\$4; shift 4
+ns=\$2 name=\$3 cores=\$4 cpuset=\$5; shift 5
+# The node's cpuset first (its cores, enforced), then its namespaces.
+[ "\$cpuset" = - ] || echo \$\$ >"\$cpuset/cgroup.procs"
 exec ip netns exec "\$ns" taskset -c "\$cores" unshare --uts sh -c 'hostname "\$0" && exec sh -c "\$1"' "\$name" "\$*"
 EOF
 chmod +x "$dir/agent.sh"
