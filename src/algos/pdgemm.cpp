@@ -32,7 +32,7 @@ namespace {
 class PdgemmPlan : public Plan {
  public:
   PdgemmPlan(const Problem& pb, const Options& opt, const Comm& comm, int pr, int pc)
-      : pb_(pb), lb_(lb_in_force(opt.lb, opt.lb_tuned, pb.k, pr, pc, opt.nb)),
+      : pb_(pb), lb_(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb)),
         lb_asked_(opt.lb <= 0 ? "default" : opt.lb_tuned ? "auto:" + std::to_string(opt.lb) : std::to_string(opt.lb)),
         nb_(opt.nb), grid_(comm, pr, pc),
         a_(block_cyclic(pb.m, pb.k, opt.nb, opt.nb, pr, pc)),
@@ -131,7 +131,7 @@ class Pdgemm : public Algorithm {
     add_buffers(m, &MemoryEstimate::a, mr * kc);
     add_buffers(m, &MemoryEstimate::b, kr * nc);
     add_buffers(m, &MemoryEstimate::c, mr * nc);
-    m.library = double(lb_in_force(opt.lb, opt.lb_tuned, pb.k, pr, pc, opt.nb)) * (mr + nc);
+    m.library = double(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb)) * (mr + nc);
     return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {

@@ -44,6 +44,7 @@ Machine load_machine(const MachineArgs& a) {
       const tuner::MachineProfile prof = tuner::read_profile(a.profile);
       m.params = tuner::to_params(prof);
       m.lb = static_cast<int>(prof.lb);
+      m.lb_panels = prof.lb_panels;
       m.cores = prof.cores;
       m.local_tried_n = prof.strassen_tried_n;
       m.local_l1_n = prof.strassen_l1_n;

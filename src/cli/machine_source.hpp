@@ -14,9 +14,9 @@
 #include <optional>
 #include <string>
 
+#include "core/lb_in_force.hpp"
 #include "model/machine_params.hpp"
 #include "tuner/peak_record.hpp"
-
 #include "tuner/core_layout.hpp"
 #include "tuner/packed_tune_record.hpp"
 
@@ -45,6 +45,7 @@ void add_machine_options(CLI::App* cmd, MachineArgs& args);
 struct Machine {
   model::MachineParams params;
   int lb = 0;          // the profile's tuned lb (0 = none)
+  int lb_panels = kLbPanelsPerProcess;  // and its panels per share (lb_panels)
   int cores = 0;       // cores of one node: --cores-per-node, the profile's, or this host's
   // Local Strassen crossover from the profile (`--local-strassen auto`):
   // largest n the tuner tried (0 = not measured) and the smallest n from

@@ -159,7 +159,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   for (const ranking::LbValue v : ranking::parse_lb_values(a.lb, ctx))
     if (!v.tuned) space.lbs.push_back(v.lb);
   // The profile's tuned lb is always a candidate, capped per PDGEMM.
-  if (machine.lb > 0) space.tuned_lb = machine.lb;
+  if (machine.lb > 0) space.tuned_lb = machine.lb, space.tuned_lb_panels = machine.lb_panels;
   if (!a.algos.empty())
     for (const std::string& name : parse_word_list("--algo", a.algos)) space.only.emplace_back(algorithm_named(name).name());
   algos::Options base;

@@ -99,7 +99,7 @@ ranking::Ranking rank_for(const Problem& pb, const AutoSpace& as, int ranks, con
   space.local_levels = as.levels;
   space.given = as.given;
   // The profile's lb is a candidate as tuned: capped per PDGEMM.
-  if (sel.machine && sel.machine->lb > 0) space.tuned_lb = sel.machine->lb;
+  if (sel.machine && sel.machine->lb > 0) space.tuned_lb = sel.machine->lb, space.tuned_lb_panels = sel.machine->lb_panels;
   space.max_doubles_per_rank = sel.max_doubles_per_rank;
   if (!sel.memory_limit_source.empty()) space.memory_limit_source = sel.memory_limit_source;
   // dgemm runs here, on this node.

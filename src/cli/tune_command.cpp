@@ -218,18 +218,28 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       const std::string rule_text =
           rule == prof.rule_lb ? std::string("the rule's lb") : fmt::format("the rule's lb capped at {}", rule);
       const std::int64_t checked = best != nullptr ? best->lb : prof.lb;
-      const int n_here = lb_in_force(prof.lb, true, prof.lb_check.n, pr, pc, prof.lb_check.nb);
-      if (checked == prof.lb)
+      const LbCap cap = LbCap::tuned(prof.lb_panels);
+      const int nb = prof.lb_check.nb;
+      const std::int64_t n0 = prof.lb_check.n;
+      if (prof.lb_panels != kLbPanelsPerProcess)
+        fmt::print("  lb = {}, kept at {} panel(s) per share by each PDGEMM ({} at n = {}, {} at n = {}, {} at n = {}): "
+                   "the PDGEMM check at n = {} ({} rounds) found it {:.3f}x the speed of lb = {}, surely faster than "
+                   "the default cap of {} panels; in {}\n",
+                   prof.lb, prof.lb_panels, lb_in_force(prof.lb, cap, n0 / 2, pr, pc, nb), n0 / 2,
+                   lb_in_force(prof.lb, cap, n0, pr, pc, nb), n0, lb_in_force(prof.lb, cap, 2 * n0, pr, pc, nb), 2 * n0,
+                   n0, prof.lb_check.rounds, best != nullptr ? best->ratio_median : 0.0, kScalapackDefaultLb,
+                   kLbPanelsPerProcess, o.lb_check_csv_path);
+      else if (checked == prof.lb)
         fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
-                   prof.lb, prof.lb_check.n, prof.lb_check.rounds, best != nullptr ? best->ratio_median : 0.0,
+                   prof.lb, n0, prof.lb_check.rounds, best != nullptr ? best->ratio_median : 0.0,
                    kScalapackDefaultLb, rule_text, rule_speed, o.lb_check_csv_path);
       else
         fmt::print("  lb = {}, the rule's, capped by each PDGEMM at its share ({} at n = {}, {} at n = {}): the PDGEMM "
                    "check at n = {} ({} rounds) found {} best, {:.3f}x the speed of lb = {}, and no wider lb surely "
                    "slower; in {}\n",
-                   prof.lb, n_here, prof.lb_check.n, lb_in_force(prof.lb, true, 2 * prof.lb_check.n, pr, pc, prof.lb_check.nb),
-                   2 * prof.lb_check.n, prof.lb_check.n, prof.lb_check.rounds, checked, best->ratio_median,
-                   kScalapackDefaultLb, o.lb_check_csv_path);
+                   prof.lb, lb_in_force(prof.lb, cap, n0, pr, pc, nb), n0, lb_in_force(prof.lb, cap, 2 * n0, pr, pc, nb),
+                   2 * n0, n0, prof.lb_check.rounds, checked, best->ratio_median, kScalapackDefaultLb,
+                   o.lb_check_csv_path);
     } else {
       fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
     }

@@ -29,36 +29,50 @@ namespace mmbench {
 // ScaLAPACK 2.x PILAENV's answer: the lb when nobody chose one.
 inline constexpr int kScalapackDefaultLb = 32;
 
-// Panels per process share of k that a tuned lb keeps. Chosen from
-// interleaved lb ladders at p = 2 (docs/cost-models.md, "An lb that fits
-// every size"): large shares ran best with 8 to 16 panels each and
-// clearly slower with 4, while small shares hardly cared.
+// Panels per process share of k that a tuned lb keeps, where the profile
+// measured nothing else. Chosen from interleaved lb ladders at p = 2 on an
+// Intel VM (docs/cost-models.md, "An lb that fits every size"): large
+// shares ran best with 8 to 16 panels each and clearly slower with 4, while
+// small shares hardly cared. Other machines want fewer (a Zen 1 VM: one or
+// two), so `tune` times PDGEMM past this cap and records the panels it
+// found (the profile's lb_panels).
 inline constexpr int kLbPanelsPerProcess = 8;
 
-// The widest lb that keeps kLbPanelsPerProcess panels in every process's
-// share of k on a pr x pc grid with block size nb:
+// How a requested lb is held to a PDGEMM's share: panels > 0 keeps at least
+// that many panels in every process's share (a tuned lb); 0 runs the lb as
+// requested (an explicit lb). No conversion from bool, so that a caller
+// cannot pass "capped" where a count is meant.
+struct LbCap {
+  int panels = 0;
+  static LbCap none() { return {0}; }
+  static LbCap tuned(int panels = kLbPanelsPerProcess) { return {panels > 0 ? panels : kLbPanelsPerProcess}; }
+};
+
+// The widest lb that keeps `panels` panels in every process's share of k on
+// a pr x pc grid with block size nb:
 //   w   = floor(k / max(pr, pc))            the smaller share (A's k/pc
 //                                           columns, B's k/pr rows)
-//   raw = floor(w / kLbPanelsPerProcess)
+//   raw = floor(w / panels)
 //   cap = raw rounded down to a multiple of nb when raw >= nb (a panel of
 //         whole blocks is gathered from whole blocks of its owners),
 //   and never below kScalapackDefaultLb (the cap only forbids what the
 //   library's own default would not do).
-// Example: k = 1024, 1 x 2, nb = 64: w = 512, raw = 64, cap = 64;
+// Example (panels 8): k = 1024, 1 x 2, nb = 64: w = 512, raw = 64, cap = 64;
 //          k = 4096, 1 x 2, nb = 64: w = 2048, raw = 256, cap = 256;
 //          k = 3000, 1 x 2, nb = 64: w = 1500, raw = 187, cap = 128;
-//          k = 512, 2 x 2, nb = 64: w = 256, raw = 32, cap = 32.
+//          k = 512, 2 x 2, nb = 64: w = 256, raw = 32, cap = 32;
+// (panels 2): k = 1024, 1 x 2, nb = 64: w = 512, raw = 256, cap = 256.
 // Arguments < 1 count as 1.
-std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb);
+std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb, int panels = kLbPanelsPerProcess);
 
 // The lb PBLAS gets when `requested` was asked for:
 //   requested <= 0        -> kScalapackDefaultLb (the library default)
-//   capped == false       -> requested (an explicit lb is an experiment:
+//   cap.panels == 0       -> requested (an explicit lb is an experiment:
 //                            `--lb 512`, MMBENCH_LB=512 run exactly that)
-//   capped == true        -> min(requested, lb_cap(k, pr, pc, nb)) (a tuned
-//                            lb: `--lb auto`, a profile's lb, the model's
-//                            choice from a profile)
+//   cap.panels > 0        -> min(requested, lb_cap(k, pr, pc, nb, panels))
+//                            (a tuned lb: `--lb auto`, a profile's lb, the
+//                            model's choice from a profile)
 // The result is at most INT32_MAX (PILAENV returns an INTEGER).
-int lb_in_force(std::int64_t requested, bool capped, std::int64_t k, int pr, int pc, int nb);
+int lb_in_force(std::int64_t requested, LbCap cap, std::int64_t k, int pr, int pc, int nb);
 
 }  // namespace mmbench

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "algos/algorithm.hpp"
+#include "core/lb_in_force.hpp"
 #include "dispatch/dispatch_settings.hpp"
 #include "dispatch/pdgemm_call.hpp"
 #include "local/packed_gemm.hpp"
@@ -32,9 +33,10 @@ struct MachineFacts {
   bool has_model = false;     // no profile: no model decisions
   model::MachineParams params;
   // The lb ScaLAPACK's PDGEMM gets (the lb library's choice: MMBENCH_LB as
-  // given, else the profile's lb capped per call); 0 = ScaLAPACK's 32.
+  // given, else the profile's lb capped per call at its lb_panels); 0 =
+  // ScaLAPACK's 32.
   int lb = 0;
-  bool lb_capped = false;
+  LbCap lb_cap = LbCap::none();
   std::int64_t local_cutoff = 0;  // local Strassen crossover (0 = the kernel's 256)
   std::string leaf = "blas";  // the profile's faster GEMM in a rank: blas or packed
   local::PackedBlocking blocking{};  // the profile's packed blocking for this CPU's kernel

@@ -8,10 +8,10 @@
 
 namespace mmbench::dispatch {
 
-MachineFacts machine_facts(const std::string& profile_path, int lb, bool lb_capped, std::string* problem) {
+MachineFacts machine_facts(const std::string& profile_path, int lb, LbCap lb_cap, std::string* problem) {
   MachineFacts m;
   m.lb = lb;
-  m.lb_capped = lb_capped;
+  m.lb_cap = lb_cap;
   m.threads = std::max(1, blas_threads());
   if (profile_path.empty()) return m;
   try {

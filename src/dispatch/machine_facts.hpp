@@ -11,6 +11,6 @@ namespace mmbench::dispatch {
 // From MMBENCH_PROFILE (path; "" = none) and the lb ScaLAPACK's PDGEMM gets
 // (the lb library's choice). A profile that cannot be read gives no model
 // and its error in *problem (one line); never throws.
-MachineFacts machine_facts(const std::string& profile_path, int lb, bool lb_capped, std::string* problem);
+MachineFacts machine_facts(const std::string& profile_path, int lb, LbCap lb_cap, std::string* problem);
 
 }  // namespace mmbench::dispatch

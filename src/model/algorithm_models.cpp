@@ -24,7 +24,7 @@ std::int64_t square_n(const Problem& pb) {
 
 int threads_of(const Options& opt) { return std::max(1, opt.threads); }
 int lb_of(const Options& opt, double k, int pr, int pc) {
-  return lb_in_force(opt.lb, opt.lb_tuned, static_cast<std::int64_t>(k), pr, pc, opt.nb);
+  return lb_in_force(opt.lb, opt.lb_cap_rule(), static_cast<std::int64_t>(k), pr, pc, opt.nb);
 }
 
 Prediction scale_comp(Prediction pr, double factor) {

@@ -127,7 +127,7 @@ Dispatcher& dispatcher() {
     auto settings = mmbench::dispatch::read_dispatch_settings([](const char* n) { return std::getenv(n); });
     const mmbench::preload::LbChoice& lb = mmbench::preload::lb_choice();
     std::string problem;
-    auto machine = mmbench::dispatch::machine_facts(settings.profile_path, lb.lb, lb.capped, &problem);
+    auto machine = mmbench::dispatch::machine_facts(settings.profile_path, lb.lb, lb.cap, &problem);
     if (!problem.empty()) settings.problems.push_back(problem);
     int rank = 0;
     MMBENCH_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));

@@ -45,7 +45,9 @@ bool read_file(const char* path, std::string& text, std::string& why) {
 }
 
 // lb of a profile file, as machine_profile.cpp reads it; 0 and why if none.
-int profile_lb(const char* path, std::string& why) {
+// Its lb_panels (absent: kLbPanelsPerProcess) into *panels.
+int profile_lb(const char* path, std::string& why, int* panels) {
+  *panels = kLbPanelsPerProcess;
   std::string text;
   if (!read_file(path, text, why)) return 0;
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -77,6 +79,13 @@ int profile_lb(const char* path, std::string& why) {
     why = "field 'lb' must be a positive integer, got " + lb->dump();
     return 0;
   }
+  if (auto p = doc.find("lb_panels"); p != doc.end()) {
+    if (!p->is_number_integer() || p->get<long long>() < 1 || p->get<long long>() > 64) {
+      why = "field 'lb_panels' must be an integer from 1 to 64, got " + p->dump();
+      return 0;
+    }
+    *panels = p->get<int>();
+  }
   return static_cast<int>(v);
 }
 
@@ -95,10 +104,11 @@ LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
       }
     } else if (!unset(profile_env)) {
       std::string why;
-      const int lb = profile_lb(profile_env, why);
+      int panels = kLbPanelsPerProcess;
+      const int lb = profile_lb(profile_env, why, &panels);
       if (lb > 0) {
         c.lb = lb;
-        c.capped = true;
+        c.cap = LbCap::tuned(panels);
         c.source = std::string("MMBENCH_PROFILE=") + profile_env;
       } else {
         c.problem = std::string("MMBENCH_PROFILE=") + profile_env + ": " + why;
@@ -113,7 +123,7 @@ LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
 
 int lb_for_call(const LbChoice& c, std::int64_t k, int pr, int pc, int nb) noexcept {
   if (k <= 0) return c.lb;
-  return lb_in_force(c.lb, c.capped, k, pr, pc, nb);
+  return lb_in_force(c.lb, c.cap, k, pr, pc, nb);
 }
 
 std::string describe(const LbChoice& c) {
@@ -121,8 +131,8 @@ std::string describe(const LbChoice& c) {
   if (!c.problem.empty()) return "mmbench-lb: " + c.problem + "; serving " + fallback + " instead";
   if (c.source.empty()) return "mmbench-lb: serving " + fallback + " (neither MMBENCH_LB nor MMBENCH_PROFILE is set)";
   std::string line = "mmbench-lb: serving lb = " + std::to_string(c.lb) + " to PBLAS (from " + c.source + ")";
-  if (c.capped)
-    line += ", each PDGEMM's capped at " + std::to_string(kLbPanelsPerProcess) +
+  if (c.cap.panels > 0)
+    line += ", each PDGEMM's capped at " + std::to_string(c.cap.panels) +
             " panels per process (at least " + std::to_string(kScalapackDefaultLb) + ")";
   return line;
 }

@@ -15,9 +15,10 @@ using mmbench::kScalapackDefaultLb;
 struct LbChoice {
   int lb = kScalapackDefaultLb;
   // A profile's lb was tuned at one size: each PDGEMM gets it capped at its
-  // own k, grid and nb (lb_for_call). MMBENCH_LB is a value the user asked
-  // for and is served as given.
-  bool capped = false;
+  // own k, grid and nb, keeping the profile's lb_panels panels per share
+  // (lb_for_call). MMBENCH_LB is a value the user asked for and is served
+  // as given (LbCap::none()).
+  LbCap cap = LbCap::none();
   std::string source;   // where lb came from: "MMBENCH_LB", "MMBENCH_PROFILE=<path>"; empty: the default
   std::string problem;  // why the configuration was refused (then lb is the default); empty: none
 };
@@ -25,12 +26,13 @@ struct LbChoice {
 // lb_env = MMBENCH_LB, profile_env = MMBENCH_PROFILE (nullptr or "" = unset).
 // MMBENCH_LB wins; it must be a positive decimal integer that fits an int.
 // The profile must be an mmbench machine profile (schema
-// "mmbench-profile/1") with a positive integer "lb", as `mmbench tune`
-// writes it. Never throws.
+// "mmbench-profile/1") with a positive integer "lb" and, if present, an
+// "lb_panels" from 1 to 64 (absent: kLbPanelsPerProcess), as `mmbench tune`
+// writes them. Never throws.
 LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept;
 
 // The lb served to one PILAENV call: choice.lb, or for a profile's lb
-// lb_in_force(choice.lb, capped, k, pr, pc, nb) of the PDGEMM in progress
+// lb_in_force(choice.lb, choice.cap, k, pr, pc, nb) of the PDGEMM in progress
 // (core/lb_in_force.hpp). k <= 0 means no PDGEMM is known to be in
 // progress (another PBLAS routine asked): then choice.lb as it is.
 int lb_for_call(const LbChoice& choice, std::int64_t k, int pr, int pc, int nb) noexcept;

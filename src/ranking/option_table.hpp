@@ -33,6 +33,7 @@ struct OptionContext {
   const model::MachineParams* params = nullptr;  // null: no machine given
   std::string profile;                            // --profile's path, "" = none
   int tuned_lb = 0;                               // the profile's lb, 0 = none
+  int tuned_lb_panels = kLbPanelsPerProcess;      // its panels per share (the profile's lb_panels)
   // The profile's local Strassen crossover: largest n tried (0 = not
   // measured), smallest n where one level won (0 = none within those tried).
   std::int64_t local_tried_n = 0, local_l1_n = 0;
@@ -64,6 +65,7 @@ struct SearchContext {
   int p;
   const std::vector<int>& lbs;           // untuned lbs to try (0 = the library's)
   int tuned_lb;                          // the profile's, 0 = none
+  int tuned_lb_panels;                   // its panels per share
   const std::vector<int>& local_levels;  // L to try; empty = the base's
   // Per row of option_table(), the values to rank where the row has no
   // search of its own (--nb 32,64 ranks both); empty: the base's value.
@@ -105,6 +107,7 @@ const OptionRow& option_row(const std::string& flag);
 struct LbValue {
   int lb = 0;
   bool tuned = false;
+  int panels = kLbPanelsPerProcess;  // a tuned lb's panels per share
 };
 // --lb words: 'default' -> {0}, 'auto' -> {the profile's lb, tuned} (needs
 // --profile with an lb), or numbers -> {n} (run as given).

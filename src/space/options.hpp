@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/lb_in_force.hpp"
 #include "local/local_kernel_spec.hpp"
 #include "space/strassen_groups.hpp"
 
@@ -21,8 +22,12 @@ struct Options {
   int lb = 0;             // PBLAS logical block size; 0 = library default (32)
   // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
   // every PDGEMM -- also each leaf of parallel Strassen -- runs
-  // lb_in_force(lb, capped, its k, its grid, nb) (core/lb_in_force.hpp).
+  // lb_in_force(lb, lb_cap_rule(), its k, its grid, nb)
+  // (core/lb_in_force.hpp), keeping lb_panels panels per share (the
+  // profile's lb_panels).
   bool lb_tuned = false;
+  int lb_panels = kLbPanelsPerProcess;
+  LbCap lb_cap_rule() const { return lb_tuned ? LbCap::tuned(lb_panels) : LbCap::none(); }
   int pr = 0, pc = 0;     // process grid; 0 = most square
   int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
   // The local kernel in each rank (levels, variant, cut-off, the GEMM at

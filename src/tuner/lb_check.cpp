@@ -203,6 +203,19 @@ std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb) {
   return best;
 }
 
+int lb_panels_from_check(const LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
+                         std::int64_t share) {
+  const LbCheckCandidate* best = nullptr;
+  const LbCheckCandidate* cap = nullptr;
+  for (const LbCheckCandidate& c : record.candidates) {
+    if (c.lb == best_lb) best = &c;
+    if (c.lb == cap8_lb) cap = &c;
+  }
+  if (best == nullptr || cap == nullptr || best_lb <= cap8_lb || !(best->ratio_ci_lo > cap->ratio_ci_hi))
+    return kLbPanelsPerProcess;
+  return static_cast<int>(std::clamp<std::int64_t>(share / best_lb, 1, kLbPanelsPerProcess));
+}
+
 std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb) {
   const LbCheckCandidate* best = nullptr;
   const LbCheckCandidate* widest = nullptr;

@@ -89,6 +89,19 @@ std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb);
 // 128 at 1.02 [1.01, 1.03] -> 64 at every n. Without candidates: checked_lb.
 std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb);
 
+// Panels per share that the check found: where its best lb is wider than
+// the default cap (cap8_lb, lb_cap at kLbPanelsPerProcess panels) and surely
+// faster than it (the best's ratio interval entirely above the cap's), the
+// cap is loosened to the best's panels, share / best_lb (at least 1);
+// otherwise kLbPanelsPerProcess. share: the tuning problem's smaller
+// process share of k (n / max(pr, pc)). Example: n = 2048 on 1 x 2 (share
+// 1024, cap 128), best 512 at 1.42 [1.40, 1.45] beside 128 at 1.32 [1.30,
+// 1.34] -> 2 panels: lb 512 then runs as 256 at n = 1024 and as 512 from
+// n = 2048 on; best 512 at 1.33 [1.20, 1.45] beside 128 at 1.32 [1.30,
+// 1.34] -> 8 (not surely faster).
+int lb_panels_from_check(const LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
+                         std::int64_t share);
+
 struct LbDecision {
   std::int64_t lb = 0;  // the chosen candidate
   std::vector<LbCheckCandidate> candidates;  // in the order of lbs

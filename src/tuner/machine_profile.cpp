@@ -160,6 +160,12 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   p.lb = r.positive(r.integer(doc, "lb"), "lb");
   // Before the PDGEMM check existed, lb was the rule's.
   p.rule_lb = doc.contains("rule_lb") ? r.positive(r.integer(doc, "rule_lb"), "rule_lb") : p.lb;
+  // Before tune timed PDGEMM past the cap, every profile kept 8 panels.
+  p.lb_panels = kLbPanelsPerProcess;
+  if (doc.contains("lb_panels")) {
+    p.lb_panels = static_cast<int>(r.positive(r.integer(doc, "lb_panels"), "lb_panels"));
+    if (p.lb_panels > 64) r.fail("field 'lb_panels' = " + std::to_string(p.lb_panels) + " is outside [1, 64]");
+  }
   p.lb_at_max = r.positive(r.integer(doc, "lb_at_max"), "lb_at_max");
   p.peak_dgemm_mflops = r.positive(r.number(doc, "peak_dgemm_mflops"), "peak_dgemm_mflops");
   p.t_op_s = r.positive(r.number(doc, "t_op_s_per_flop"), "t_op_s_per_flop");
@@ -318,6 +324,7 @@ json to_json(const MachineProfile& p) {
                            {"exhaustive", p.problem.exhaustive}};
   doc["lb"] = p.lb;
   doc["rule_lb"] = p.rule_lb > 0 ? p.rule_lb : p.lb;
+  doc["lb_panels"] = p.lb_panels;
   doc["lb_at_max"] = p.lb_at_max;
   doc["peak_dgemm_mflops"] = p.peak_dgemm_mflops;
   doc["t_op_s_per_flop"] = p.t_op_s;

@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "core/kernel_time_model.hpp"
+#include "core/lb_in_force.hpp"
 #include "model/machine_params.hpp"
 #include "tuner/peak_record.hpp"
 #include "tuner/blas_kernel_record.hpp"
@@ -137,6 +138,10 @@ struct MachineProfile {
   // Eq. 2.26 on the smoothed profile with the statistical tie
   // (tuner/lb_rule.hpp). Profiles written before the field existed: lb.
   std::int64_t rule_lb = 0;
+  // Panels per process share that every PDGEMM keeps of lb (lb_cap,
+  // core/lb_in_force.hpp): what the PDGEMM check found, kLbPanelsPerProcess
+  // where wider panels did not win (and in profiles from before).
+  int lb_panels = kLbPanelsPerProcess;
   std::int64_t lb_at_max = 0;  // k of the largest per-k median (smallest on ties)
   double peak_dgemm_mflops = 0;  // that median
   double t_op_s = 0;  // seconds per flop the models use (DGEMM rate at lb)

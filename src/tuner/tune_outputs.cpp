@@ -137,6 +137,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.libraries.scalapack = options.scalapack_version;
   p.problem = {options.n, options.pr, options.pc, options.kmin, s.kmax, options.x, options.exhaustive};
   p.lb = m.recorded_lb > 0 ? m.recorded_lb : lb;
+  p.lb_panels = m.lb_panels;
   p.rule_lb = rule.lb;
   p.lb_at_max = m.dgemm.best.k;
   p.peak_dgemm_mflops = m.dgemm.best.median;

@@ -88,11 +88,16 @@ Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
     return out;
   }
   const double t0 = MPI_Wtime();
-  // Up to the cap at the tuning problem (core/lb_in_force.hpp): the lb
-  // chosen here is then the one `--lb auto` runs at this size, and the
-  // cap scales it to others.
-  const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
-  const std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
+  // Up to one panel per process share, and the default cap of the tuning
+  // problem (core/lb_in_force.hpp) among them: whether panels wider than
+  // the cap win here decides the profile's lb_panels (lb_panels_from_check).
+  const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb, 1);
+  std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
+  const std::int64_t cap8 = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
+  if (std::find(lbs.begin(), lbs.end(), cap8) == lbs.end()) {
+    lbs.push_back(cap8);
+    std::sort(lbs.begin(), lbs.end());
+  }
   std::string list;
   for (std::int64_t v : lbs) {
     if (!list.empty()) list += ',';
@@ -129,9 +134,24 @@ Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
   return out;
 }
 
-std::int64_t record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule) {
-  if (!check.done) return rule.lb;
+RecordedLb record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule) {
+  if (!check.done) return {rule.lb, kLbPanelsPerProcess};
   const TuneOptions& options = s.options;
+  const std::int64_t share = options.n / std::max({1, options.pr, options.pc});
+  const int panels = lb_panels_from_check(check.record, check.lb,
+                                          lb_cap(options.n, options.pr, options.pc, options.lb_check_nb), share);
+  if (panels != kLbPanelsPerProcess) {
+    // Wider panels won, surely: the check's best, with its panels per share.
+    s.say_and_note(fmt::format(
+        "lb: the check's best, {}, is {} panel(s) per share at n = {} and surely faster than the default cap "
+        "of {} panels; the profile keeps {} panel(s) per share (n = {}: {}, n = {}: {})",
+        static_cast<long long>(check.lb), panels, static_cast<long long>(options.n), kLbPanelsPerProcess, panels,
+        static_cast<long long>(options.n / 2),
+        lb_in_force(check.lb, LbCap::tuned(panels), options.n / 2, options.pr, options.pc, options.lb_check_nb),
+        static_cast<long long>(options.n),
+        lb_in_force(check.lb, LbCap::tuned(panels), options.n, options.pr, options.pc, options.lb_check_nb)));
+    return {check.lb, panels};
+  }
   const std::int64_t recorded = recorded_lb(check.record, check.lb, rule.lb);
   if (recorded != check.lb) {
     const std::int64_t twice = 2 * options.n;
@@ -141,10 +161,11 @@ std::int64_t record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& 
         static_cast<long long>(check.lb), static_cast<long long>(options.n), options.pr, options.pc,
         static_cast<long long>(lb_cap(options.n, options.pr, options.pc, options.lb_check_nb)),
         static_cast<long long>(recorded), static_cast<long long>(options.n),
-        lb_in_force(recorded, true, options.n, options.pr, options.pc, options.lb_check_nb),
-        static_cast<long long>(twice), lb_in_force(recorded, true, twice, options.pr, options.pc, options.lb_check_nb)));
+        lb_in_force(recorded, LbCap::tuned(), options.n, options.pr, options.pc, options.lb_check_nb),
+        static_cast<long long>(twice),
+        lb_in_force(recorded, LbCap::tuned(), twice, options.pr, options.pc, options.lb_check_nb)));
   }
-  return recorded;
+  return {recorded, kLbPanelsPerProcess};
 }
 
 Timed<NetworkCalibration> calibrate(Session& s) {

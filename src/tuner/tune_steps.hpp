@@ -110,9 +110,14 @@ DgemmProfileStep profile_dgemm(Session& s);
 // Step 2: PDGEMM check of lb candidates around the rule's (unless
 // --no-lb-check); check.lb is the rule's where it was not done.
 Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule);
-// The lb the profile records (recorded_lb, lb_check.hpp), said when it
-// differs from the check's.
-std::int64_t record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule);
+// The lb the profile records and its panels per share (lb_panels_from_check
+// and recorded_lb, lb_check.hpp), said when they differ from the check's
+// best under the default cap.
+struct RecordedLb {
+  std::int64_t lb = 0;
+  int panels = kLbPanelsPerProcess;
+};
+RecordedLb record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule);
 
 // Step 3: the network.
 Timed<NetworkCalibration> calibrate(Session& s);
@@ -147,6 +152,7 @@ struct Measurements {
   // The lb the profile records for every size (recorded_lb, lb_check.hpp):
   // lb, or the rule's where the tuning size's cap bound the check.
   std::int64_t recorded_lb = 0;
+  int lb_panels = kLbPanelsPerProcess;
   Timed<NetworkCalibration> net;
   Timed<AddBandwidth> add;
   Timed<LocalCrossover> cross;

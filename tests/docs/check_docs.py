@@ -7,6 +7,12 @@
   check_docs.py SOURCE_DIR results   every file under results/ is cited by
                                      docs/results.md or results/README.md, and
                                      every results/ path they cite exists
+  check_docs.py SOURCE_DIR figures   every experiment of docs/results.md (a
+                                     "##" section's own text, each "###"
+                                     section with its subsections) that
+                                     states a measured figure (a time, a
+                                     rate, a percentage, a ratio) cites a
+                                     committed results file there
   check_docs.py SOURCE_DIR links     every Markdown link of README.md,
                                      CHANGELOG.md, docs/*.md, results/README.md
                                      and every docs/<name>.md named in a source
@@ -143,8 +149,40 @@ def check_links(src):
     return problems
 
 
+# A figure as the results page states one: 12.3 s, 4.5 ms, 8.9 µs, 96 %,
+# 1.17×, 81.7 GFLOP/s, 14000 MFLOPS, 119.6 MB/s, 8.5 GB/s.
+FIGURE = re.compile(r"\d+(?:\.\d+)?\s?(?:s\b|ms\b|µs|%|×|GFLOP/s|MFLOPS|MB/s|GB/s)")
+# A citation of a committed result: a link into ../results/ or a backticked
+# results/ path (results/local/ is not committed and does not count).
+RESULT_CITATION = re.compile(r"\]\(\.\./results/(?!local/)[^)]+\)|`results/(?!local/)[^`\s]+`")
+
+
+def check_figures(src):
+    """Each experiment that states figures names the files they come from,
+    so a reader can trace them (and docs.results_cited checks the files
+    exist). An experiment is a "###" section with its subsections, or the
+    text of a "##" section before its first "###"."""
+    text = open(os.path.join(src, "docs", "results.md"), encoding="utf-8").read()
+    units, head, body = [], "(the page's opening)", []
+    for line in text.split("\n"):
+        if re.match(r"^#{2,3} ", line):
+            units.append((head, body))
+            head, body = line.strip(), []
+        else:
+            body.append(line)
+    units.append((head, body))
+    problems = []
+    for head, body in units:
+        block = "\n".join(body)
+        figures = FIGURE.findall(block)
+        if figures and not RESULT_CITATION.search(block):
+            problems.append(f"docs/results.md: '{head}' states {len(figures)} figure(s) "
+                            f"(e.g. '{figures[0]}') and cites no committed results file")
+    return problems
+
+
 def main():
-    checks = {"readme": check_readme, "results": check_results, "links": check_links}
+    checks = {"readme": check_readme, "results": check_results, "links": check_links, "figures": check_figures}
     if len(sys.argv) != 3 or sys.argv[2] not in checks:
         print(__doc__, file=sys.stderr)
         return 2

@@ -115,19 +115,35 @@ TEST(RecordedLb, TheRuleWhereTheCapStoppedTheCheck) {
       check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.05, 1.04, 1.06}, {128, 0, 1.10, 1.09, 1.11}});
   const std::int64_t lb = recorded_lb(widest_won, 128, 244);
   EXPECT_EQ(lb, 244);
-  EXPECT_EQ(lb_in_force(lb, true, 1024, 1, 2, 64), 64);
-  EXPECT_EQ(lb_in_force(lb, true, 2048, 1, 2, 64), 128);  // the tuning size: as checked
-  EXPECT_EQ(lb_in_force(lb, true, 4096, 1, 2, 64), 244);  // 128 before
-  EXPECT_EQ(lb_in_force(lb, true, 8192, 1, 2, 64), 244);
+  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 1024, 1, 2, 64), 64);
+  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 2048, 1, 2, 64), 128);  // the tuning size: as checked
+  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 4096, 1, 2, 64), 244);  // 128 before
+  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 8192, 1, 2, 64), 244);
   // The rule asks for no more than the check's best: the check's.
   EXPECT_EQ(recorded_lb(widest_won, 128, 78), 128);
   // The widest candidate surely slower: the check's best, at every n.
   const LbCheckRecord wider_lost =
       check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.10, 1.09, 1.11}, {128, 0, 1.02, 1.01, 1.03}});
   EXPECT_EQ(recorded_lb(wider_lost, 64, 244), 64);
-  EXPECT_EQ(lb_in_force(recorded_lb(wider_lost, 64, 244), true, 8192, 1, 2, 64), 64);
+  EXPECT_EQ(lb_in_force(recorded_lb(wider_lost, 64, 244), LbCap::tuned(), 8192, 1, 2, 64), 64);
   // No candidates (a record without the check): the checked lb.
   EXPECT_EQ(recorded_lb(LbCheckRecord{}, 96, 244), 96);
+}
+
+TEST(LbPanels, FewerPanelsWhereWiderSurelyWon) {
+  // n = 2048 on 1 x 2: share 1024, the default cap 128.
+  const LbCheckRecord wide_won = check_of(
+      {{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.32, 1.30, 1.34}, {512, 0, 1.42, 1.40, 1.45}, {1024, 0, 1.38, 1.35, 1.40}});
+  EXPECT_EQ(lb_panels_from_check(wide_won, 512, 128, 1024), 2);
+  // One panel per share won: 1.
+  EXPECT_EQ(lb_panels_from_check(wide_won, 1024, 128, 1024), 1);
+  // Wider best, but its interval overlaps the cap's: the default.
+  const LbCheckRecord unsure = check_of({{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.32, 1.30, 1.34}, {512, 0, 1.33, 1.20, 1.45}});
+  EXPECT_EQ(lb_panels_from_check(unsure, 512, 128, 1024), kLbPanelsPerProcess);
+  // The best at or below the cap: the default.
+  EXPECT_EQ(lb_panels_from_check(wide_won, 128, 128, 1024), kLbPanelsPerProcess);
+  // The cap not among the candidates: the default.
+  EXPECT_EQ(lb_panels_from_check(wide_won, 512, 256, 1024), kLbPanelsPerProcess);
 }
 
 TEST(RecordedLb, RecordedProfiles) {
@@ -140,23 +156,23 @@ TEST(RecordedLb, RecordedProfiles) {
       check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.333, 0.731, 1.624}, {128, 0, 1.326, 1.180, 1.876}});
   const std::int64_t lb = recorded_lb(netns, 64, 504);
   EXPECT_EQ(lb, 504);
-  EXPECT_EQ(lb_in_force(lb, true, 2048, 1, 2, 64), 128);
-  EXPECT_EQ(lb_in_force(lb, true, 4096, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 2048, 1, 2, 64), 128);
+  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 4096, 1, 2, 64), 256);
   // results/xeon16-device-20261126/profile-xeon16.json: n = 4096 on 4 x 4
   // (candidates up to 128), best 128, rule 504 -> 504: 256 at n = 8192
   // where the profile as written held the calls to 128.
   const LbCheckRecord xeon =
       check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.003, 0.990, 1.017}, {128, 0, 1.009, 0.993, 1.054}});
   EXPECT_EQ(recorded_lb(xeon, 128, 504), 504);
-  EXPECT_EQ(lb_in_force(504, true, 4096, 4, 4, 64), 128);
-  EXPECT_EQ(lb_in_force(504, true, 8192, 4, 4, 64), 256);
+  EXPECT_EQ(lb_in_force(504, LbCap::tuned(), 4096, 4, 4, 64), 128);
+  EXPECT_EQ(lb_in_force(504, LbCap::tuned(), 8192, 4, 4, 64), 256);
   // results/machine-limit-vm-20261125T0953Z/machine-profile-p2.json: n =
   // 4096 on 1 x 2, best 128 at 1.135 [1.037, 1.162], 256 at 1.112 [1.012,
   // 1.233], rule 292: 256 cannot be told from 128 -> 292, capped 256.
   const LbCheckRecord vm =
       check_of({{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.135, 1.037, 1.162}, {256, 0, 1.112, 1.012, 1.233}});
   EXPECT_EQ(recorded_lb(vm, 128, 292), 292);
-  EXPECT_EQ(lb_in_force(292, true, 4096, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(292, LbCap::tuned(), 4096, 1, 2, 64), 256);
 }
 
 }  // namespace

@@ -103,6 +103,22 @@ TEST_F(LbChoiceTest, ProfileAsMmbenchWritesIt) {
                             "), each PDGEMM's capped at 8 panels per process (at least 32)");
 }
 
+// A profile with lb_panels: the cap keeps that many panels per share; a bad
+// value is refused like a bad lb (the default served, the field named).
+TEST_F(LbChoiceTest, ProfilePanelsLoosenTheCap) {
+  const std::string path = file("panels.json", std::string("{\"schema\": \"") + tuner::kProfileSchema +
+                                                  "\", \"lb\": 512, \"lb_panels\": 2}");
+  const LbChoice c = choose_lb(nullptr, path.c_str());
+  ASSERT_EQ(c.lb, 512);
+  EXPECT_EQ(c.cap.panels, 2);
+  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 256);
+  EXPECT_EQ(lb_for_call(c, 4096, 1, 2, 64), 512);
+  EXPECT_NE(describe(c).find("capped at 2 panels per process"), std::string::npos) << describe(c);
+  const std::string bad = file("bad-panels.json", std::string("{\"schema\": \"") + tuner::kProfileSchema +
+                                                     "\", \"lb\": 512, \"lb_panels\": 0}");
+  expect_default(choose_lb(nullptr, bad.c_str()), "field 'lb_panels' must be an integer from 1 to 64");
+}
+
 // A profile's lb was tuned at one size: each PDGEMM gets it capped at its
 // own k and grid (core/lb_in_force.hpp: max(32, share / 8) in whole blocks);
 // MMBENCH_LB is the user's choice and is served as given.
@@ -110,7 +126,7 @@ TEST_F(LbChoiceTest, ProfileLbIsCappedPerPdgemm) {
   const std::string path = profile_with_lb("wide.json", "868");
   const LbChoice c = choose_lb(nullptr, path.c_str());
   ASSERT_EQ(c.lb, 868);
-  EXPECT_TRUE(c.capped);
+  EXPECT_EQ(c.cap.panels, kLbPanelsPerProcess);
   // k = 1024 on 1 x 2, nb = 64: share 512, 512 / 8 = 64 -> 64.
   EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 64);
   // k = 300 on 1 x 2 (the preload tests' n): share 150, 150 / 8 = 18 -> the floor 32.
@@ -123,7 +139,7 @@ TEST_F(LbChoiceTest, ProfileLbIsCappedPerPdgemm) {
   EXPECT_EQ(lb_for_call(c, 0, 1, 1, 1), 868);
 
   const LbChoice e = choose_lb("868", path.c_str());
-  EXPECT_FALSE(e.capped);
+  EXPECT_EQ(e.cap.panels, 0);
   EXPECT_EQ(lb_for_call(e, 1024, 1, 2, 64), 868);
   // The default is the default.
   EXPECT_EQ(lb_for_call(choose_lb(nullptr, nullptr), 1024, 1, 2, 64), 32);

@@ -74,20 +74,37 @@ TEST(LbCap, DegenerateArgumentsCountAsOne) {
 
 TEST(LbInForce, DefaultExplicitAndTuned) {
   // Nothing asked: ScaLAPACK's default, whatever the problem.
-  EXPECT_EQ(lb_in_force(0, false, 100000, 1, 2, 64), 32);
-  EXPECT_EQ(lb_in_force(0, true, 64, 1, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(0, LbCap::none(), 100000, 1, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(0, LbCap::tuned(), 64, 1, 2, 64), 32);
   // An explicit lb (--lb 512, MMBENCH_LB=512) is a measurement request: as given.
-  EXPECT_EQ(lb_in_force(512, false, 512, 2, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(512, LbCap::none(), 512, 2, 2, 64), 512);
   // A tuned lb: capped. 668 at k = 512 on 2 x 2 -> the cap 32 (above).
-  EXPECT_EQ(lb_in_force(668, true, 512, 2, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(668, LbCap::tuned(), 512, 2, 2, 64), 32);
   // ... at k = 4096 on 1 x 2 -> 256.
-  EXPECT_EQ(lb_in_force(668, true, 4096, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(668, LbCap::tuned(), 4096, 1, 2, 64), 256);
   // Below the cap a tuned lb is kept: 98 at k = 8192 on 1 x 2 (cap 512).
-  EXPECT_EQ(lb_in_force(98, true, 8192, 1, 2, 64), 98);
+  EXPECT_EQ(lb_in_force(98, LbCap::tuned(), 8192, 1, 2, 64), 98);
   // A tuned lb below the floor stays as tuned.
-  EXPECT_EQ(lb_in_force(16, true, 256, 1, 2, 64), 16);
+  EXPECT_EQ(lb_in_force(16, LbCap::tuned(), 256, 1, 2, 64), 16);
   // Never wider than an int.
-  EXPECT_EQ(lb_in_force(std::int64_t(1) << 40, false, 1, 1, 1, 1), 2147483647);
+  EXPECT_EQ(lb_in_force(std::int64_t(1) << 40, LbCap::none(), 1, 1, 1, 1), 2147483647);
+}
+
+// A profile that measured fewer panels per share (lb_panels): the cap
+// loosens by that factor, nothing else changes.
+TEST(LbInForce, PanelsFromTheProfile) {
+  // k = 1024 on 1 x 2: share 512; 2 panels -> 256, 1 panel -> 512.
+  EXPECT_EQ(lb_cap(1024, 1, 2, 64, 2), 256);
+  EXPECT_EQ(lb_cap(1024, 1, 2, 64, 1), 512);
+  // 512 measured best at n = 2048 on 1 x 2 (2 panels of a 1024 share):
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 1024, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 2048, 1, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 8192, 1, 2, 64), 512);
+  // The default cap would hold it to 64 and 128 there.
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(), 1024, 1, 2, 64), 64);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(), 2048, 1, 2, 64), 128);
+  // tuned(0) is the default cap, never "no cap".
+  EXPECT_EQ(LbCap::tuned(0).panels, kLbPanelsPerProcess);
 }
 
 // ---------------------------------------------------------------- ranking

@@ -29,6 +29,7 @@ MachineProfile sample_profile() {
   p.problem = {4096, 1, 2, 32, 2048, 0.98, false};
   p.lb = 256;
   p.rule_lb = 78;
+  p.lb_panels = 2;
   p.lb_at_max = 1102;
   p.peak_dgemm_mflops = 49123.456789012345;
   p.t_op_s = 1.0 / 48.5e9;
@@ -150,6 +151,7 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.first_touch_bytes_per_s, b.first_touch_bytes_per_s);
   EXPECT_EQ(a.memory_per_rank_bytes, b.memory_per_rank_bytes);
   EXPECT_EQ(a.lb_at_max, b.lb_at_max);
+  EXPECT_EQ(a.lb_panels, b.lb_panels);
   EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
   EXPECT_EQ(a.t_op_s, b.t_op_s);
   EXPECT_EQ(a.network_measured, b.network_measured);
@@ -223,12 +225,13 @@ TEST_F(ProfileFile, OptionalFieldsMayBeLeftOut) {
 TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
   // A profile written before rule_lb, lb_check and the threaded DGEMM existed.
   nlohmann::json doc = sample_json();
-  for (const char* key : {"rule_lb", "lb_check", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
+  for (const char* key : {"rule_lb", "lb_panels", "lb_check", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
                           "dgemm_single_mflops", "add_threads", "add_threaded_bytes_per_s", "first_touch_bytes_per_s"})
     doc.erase(key);
   const MachineProfile p = read_profile(write_text("old.json", doc.dump()));
   EXPECT_EQ(p.lb, 256);
   EXPECT_EQ(p.rule_lb, 256);  // the old lb was the rule's
+  EXPECT_EQ(p.lb_panels, kLbPanelsPerProcess);  // the cap every profile kept before
   EXPECT_EQ(p.lb_check.rounds, 0);
   EXPECT_TRUE(p.lb_check.candidates.empty());
   EXPECT_EQ(p.dgemm_threads, 0);
@@ -428,6 +431,8 @@ TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
                {"'lb_check.candidates[1].lb'", "must be > 0"});
   expect_error("coverage", [](auto& d) { d["lb_check"]["coverage"] = 1.5; }, {"'lb_check.coverage'", "[0, 1]"});
   expect_error("rulelb", [](auto& d) { d["rule_lb"] = -4; }, {"'rule_lb'", "must be > 0"});
+  expect_error("panels0", [](auto& d) { d["lb_panels"] = 0; }, {"'lb_panels'", "must be > 0"});
+  expect_error("panels65", [](auto& d) { d["lb_panels"] = 65; }, {"'lb_panels'", "[1, 64]"});
   expect_error("halfadd", [](auto& d) { d.erase("add_threads"); }, {"'add_threads'", "missing"});
   expect_error("zeroadd", [](auto& d) { d["add_threaded_bytes_per_s"] = 0; },
                {"'add_threaded_bytes_per_s'", "must be > 0"});
