@@ -215,7 +215,9 @@ std::string write_profile_json(const Session& s, const MachineProfile& p) {
 
 std::string write_outputs(const Session& s, const Measurements& m, const MachineProfile& p) {
   const TuneOptions& options = s.options;
-  write_text(s, options.profile_csv_path, profile_csv(m.dgemm.rule, m.dgemm.timings, options.x, m.lb));
+  // The profile CSV's lb column is the profile's lb (recorded_lb), as in the profile.
+  write_text(s, options.profile_csv_path,
+             profile_csv(m.dgemm.rule, m.dgemm.timings, options.x, m.recorded_lb > 0 ? m.recorded_lb : m.lb));
   if (m.check.value.done)
     write_text(s, options.lb_check_csv_path,
                lb_check_csv(m.check.value.record, options.pr, options.pc, m.dgemm.rule.lb, m.lb));

@@ -91,8 +91,12 @@ Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
   // Up to one panel per process share, and the default cap of the tuning
   // problem (core/lb_in_force.hpp) among them: whether panels wider than
   // the cap win here decides the profile's lb_panels (lb_panels_from_check).
+  // Four around the rule's (r/2, r, 2r, 4r, clamped), the cap and 32: at
+  // most six candidates, where stopping at the cap usually left four: looking
+  // past it costs the check about half again, not twice (make run's tune
+  // must leave its sweep time within 10 minutes on slow machines).
   const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb, 1);
-  std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width));
+  std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width), 4);
   const std::int64_t cap8 = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
   if (std::find(lbs.begin(), lbs.end(), cap8) == lbs.end()) {
     lbs.push_back(cap8);

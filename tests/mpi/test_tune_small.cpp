@@ -151,24 +151,27 @@ void run(int ranks) {
     check(p.lb_check.rounds == 3 && p.lb_check.n == 128 && p.lb_check.nb == 64 &&
               p.lb_check.reference_lb == 32 && p.lb_check.coverage > 0,
           "lb_check header");
-    // The ladder stops at the cap of the check's problem (lb_cap(128, 1,
-    // ranks, 64) = 32: a share of 128 or 64 holds fewer than 8 panels of
-    // anything wider), so the rule's lb appears clamped to it.
-    const std::int64_t width = lb_cap(128, 1, ranks, 64);
-    bool has_rule = false, has_lb = false, has_ref = false;
+    // The ladder goes past the cap of the check's problem up to one panel
+    // per share (lb_cap(128, 1, ranks, 64, 1): 128 on 1 rank, 64 on 2), and
+    // holds the cap itself (lb_cap(128, 1, ranks, 64) = 32: a share of 128 or
+    // 64 holds fewer than 8 panels of anything wider).
+    const std::int64_t width = lb_cap(128, 1, ranks, 64, 1);
+    const std::int64_t cap8 = lb_cap(128, 1, ranks, 64);
+    bool has_rule = false, has_cap = false, has_ref = false;
     double best = 0;
+    std::int64_t best_lb = 0;
     for (const LbCheckCandidate& c : p.lb_check.candidates) {
       has_rule = has_rule || c.lb == std::min<std::int64_t>(p.rule_lb, width);
-      has_lb = has_lb || c.lb == p.lb;
+      has_cap = has_cap || c.lb == cap8;
       if (c.lb == 32) has_ref = c.ratio_median == 1.0 && c.ratio_ci_lo == 1.0 && c.ratio_ci_hi == 1.0;
-      best = std::max(best, c.ratio_median);
+      if (c.ratio_median > best) best = c.ratio_median, best_lb = c.lb;
       check(c.mflops_median > 0 && c.ratio_ci_lo <= c.ratio_median && c.ratio_median <= c.ratio_ci_hi,
             "candidate lb " + std::to_string(c.lb) + " has a rate and an interval around its median");
     }
-    check(has_rule && has_lb && has_ref, "candidates hold the rule's lb, the chosen lb and 32 (ratio 1)");
-    // Exactly the documented ladder around the rule's lb (tuner/lb_check.hpp)
-    // up to that cap. Its length follows the rule's lb, which this tiny
-    // profile picks by timing noise: rule 16 -> 8, 16, 32; rule >= 32 -> 16, 32.
+    check(has_rule && has_cap && has_ref, "candidates hold the rule's lb, the cap and 32 (ratio 1)");
+    // Exactly the documented ladder around the rule's lb (tuner/lb_check.hpp,
+    // four at most) up to that width, with the cap. Its length follows the
+    // rule's lb, which this tiny profile picks by timing noise.
     std::vector<std::int64_t> checked;
     std::string listed;
     for (const LbCheckCandidate& c : p.lb_check.candidates) {
@@ -176,11 +179,21 @@ void run(int ranks) {
       listed += ' ';
       listed += std::to_string(c.lb);
     }
-    check(checked == lb_ladder(p.rule_lb, width),
-          "the candidates are lb_ladder(rule_lb " + std::to_string(p.rule_lb) + ", width " +
-              std::to_string(width) + "); got" + listed);
-    for (const LbCheckCandidate& c : p.lb_check.candidates)
-      if (c.lb == p.lb) check(c.ratio_median == best, "lb is the candidate with the highest median speed");
+    std::vector<std::int64_t> expected = lb_ladder(p.rule_lb, width, 4);
+    if (std::find(expected.begin(), expected.end(), cap8) == expected.end()) expected.push_back(cap8);
+    std::sort(expected.begin(), expected.end());
+    check(checked == expected, "the candidates are lb_ladder(rule_lb " + std::to_string(p.rule_lb) + ", width " +
+                                   std::to_string(width) + ", 4) and the cap " + std::to_string(cap8) + "; got" + listed);
+    // The profile's lb and panels follow from the check (lb_check.hpp): the
+    // best with fewer panels where it surely beat the cap, else
+    // recorded_lb's choice with 8.
+    const int want_panels = lb_panels_from_check(p.lb_check, best_lb, cap8, 128 / ranks);
+    check(p.lb_panels == want_panels,
+          "lb_panels " + std::to_string(p.lb_panels) + ", expected " + std::to_string(want_panels));
+    const std::int64_t want_lb =
+        want_panels != kLbPanelsPerProcess ? best_lb : recorded_lb(p.lb_check, best_lb, p.rule_lb);
+    check(p.lb == want_lb, "lb " + std::to_string(p.lb) + ", expected " + std::to_string(want_lb) + " (check's best " +
+                               std::to_string(best_lb) + ", rule " + std::to_string(p.rule_lb) + ")");
     check(p.lb_check.csv == check_csv_path, "lb_check.csv names the check's CSV");
     // The threaded DGEMM.
     check(p.dgemm_threads == p.cores && p.dgemm_threaded_n == 1024 && p.dgemm_threaded_mflops > 0 &&
@@ -305,7 +318,7 @@ void run(int ranks) {
       check(f.size() == 14, "lb check CSV row has 14 columns: " + row);
       if (f.size() == 14 && f[13] == "1") {
         ++chosen;
-        check(f[4] == std::to_string(p.lb), "the chosen row is lb: " + row);
+        check(f[4] == std::to_string(best_lb), "the chosen row is the check's best, " + std::to_string(best_lb) + ": " + row);
       }
     }
     check(check_rows == p.lb_check.candidates.size() && chosen == 1, "one row per candidate, one chosen");
