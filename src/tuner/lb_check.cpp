@@ -203,26 +203,29 @@ std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb) {
   return best;
 }
 
+namespace {
+// The candidate timed at `lb`; nullptr where the check did not time it.
+const LbCheckCandidate* candidate_at(const LbCheckRecord& record, std::int64_t lb) {
+  for (const LbCheckCandidate& c : record.candidates)
+    if (c.lb == lb) return &c;
+  return nullptr;
+}
+}  // namespace
+
 int lb_panels_from_check(const LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
                          std::int64_t share) {
-  const LbCheckCandidate* best = nullptr;
-  const LbCheckCandidate* cap = nullptr;
-  for (const LbCheckCandidate& c : record.candidates) {
-    if (c.lb == best_lb) best = &c;
-    if (c.lb == cap8_lb) cap = &c;
-  }
+  const LbCheckCandidate* best = candidate_at(record, best_lb);
+  const LbCheckCandidate* cap = candidate_at(record, cap8_lb);
   if (best == nullptr || cap == nullptr || best_lb <= cap8_lb || !(best->ratio_ci_lo > cap->ratio_ci_hi))
     return kLbPanelsPerProcess;
   return static_cast<int>(std::clamp<std::int64_t>(share / best_lb, 1, kLbPanelsPerProcess));
 }
 
 std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb) {
-  const LbCheckCandidate* best = nullptr;
+  const LbCheckCandidate* best = candidate_at(record, checked_lb);
   const LbCheckCandidate* widest = nullptr;
-  for (const LbCheckCandidate& c : record.candidates) {
-    if (c.lb == checked_lb) best = &c;
+  for (const LbCheckCandidate& c : record.candidates)
     if (widest == nullptr || c.lb > widest->lb) widest = &c;
-  }
   if (best == nullptr || widest == nullptr) return checked_lb;
   const bool wider_lost = widest->lb > best->lb && widest->ratio_ci_hi < best->ratio_ci_lo;
   return !wider_lost && rule_lb > checked_lb ? rule_lb : checked_lb;

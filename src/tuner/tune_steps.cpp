@@ -160,10 +160,10 @@ RecordedLb record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& ru
   if (recorded != check.lb) {
     const std::int64_t twice = 2 * options.n;
     s.say_and_note(fmt::format(
-        "lb: the check found nothing wider than {} slower (n = {} on {}x{} allows lb up to {}); the profile "
-        "records the rule's {}, which each PDGEMM gets capped at its own share (n = {}: {}, n = {}: {})",
+        "lb: the check found nothing wider than {} surely slower (n = {} on {}x{}, widest timed {}); the "
+        "profile records the rule's {}, which each PDGEMM gets capped at its own share (n = {}: {}, n = {}: {})",
         static_cast<long long>(check.lb), static_cast<long long>(options.n), options.pr, options.pc,
-        static_cast<long long>(lb_cap(options.n, options.pr, options.pc, options.lb_check_nb)),
+        static_cast<long long>(check.record.candidates.empty() ? 0 : check.record.candidates.back().lb),
         static_cast<long long>(recorded), static_cast<long long>(options.n),
         lb_in_force(recorded, LbCap::tuned(), options.n, options.pr, options.pc, options.lb_check_nb),
         static_cast<long long>(twice),
