@@ -11,11 +11,16 @@
  *              is checked against sums formed here from the same generator,
  *              each within the classical componentwise bound (or --tol
  *              times it, for Strassen members).
+ *   --shrink S call r (0, 1, ...) multiplies the leading n - S r square
+ *              submatrices instead (a new shape on every call, as a
+ *              factorization's trailing updates are); the last call's C is
+ *              checked, and gflops counts every call's 2 (n - S r)^3 over
+ *              their total time.
  *   --lu       PDGETRF of an n x n diagonally dominant matrix, R times
  *              (a fresh copy each time), then PDGETRS of A x = A 1: x must
  *              be 1 (ScaLAPACK's LU calls PDGEMM for its trailing updates).
  *
- *   mpirun -n P pdgemm_example [--n N] [--nb NB] [--reps R] [--lu] [--tol T]
+ *   mpirun -n P pdgemm_example [--n N] [--nb NB] [--reps R] [--shrink S] [--lu] [--tol T]
  *
  * Block-cyclic nb x nb on the most square BLACS grid. Rank 0 prints one
  * line of key=value pairs: t_median_s and t_min_s are the times of the
@@ -117,7 +122,7 @@ int main(int argc, char** argv) {
   MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &g_rank));
   MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &p));
 
-  long n = 1024, reps = 3, nb = 64;
+  long n = 1024, reps = 3, nb = 64, shrink = 0;
   int lu = 0;
   double tol = 1.0;
   for (int a = 1; a < argc; ++a) {
@@ -133,6 +138,7 @@ int main(int argc, char** argv) {
       long* target = strcmp(argv[a], "--n") == 0      ? &n
                      : strcmp(argv[a], "--reps") == 0 ? &reps
                      : strcmp(argv[a], "--nb") == 0   ? &nb
+                     : strcmp(argv[a], "--shrink") == 0 ? &shrink
                                                       : NULL;
       if (target != NULL && a + 1 < argc && parse_long(argv[a + 1], 1L << 20, target)) {
         ++a;
@@ -141,12 +147,20 @@ int main(int argc, char** argv) {
     }
     if (g_rank == 0)
       fprintf(stderr,
-              "pdgemm_example: bad argument '%s' (usage: pdgemm_example [--n N] [--nb NB] [--reps R] [--lu] "
-              "[--tol T >= 1])\n",
+              "pdgemm_example: bad argument '%s' (usage: pdgemm_example [--n N] [--nb NB] [--reps R] [--shrink S] "
+              "[--lu] [--tol T >= 1])\n",
               argv[a]);
     MPI_OK(MPI_Finalize());
     return 2;
   }
+  if (n - shrink * (reps - 1) < 1 || (shrink > 0 && lu)) {
+    if (g_rank == 0)
+      fprintf(stderr, "pdgemm_example: --shrink %ld with --n %ld --reps %ld: the last call's n must be >= 1, and "
+              "--shrink does not go with --lu\n", shrink, n, reps);
+    MPI_OK(MPI_Finalize());
+    return 2;
+  }
+  const long n_last = n - shrink * (reps - 1);
 
   int pr = 1; /* the most square grid pr x pc, pr <= pc */
   for (int d = 1; d * d <= p; ++d)
@@ -180,26 +194,29 @@ int main(int argc, char** argv) {
       }
     const double one = 1.0, beta = 0.0;
     for (long r = 0; r < reps; ++r) {
+      const int nr = (int)(n - shrink * r);
       MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
       const double t0 = MPI_Wtime();
-      pdgemm_("N", "N", &ni, &ni, &ni, &one, A, &ione, &ione, desc, B, &ione, &ione, desc, &beta, C, &ione, &ione,
+      pdgemm_("N", "N", &nr, &nr, &nr, &one, A, &ione, &ione, desc, B, &ione, &ione, desc, &beta, C, &ione, &ione,
               desc);
       const double mine = MPI_Wtime() - t0;
       MPI_OK(MPI_Allreduce(&mine, &times[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     }
-    /* About 2000 entries per rank, each against its sum over k with the
-     * componentwise bound 2 n eps sum |a||b| (Higham, Thm. 3.5), times tol. */
+    /* About 2000 entries per rank of the last call's C, each against its
+     * sum over k with the componentwise bound 2 n eps sum |a||b| (Higham,
+     * Thm. 3.5), times tol. */
     long stride = (long)local / 2000 + 1;
     for (long at = 0; at < (long)local; at += stride) {
       const long i = at % mloc, j = at / mloc;
       const long gi = global_index(i, nbi, myrow, pr), gj = global_index(j, nbi, mycol, pc);
+      if (gi >= n_last || gj >= n_last) continue;
       double ref = 0.0, size = 0.0;
-      for (long k = 0; k < n; ++k) {
+      for (long k = 0; k < n_last; ++k) {
         const double t = entry(gi, k, 1) * entry(k, gj, 2);
         ref += t;
         size += fabs(t);
       }
-      const double err = fabs(C[i + j * lld] - ref) / (2.0 * (double)n * DBL_EPSILON * size + DBL_MIN);
+      const double err = fabs(C[i + j * lld] - ref) / (2.0 * (double)n_last * DBL_EPSILON * size + DBL_MIN);
       if (err > max_err) max_err = err;
       ++checked;
       if (!(err <= tol)) ++wrong;
@@ -278,16 +295,24 @@ int main(int argc, char** argv) {
     char* in_order = alloc((size_t)reps * 3); /* 24 bytes a call */
     for (long r = 0, at = 0; r < reps; ++r)
       at += snprintf(in_order + at, 16, "%s%.6g", r ? "," : "", times[r]);
+    double total_time = 0.0, total_flops = 0.0;
+    for (long r = 0; r < reps; ++r) {
+      const double nr = (double)(n - shrink * r);
+      total_time += times[r];
+      total_flops += 2.0 * nr * nr * nr;
+    }
     qsort(times, (size_t)reps, sizeof *times, compare_doubles);
     const double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
-    const double flops = lu ? 2.0 / 3.0 * (double)n * (double)n * (double)n : 2.0 * (double)n * (double)n * (double)n;
+    const double gflops = lu ? 2.0 / 3.0 * (double)n * (double)n * (double)n / median / 1e9
+                         : shrink > 0 ? total_flops / total_time / 1e9
+                                      : 2.0 * (double)n * (double)n * (double)n / median / 1e9;
     char lb[32] = "default", served[32] = "default", dispatched[64] = "";
     if (lb_value) snprintf(lb, sizeof lb, "%d", lb_value());
     if (lb_last) snprintf(served, sizeof served, "%d", lb_last());
     if (d_calls && d_dispatched) snprintf(dispatched, sizeof dispatched, " dispatched=%ld/%ld", d_dispatched(), d_calls());
-    printf("pdgemm_example mode=%s n=%ld p=%d grid=%dx%d nb=%ld reps=%ld t_min_s=%.6g t_median_s=%.6g gflops=%.3f "
-           "times_s=%s checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s\n",
-           lu ? "lu" : "pdgemm", n, p, pr, pc, nb, reps, times[0], median, flops / median / 1e9, in_order,
+    printf("pdgemm_example mode=%s n=%ld p=%d grid=%dx%d nb=%ld reps=%ld shrink=%ld t_min_s=%.6g t_median_s=%.6g "
+           "gflops=%.3f times_s=%s checked=%ld wrong=%ld max_err=%.3g override=%s calls=%ld served=%s%s lb=%s\n",
+           lu ? "lu" : "pdgemm", n, p, pr, pc, nb, reps, shrink, times[0], median, gflops, in_order,
            totals[0], totals[1], worst, lb_calls && min_calls > 0 ? "yes" : "no", min_calls, served, dispatched, lb);
     free(in_order);
     if (totals[1] > 0) fprintf(stderr, "pdgemm_example: WRONG: %ld of %ld checks failed\n", totals[1], totals[0]);

@@ -13,7 +13,10 @@
 # t_median_s is the median of a run's calls, times_s every call's time in
 # order (';' between); every run checks C (Strassen runs within 18^3 x the
 # classical bound). With LU=1 the example factors instead (PDGETRF, whose
-# trailing updates call PDGEMM), plain against classical.
+# trailing updates call PDGEMM), plain against classical. SHRINK=S makes
+# call r of a run multiply the leading n - S r submatrices (a new shape on
+# every call, as a factorization's updates are; the example's --shrink).
+# VARIANTS="lb strassen" runs only those.
 #   NS="4096 8192" P=2 NB=64 REPS=3 ROUNDS=3 PROFILE=configs/<host>.json OUT=results
 # Writes OUT/dispatch-<host>-<stamp>.csv (one row per run), the censuses of
 # the dispatch runs beside it (…-census-<variant>-n<N>-r<round>.csv) and a
@@ -24,6 +27,7 @@ APP=${APP:-build/examples/pdgemm_example}
 LBLIB=${LBLIB:-build/libmmbench-lb.so}
 DLIB=${DLIB:-build/libmmbench-dispatch.so}
 NS=${NS:-4096 8192}; P=${P:-2}; NB=${NB:-64}; REPS=${REPS:-3}; ROUNDS=${ROUNDS:-3}; LU=${LU:-0}; CALLS=${CALLS:-$REPS}
+SHRINK=${SHRINK:-0}
 PROFILE=${PROFILE:-configs/$host.json}
 OUT=${OUT:-results}
 [ -x "$APP" ] && [ -f "$LBLIB" ] && [ -f "$DLIB" ] || { echo "dispatch.sh: build first (make build)" >&2; exit 1; }
@@ -37,6 +41,8 @@ csv=$base.csv
 echo "round,variant,position,mode,p,n,nb,reps,t_min_s,t_median_s,gflops,checked,wrong,max_err,census,times_s" >"$csv"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 if [ "$LU" = 1 ]; then variants=(plain classical); mode=(--lu); else variants=(plain lb classical strassen); mode=(); fi
+[ "$SHRINK" -gt 0 ] && mode+=(--shrink "$SHRINK")
+[ -n "${VARIANTS:-}" ] && read -r -a variants <<<"$VARIANTS"
 get() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
 for n in $NS; do
  for reps in $CALLS; do
@@ -65,7 +71,7 @@ for n in $NS; do
   done
  done
 done
-python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU PROFILE=$PROFILE)" "$P" \
+python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU SHRINK=$SHRINK VARIANTS='${VARIANTS:-}' PROFILE=$PROFILE)" "$P" \
   "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" \
   "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)" <<'PY'
 import csv, ctypes, json, os, platform, statistics, sys

@@ -2,6 +2,9 @@
 // message and workspace buffers of the algorithms. The local kernel's
 // workspace (local/fast_gemm.cpp) takes the same allocation path.
 //
+// While a buffer_pool::Scope lives on the thread, buffers come from and go
+// back to the process's pool of idle blocks (core/buffer_pool.hpp).
+//
 // Every allocation is counted (core/memory_account.hpp), so a run can
 // report the high-water mark of its own buffers beside the predicted one.
 //

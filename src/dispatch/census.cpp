@@ -34,7 +34,7 @@ const std::vector<std::string>& census_columns() {
       "call",       "transa", "transb",     "m",          "n",          "k",      "alpha",  "beta",
       "ia",         "ja",     "ib",         "jb",         "ic",         "jc",     "grid",   "blocking_a",
       "blocking_b", "blocking_c", "choice", "reason", "cached", "t_pred", "t_pred_scalapack", "t_measured",
-      "t_prepare",  "t_convert"};
+      "t_prepare",  "t_convert", "t_decide", "t_plan", "t_matrices", "pooled_mib", "t_pred_prepare"};
   return cols;
 }
 
@@ -64,7 +64,12 @@ std::map<std::string, std::string> census_cells(const CensusRecord& r) {
           {"t_pred_scalapack", r.t_pred_scalapack > 0 ? num(r.t_pred_scalapack) : ""},
           {"t_measured", num(r.t_measured)},
           {"t_prepare", num(r.t_prepare)},
-          {"t_convert", num(r.t_convert)}};
+          {"t_convert", num(r.t_convert)},
+          {"t_decide", num(r.t_decide)},
+          {"t_plan", num(r.t_plan)},
+          {"t_matrices", num(r.t_matrices)},
+          {"pooled_mib", num(r.pooled_mib)},
+          {"t_pred_prepare", r.t_pred_prepare > 0 ? num(r.t_pred_prepare) : ""}};
 }
 
 std::vector<CensusRecord> read_census(const std::string& path) {
@@ -117,6 +122,11 @@ std::vector<CensusRecord> read_census(const std::string& path) {
     r.t_measured = d("t_measured");
     r.t_prepare = d("t_prepare");
     r.t_convert = d("t_convert");
+    r.t_decide = d("t_decide");
+    r.t_plan = d("t_plan");
+    r.t_matrices = d("t_matrices");
+    r.pooled_mib = d("pooled_mib");
+    r.t_pred_prepare = d("t_pred_prepare");
     out.push_back(std::move(r));
   }
   return out;

@@ -30,6 +30,17 @@ struct CensusRecord {
   // plan and buffers (the first call of a shape; 0 after), and converting
   // the operands in and C back.
   double t_prepare = 0, t_convert = 0;
+  // Of t_prepare, on rank 0 (0 where nothing was prepared): the decision
+  // with the grid's agreement and, on a grid's first call, its
+  // communicator; the member's plan; its matrices (allocation and first
+  // touch). The rest of t_prepare is the eviction of older shapes.
+  double t_decide = 0, t_plan = 0, t_matrices = 0;
+  // MiB of the member's buffers served from memory the library already
+  // held (the buffer pool) rather than fresh from the system, on rank 0.
+  double pooled_mib = 0;
+  // The decision's price of that preparation (0 where nothing was
+  // prepared or without a model): t_prepare's prediction.
+  double t_pred_prepare = 0;
 };
 
 // The census CSV's columns, in order (docs/dispatch.md lists them).

@@ -39,7 +39,7 @@ std::string label_of(const Algorithm& a, const Options& o) {
 
 // The member `name` with `levels` local levels, priced; "" or why it cannot run this call.
 std::string make_member(const std::string& name, int levels, const PdgemmCall& c, int p, const DispatchSettings& s,
-                        const MachineFacts& m, Member* out) {
+                        const MachineFacts& m, double pooled_bytes, Member* out) {
   const Algorithm* a = algos::find_algorithm(name);
   if (a == nullptr) return "no algorithm " + name;
   const Problem pb{c.m, c.n, c.k};
@@ -52,11 +52,14 @@ std::string make_member(const std::string& name, int levels, const PdgemmCall& c
   x.opt = o;
   x.opt.recursions = model::resolve_recursions(a->models(), o, p);
   x.label = label_of(*a, x.opt);
-  x.bytes_per_rank = 8 * (a->estimate_doubles_per_rank(pb, x.opt, p) + conversion_doubles(c, p));
+  // What a prepared member holds: its own estimate, the conversion's
+  // scratch and the message buffers its exchange schedules keep.
+  x.bytes_per_rank = 8 * (a->estimate_doubles_per_rank(pb, x.opt, p) + conversion_doubles(c, p)) +
+                     first_message_bytes(c, p);
   if (m.has_model) {
     x.t_run = a->models().refined(pb, x.opt, p, m.params).total();
     x.t_convert = conversion_time(c, p, m.params);
-    x.t_prepare = preparation_time(x.bytes_per_rank + first_message_bytes(c, p), m.params);
+    x.t_prepare = preparation_time(x.bytes_per_rank, m.params, pooled_bytes);
   }
   *out = x;
   return "";
@@ -128,15 +131,20 @@ long calls_to_pay(const Decision& d) {
   return std::max(1L, static_cast<long>(std::ceil(cost / saving - 1e-12)));
 }
 
-double preparation_time(double bytes_per_rank, const model::MachineParams& mp) {
+double preparation_time(double bytes_per_rank, const model::MachineParams& mp, double pooled_bytes) {
   // Fresh memory at the measured first-touch rate; a profile without it:
   // a quarter of the add bandwidth (on this project's VM first touch ran
   // 3.5x slower than a warm write with one process, slower with two).
+  // Pooled memory is only rewritten (zeroed), at the add bandwidth.
+  const double pooled = std::clamp(pooled_bytes, 0.0, bytes_per_rank);
   const double rate = mp.first_touch_bytes_per_s > 0 ? mp.first_touch_bytes_per_s : mp.add_bytes_per_s / 4;
-  return rate > 0 ? bytes_per_rank / rate : 0.0;
+  double t = rate > 0 ? (bytes_per_rank - pooled) / rate : 0.0;
+  if (mp.add_bytes_per_s > 0) t += pooled / mp.add_bytes_per_s;
+  return t;
 }
 
-Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {
+Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m,
+                double pooled_bytes) {
   Decision d;
   d.choice = scalapack_member(c, pr, pc, m);
   const int p = pr * pc;
@@ -152,7 +160,7 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
       return d;
     }
     Member x;
-    if (std::string why = make_member(name, levels, c, p, s, m, &x); !why.empty()) {
+    if (std::string why = make_member(name, levels, c, p, s, m, pooled_bytes, &x); !why.empty()) {
       d.reason = "forced " + s.force + " does not apply: " + why;
       return d;
     }
@@ -180,7 +188,7 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
   Member best;
   for (const auto& [name, levels] : tries) {
     Member x;
-    if (!make_member(name, levels, c, p, s, m, &x).empty()) continue;
+    if (!make_member(name, levels, c, p, s, m, pooled_bytes, &x).empty()) continue;
     // A local level that the block sizes never reach is the member without it.
     if (levels > 0 && x.opt.local.levels > 0 && x.t_run <= 0) continue;
     if (x.bytes_per_rank > cap) {

@@ -50,7 +50,7 @@ struct Member {
   double t_run = 0;       // predicted time of the member itself
   double t_convert = 0;   // converting the operands in and C back
   double t_prepare = 0;   // the first call of a shape: plan, buffers, first touch
-  double bytes_per_rank = 0;  // the member's memory and the conversion's buffers
+  double bytes_per_rank = 0;  // the member's memory and the conversion's scratch and message buffers
   double total() const { return t_run + t_convert; }
 };
 
@@ -73,8 +73,10 @@ std::string call_reason(const PdgemmCall& call, int pr, int pc, const DispatchSe
 
 // The decision for one call on a pr x pc grid that call_reason let through:
 // the best member against ScaLAPACK, per call once prepared (the first
-// call's preparation is the dispatcher's to weigh, Member::t_prepare).
-Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s, const MachineFacts& m);
+// call's preparation is the dispatcher's to weigh, Member::t_prepare, with
+// pooled_bytes per rank of the library's idle buffers to draw on).
+Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s, const MachineFacts& m,
+                double pooled_bytes = 0);
 
 // The predicted time of moving op(sub(A)), op(sub(B)) into a member's
 // layout and its C back (docs/dispatch.md): per matrix of S doubles on p
@@ -91,8 +93,10 @@ double conversion_time(const PdgemmCall& call, int p, const model::MachineParams
 long calls_to_pay(const Decision& d);
 
 // The predicted time of preparing a member whose buffers hold
-// bytes_per_rank: fresh memory at the profile's first-touch rate.
-double preparation_time(double bytes_per_rank, const model::MachineParams& mp);
+// bytes_per_rank, of which pooled_bytes (at most) come from memory the
+// library already holds (core/buffer_pool.hpp): fresh memory at the
+// profile's first-touch rate, pooled memory rewritten at its add bandwidth.
+double preparation_time(double bytes_per_rank, const model::MachineParams& mp, double pooled_bytes = 0);
 
 // Bytes per rank of the conversion's message buffers (send and receive),
 // which the first call of a shape allocates and touches.

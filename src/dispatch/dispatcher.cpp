@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "core/buffer_pool.hpp"
 #include "core/csv_file.hpp"
 
 namespace mmbench::dispatch {
@@ -50,6 +51,27 @@ Dispatcher::Dispatcher(DispatchSettings settings, MachineFacts machine, int rank
   const std::string who = rank_ == 0 ? "" : "rank " + std::to_string(rank_) + ": ";
   for (const std::string& p : settings_.problems) say("mmbench-dispatch: " + who + p);
   if (rank_ == 0 && settings_.verbose) say(describe(settings_));
+  buffer_pool::set_capacity(static_cast<std::size_t>(cap_bytes()));
+}
+
+double Dispatcher::cap_bytes() const { return double(settings_.max_mib) * 1024 * 1024; }
+
+double Dispatcher::GridState::held() const {
+  double b = 0;
+  for (const Prepared& p : prepared) b += p.bytes;
+  return b;
+}
+
+std::size_t Dispatcher::GridState::evictions(double bytes, double cap, double* freed) const {
+  double keep = held(), gone = 0;
+  std::size_t i = 0;
+  while (i < prepared.size() && (prepared.size() - i >= kMaxPrepared || keep + bytes > cap)) {
+    keep -= prepared[i].bytes;
+    gone += prepared[i].bytes;
+    ++i;
+  }
+  if (freed != nullptr) *freed = gone;
+  return i;
 }
 
 Dispatcher::~Dispatcher() {
@@ -96,6 +118,9 @@ std::shared_ptr<Dispatcher::GridState> Dispatcher::grid_state(const GridKey& key
 }
 
 void Dispatcher::context_freed(int ctxt) {
+  // A program that makes a grid per call frees it after each: its buffers
+  // wait in the pool for the next grid's members.
+  const buffer_pool::Scope pool_scope;
   std::shared_ptr<GridState> gone;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -114,16 +139,20 @@ void Dispatcher::context_freed(int ctxt) {
 }
 
 void Dispatcher::all_contexts_freed() {
+  const buffer_pool::Scope pool_scope;
   std::map<GridKey, std::shared_ptr<GridState>> gone;
   std::lock_guard<std::mutex> lock(mutex_);
   contexts_.clear();
   gone.swap(grids_);
 }
 
-Decision Dispatcher::agreed(GridState& g, const GridKey& key, const PdgemmCall& call, Decision d) {
-  // One reduction of the decision's fingerprint over the grid; kept below
-  // 2^62 so that Comm::same can negate it.
-  const std::string what = d.choice.label + (d.forced ? " (forced)" : "");
+Decision Dispatcher::agreed(GridState& g, const GridKey& key, const PdgemmCall& call, Decision d, long pays) {
+  // One reduction of the decision's fingerprint over the grid -- the member
+  // and from which call it is prepared, since processes that prepare it at
+  // different calls would enter different collectives; kept below 2^62 so
+  // that Comm::same can negate it.
+  const std::string what =
+      d.choice.label + (d.forced ? " (forced)" : "") + (d.scalapack() ? "" : fmt::format(" from call {}", pays));
   if (g.comm.same(static_cast<long long>(fnv1a(what) >> 2))) return d;
   Decision s;
   s.choice = scalapack_member(call, key.pr, key.pc, machine_);
@@ -153,14 +182,10 @@ MemberRun* Dispatcher::prepare(GridState& g, const Member& member, const PdgemmC
   // oldest first. Every rank of the grid makes the same evictions -- the
   // estimates are global, not this rank's sizes -- so the communicators
   // the plans free are freed together.
-  const double cap = double(settings_.max_mib) * 1024 * 1024;
-  const auto held = [&g] {
-    double b = 0;
-    for (const Prepared& p : g.prepared) b += p.bytes;
-    return b;
-  };
-  while (!g.prepared.empty() && (g.prepared.size() >= kMaxPrepared || held() + member.bytes_per_rank > cap))
-    g.prepared.erase(g.prepared.begin());
+  // The evicted members' buffers go to the pool (the caller holds a
+  // buffer_pool::Scope), where the new member takes what fits.
+  const std::size_t out = g.evictions(member.bytes_per_rank, cap_bytes());
+  g.prepared.erase(g.prepared.begin(), g.prepared.begin() + static_cast<long>(out));
   std::unique_ptr<MemberRun> run;
   std::string mine;
   try {
@@ -205,14 +230,31 @@ CallReport Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const st
     return report;
   }
 
-  // 2. The grid's state; 3. the decision.
+  // 2. The grid's state; 3. the decision. From here on this thread's large
+  // buffers come from the pool and go back to it.
+  const buffer_pool::Scope pool_scope;
   std::shared_ptr<GridState> g = grid_state(key, grid.context());
   std::unique_lock<std::mutex> grid_lock(g->mutex);
   if (g->comm.is_null()) g->comm = grid.communicator();
   if (g->shapes.size() >= kMaxShapes) g->shapes.clear();
   auto [it, fresh] = g->shapes.try_emplace(price_key(call));
   Shape& shape = it->second;
-  if (fresh) shape.decision = agreed(*g, key, call, decide(call, pr, pc, s, machine_));
+  if (fresh) {
+    // What the pool holds on the grid's process that holds least: the
+    // preparation every process will pay for at most.
+    const double pooled = g->comm.min(double(buffer_pool::idle_bytes()));
+    Decision d = decide(call, pr, pc, s, machine_, pooled);
+    if (!d.scalapack() && machine_.has_model) {
+      // The chosen member also gets the buffers of the members its
+      // preparation will let go (estimates: alike on every process).
+      double freed = 0;
+      g->evictions(d.choice.bytes_per_rank, cap_bytes(), &freed);
+      d.choice.t_prepare = preparation_time(d.choice.bytes_per_rank, machine_.params, pooled + freed);
+    }
+    shape.decision = agreed(*g, key, call, d, calls_to_pay(d));
+    shape.pays = calls_to_pay(shape.decision);
+  }
+  const double t_decided = MPI_Wtime();
   ++shape.calls;
   const Decision& d = shape.decision;
   r.cached = !fresh;
@@ -227,9 +269,10 @@ CallReport Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const st
   if (!d.scalapack()) {
     run = prepared_run(*g, d.choice, call);
     if (run == nullptr) {
-      const long pays = calls_to_pay(d);
+      const long pays = shape.pays;
       if (d.forced || (pays > 0 && shape.calls >= pays)) {
         tried = true;
+        buffer_pool::reset_served();
         run = prepare(*g, d.choice, call, &why);
         if (run == nullptr)
           r.reason = "preparing " + d.choice.label + " failed (" + why + "): to ScaLAPACK";
@@ -252,9 +295,18 @@ CallReport Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const st
     grid_lock.unlock();
     scalapack();
   } else {
-    r.t_prepare = tried ? MPI_Wtime() - t0 : 0.0;
+    if (tried) {
+      r.t_prepare = MPI_Wtime() - t0;
+      r.t_decide = t_decided - t0;
+      r.t_plan = run->preparation().plan;
+      r.t_matrices = run->preparation().matrices;
+      r.t_pred_prepare = d.choice.t_prepare;
+    }
     try {
       r.t_convert = run->run(call, pr, pc).convert;
+      if (tried) r.pooled_mib = double(buffer_pool::served_bytes()) / (1024 * 1024);
+      // Idle buffers beyond the cap (with what the grid keeps prepared) go back to the system.
+      buffer_pool::trim(static_cast<std::size_t>(std::max(0.0, cap_bytes() - g->held())));
     } catch (const std::exception& e) {
       // Ranks may be inside different collectives now: nothing can be
       // rolled back, and C is half written.
@@ -320,6 +372,7 @@ void Dispatcher::finish() {
     g->prepared.clear();
     g->comm = Comm();
   }
+  buffer_pool::set_capacity(0);  // the idle buffers back to the system
 }
 
 }  // namespace mmbench::dispatch

@@ -13,12 +13,20 @@
 //      MPI_COMM_WORLD in grid order, never a handle that BLACS or MPI hands
 //      out again after the program frees a grid;
 //   3. the decision, cached per grid by what prices it (price_key); on a
-//      miss the grid's processes agree on it with one small reduction and
+//      miss the grid's processes take the least idle pool any of them
+//      holds (one small reduction), agree on the decision with another and
 //      fall back to ScaLAPACK where they differ (a profile one process
 //      cannot read, other BLAS threads);
 //   4. a member not yet prepared for the shape is prepared only when that
 //      pays: on a shape's first call if it wins with its preparation
 //      priced in, later once the calls seen have saved what it costs.
+//
+// Memory: a grid keeps the members of its last few shapes prepared; the
+// buffers of members it lets go (an older shape, a freed grid) wait in the
+// process's buffer pool (core/buffer_pool.hpp) for the next shape's, so a
+// program whose shapes change pays the first touch of fresh memory once,
+// not per shape. Prepared members and the idle pool together stay within
+// MMBENCH_DISPATCH_MAX_MB per grid; the pool is emptied at finish().
 //
 // Threads: each grid has its own lock, held across that grid's collectives
 // only; the dispatcher's own lock is never held across a collective. Calls
@@ -131,6 +139,7 @@ class Dispatcher {
   };
   struct Shape {
     Decision decision;
+    long pays = 0;   // calls_to_pay(decision), as the grid agreed on it
     long calls = 0;  // of this shape on this grid, this one included
   };
   struct GridState {
@@ -138,9 +147,14 @@ class Dispatcher {
     Comm comm;
     std::map<PriceKey, Shape> shapes;
     std::vector<Prepared> prepared;  // least recently used first
+    double held() const;             // the prepared members' estimates, bytes per rank
+    // How many of the oldest prepared members go to make room for one of
+    // `bytes` per rank under `cap` (and kMaxPrepared), and their bytes.
+    std::size_t evictions(double bytes, double cap, double* freed = nullptr) const;
   };
   std::shared_ptr<GridState> grid_state(const GridKey& key, int ctxt);
-  Decision agreed(GridState& g, const GridKey& key, const PdgemmCall& call, Decision d);
+  Decision agreed(GridState& g, const GridKey& key, const PdgemmCall& call, Decision d, long pays);
+  double cap_bytes() const;  // MMBENCH_DISPATCH_MAX_MB
   MemberRun* prepared_run(GridState& g, const Member& member, const PdgemmCall& call);
   MemberRun* prepare(GridState& g, const Member& member, const PdgemmCall& call, std::string* why);
   void record(CensusRecord r);

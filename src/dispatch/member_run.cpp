@@ -36,11 +36,14 @@ MemberRun::MemberRun(const algos::Algorithm& algo, const algos::Options& opt, co
                      const Comm& grid)
     : grid_(grid) {
   const algos::Problem pb{shape.m, shape.n, shape.k};
+  const double t0 = MPI_Wtime();
   plan_ = algo.plan(pb, opt, grid);
+  const double t1 = MPI_Wtime();
   const int me = grid.rank();
   a_ = DistMatrix(plan_->layout_a(), me);
   b_ = DistMatrix(plan_->layout_b(), me);
   c_ = DistMatrix(plan_->layout_c(), me);
+  preparation_ = {t1 - t0, MPI_Wtime() - t1};
   a_padded_ = plan_->layout_a().local_size(me) > covered(plan_->layout_a(), me);
   b_padded_ = plan_->layout_b().local_size(me) > covered(plan_->layout_b(), me);
 }

@@ -46,6 +46,15 @@ class MemberRun {
   double error_growth() const { return plan_->error_growth(); }
   // Doubles this rank holds (matrices, workspace, scratch).
   double doubles() const;
+  // Where construction went on this rank (seconds): the algorithm's plan
+  // (its schedules and workspace), then the member's matrices A, B, C
+  // (allocated and zeroed: the first touch of fresh memory, or a rewrite of
+  // pooled memory).
+  struct Preparation {
+    double plan = 0;
+    double matrices = 0;
+  };
+  Preparation preparation() const { return preparation_; }
 
  private:
   // The conversions of the last call's arguments, kept for the next call
@@ -67,6 +76,7 @@ class MemberRun {
   DistMatrix a_, b_, c_;
   bool a_padded_ = false, b_padded_ = false;
   LargeVector<double> scratch_a_, scratch_b_, scratch_c_;
+  Preparation preparation_;
 };
 
 }  // namespace mmbench::dispatch

@@ -9,8 +9,13 @@ apply to this shape or grid, an argument ScaLAPACK reports); a member that
 applies to any call must take calls. A dispatcher that sends everything to
 ScaLAPACK fails here.
 
-    check_census.py CENSUS EXPECTED [--reason-contains TEXT ...]
+With --pooled, members prepared after others were let go (an older shape,
+a freed grid) must have taken buffers from the library's pool (the census's
+pooled_mib): a dispatcher that gives every shape fresh memory fails.
+
+    check_census.py CENSUS EXPECTED [--reason-contains TEXT ...] [--pooled]
 """
+import argparse
 import collections
 import csv
 import sys
@@ -23,8 +28,13 @@ PASS_REASONS = ("nothing to compute", "C := beta C only", "does not apply", "Sca
 
 
 def main():
-    census_path, expected_path = sys.argv[1], sys.argv[2]
-    needles = sys.argv[4::2] if len(sys.argv) > 3 else []
+    ap = argparse.ArgumentParser()
+    ap.add_argument("census")
+    ap.add_argument("expected")
+    ap.add_argument("--reason-contains", action="append", default=[])
+    ap.add_argument("--pooled", action="store_true")
+    args = ap.parse_args()
+    census_path, expected_path, needles = args.census, args.expected, args.reason_contains
     rows = list(csv.DictReader(open(census_path)))
     expected = [line.rstrip("\n").split(",") for line in open(expected_path) if line.strip()]
     assert len(rows) == len(expected), f"census has {len(rows)} rows, the suite made {len(expected)} calls"
@@ -54,6 +64,12 @@ def main():
     reasons = {r["reason"] for r in rows}
     for text in needles:
         assert any(text in x for x in reasons), f"no census reason contains {text!r}: {sorted(reasons)[:20]}"
+    prepared = [r for r in rows if float(r["t_prepare"] or 0) > 0 and not r["choice"].startswith("scalapack")]
+    pooled = [r for r in prepared if float(r.get("pooled_mib") or 0) > 0]
+    if args.pooled:
+        assert pooled, f"{len(prepared)} members prepared, none took buffers from the pool"
+    print(f"census: {len(prepared)} preparations, {len(pooled)} with pooled buffers "
+          f"({sum(float(r['pooled_mib']) for r in pooled):.1f} MiB)")
     print(f"census: {len(rows)} rows match the calls; {sum(taken.values())} dispatched "
           f"({', '.join(f'{m} {n}' for m, n in sorted(taken.items()))}); {len(reasons)} distinct reasons")
 

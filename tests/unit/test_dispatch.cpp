@@ -253,6 +253,11 @@ TEST(Decision, APreparationIsPaidBeforeItIsMade) {
   EXPECT_DOUBLE_EQ(preparation_time(1e9, m.params), 0.5);
   m.params.first_touch_bytes_per_s = 2e9;
   EXPECT_DOUBLE_EQ(preparation_time(1e9, m.params), 0.5);
+  // Memory the pool holds is only rewritten, at the add bandwidth: 0.6 GB
+  // pooled of 1 GB = 0.4 / 2 + 0.6 / 8 s; more pooled than needed counts as
+  // what is needed.
+  EXPECT_DOUBLE_EQ(preparation_time(1e9, m.params, 0.6e9), 0.2 + 0.075);
+  EXPECT_DOUBLE_EQ(preparation_time(1e9, m.params, 5e9), 0.125);
   // The message buffers: the share of A, B and C that changes owner, both ways.
   EXPECT_DOUBLE_EQ(first_message_bytes(square_call(100), 1), 0.0);
   EXPECT_DOUBLE_EQ(first_message_bytes(square_call(100), 2), 2 * 8 * 3e4 / 2 * 0.5);
