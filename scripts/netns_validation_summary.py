@@ -8,9 +8,12 @@ auto's regret per problem; the tuned lb against the best lb of the ladder.
 
     python3 scripts/netns_validation_summary.py DIR [--mmbench build/mmbench]
 
-A row counts toward the goal (the model within 15 %) only where
-communication is at least 30 % of the predicted time: the network is what
-these runs test.
+A row counts toward the goals (the model within 15 %, the simulation
+within 10 %) only where communication is at least 30 % of the predicted
+time: the network is what these runs test. Where DIR/<tag>-simulated.csv
+exists (scripts/bench/netns_simulate.sh: the same run simulated, charged,
+on a platform written from the cluster's profile), its time and error are
+columns too.
 """
 import argparse
 import csv
@@ -74,15 +77,23 @@ def main():
     a = ap.parse_args()
     tags = sorted(os.path.basename(f)[:-4] for f in glob.glob(os.path.join(a.dir, "*.csv"))
                   if not f.endswith(("-validate.csv", "-dgemm-profile.csv", "-lb-check.csv", "-kernel-model.csv")))
-    print("| cluster | n | configuration | measured [s] (interval) | refined model [s] | error | communication share |")
-    print("|---|---|---|---|---|---|---|")
+    tags = [t for t in tags if not t.endswith("-simulated")]
+    print("| cluster | n | configuration | measured [s] (interval) | refined model [s] | error | simulated [s] | error "
+          "| communication share |")
+    print("|---|---|---|---|---|---|---|---|---|")
     summary = []
     for tag in tags:
         profile = os.path.join(a.dir, tag + "-profile.json")
         rows = [r for r in csv.DictReader(open(os.path.join(a.dir, tag + ".csv"))) if r["status"] == "ok"]
+        sim_path = os.path.join(a.dir, tag + "-simulated.csv")
+        simulated = {}
+        if os.path.exists(sim_path):
+            for r in csv.DictReader(open(sim_path)):
+                if r["status"] == "ok":
+                    simulated.setdefault((int(r["n"]), label_of(r)), float(r["t_median"]))
         nodes, rpn = (int(x) for x in tag.split("-")[0].split("x"))
         cache = {}
-        within, counted = 0, 0
+        within, counted, sim_within, sim_counted = 0, 0, 0, 0
         seen = set()
         for r in sorted(rows, key=lambda r: (int(r["n"]), label_of(r))):
             n = int(r["n"])
@@ -95,8 +106,10 @@ def main():
             t = float(r["t_median"])
             label = label_of(r)
             model = float(r["pred_refined"]) if r.get("pred_refined") else None
+            sim = simulated.get((n, label))
+            sim_text = f"{sim:.4g} | {100 * (sim / t - 1):+.1f} %" if sim is not None else "– | –"
             if model is None:
-                print(f"| {tag} | {n} | {label} | {t:.4g} | – | – | – |")
+                print(f"| {tag} | {n} | {label} | {t:.4g} | – | – | {sim_text} | – |")
                 continue
             comm = float(pred["comm_refined"]) if pred and pred.get("comm_refined") else None
             share = comm / float(pred["pred_refined"]) if comm is not None and float(pred["pred_refined"]) > 0 else None
@@ -104,14 +117,21 @@ def main():
             if share is not None and share >= 0.3:
                 counted += 1
                 within += abs(err) <= 0.15
+                if sim is not None:
+                    sim_counted += 1
+                    sim_within += abs(sim / t - 1) <= 0.10
             interval = f" ({float(r['t_median_lo']):.4g}–{float(r['t_median_hi']):.4g})" if r.get("t_median_lo") else ""
             share_text = f"{100 * share:.0f} %" if share is not None else "–"
-            print(f"| {tag} | {n} | {label} | {t:.4g}{interval} | {model:.4g} | {100 * err:+.1f} % | {share_text} |")
-        summary.append((tag, within, counted))
+            print(f"| {tag} | {n} | {label} | {t:.4g}{interval} | {model:.4g} | {100 * err:+.1f} % | {sim_text} | "
+                  f"{share_text} |")
+        summary.append((tag, within, counted, sim_within, sim_counted if simulated else None))
     print()
-    for tag, within, counted in summary:
-        print(f"- {tag}: the model within 15 % at {within} of {counted} points where communication is at least 30 % "
-              f"of the prediction")
+    for tag, within, counted, sim_within, sim_counted in summary:
+        line = (f"- {tag}: the model within 15 % at {within} of {counted} points where communication is at least "
+                f"30 % of the prediction")
+        if sim_counted is not None:
+            line += f"; the simulation within 10 % at {sim_within} of {sim_counted}"
+        print(line)
     print("\n| cluster | n | auto's pick | best | regret [interval] |")
     print("|---|---|---|---|---|")
     for tag in tags:
