@@ -234,9 +234,9 @@ namespace {
 // priced by the level it crosses. Ranks are row-major (rank = i pc + j): a
 // process row is pc consecutive ranks, a process column pc ranks apart; the
 // pr rows broadcast A's panels at once, the pc columns B's, each a binomial
-// tree (tree_time) whose every stage moves a rank's share of A (m k / pr)
-// or B (k n / pc) in `panels` panel messages, as the volume of eq. 2.17
-// counts it. The ring hops of the pipeline's ends: pc - 1 along a row, of
+// tree (tree_time) whose stages together move what a process receives of
+// A ((pc - 1)/pc of m k / pr) or B ((pr - 1)/pr of k n / pc), in `panels`
+// panel messages per stage. The ring hops of the pipeline's ends: pc - 1 along a row, of
 // which (nodes the row spans) - 1 cross nodes, with every rank of a node on
 // its link; the same down a column. Example: R = 2 on 2 x 4: a row's tree
 // has 2 stages, the first across nodes (one sender per node), the second
@@ -245,7 +245,15 @@ double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int n
                              const MachineParams& mp) {
   const int r = mp.network.ranks_per_node, p = pr * pc;
   const double lm = std::ceil(m / pr), ln = std::ceil(n / pc);
-  const double a_words = m * k / pr, b_words = k * n / pc;
+  // Per stage, the tree moves its share of what a process receives over
+  // all stages: (members - 1)/members of a share, not a share per stage
+  // (refined_pdgemm, one level, says why).
+  auto received = [](int members) {
+    int stages = 0;
+    while ((1 << stages) < members) ++stages;
+    return stages > 0 ? (members - 1.0) / members / stages : 0.0;
+  };
+  const double a_words = m * k / pr * received(pc), b_words = k * n / pc * received(pr);
   auto stages = [&](double panel_messages) {
     return tree_time(a_words, panel_messages, pc, 1, pr, p, mp) + tree_time(b_words, panel_messages, pr, pc, pc, p, mp);
   };
@@ -292,7 +300,15 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   // One panel message: an lb-wide slice of the local A or B block.
   const Regime rg = regime_of(std::max(lm, ln) * std::min<double>(lb, k), mp);
   const double startup = rg.latency_s;
-  const double volume = (lc * m * k / pr + lr * k * n / pc) / rg.tau;
+  // What a process receives: of its row's A (m/pr x k) the (pc - 1)/pc its
+  // row partners own, of its column's B the (pr - 1)/pr. The panels'
+  // owners take turns, so a process's link carries panels both ways at
+  // once and successive broadcasts overlap; eq. 2.17's log2(pc) full
+  // copies per process assume they do not. Example: 1 x 2, n = 1024: each
+  // process receives the other's 1024 x 512 half of A, 0.5 M doubles,
+  // where log2 2 * 1024 * 1024 counts 1 M (docs/results.md, the namespace
+  // cluster, checks this against runs across nodes).
+  const double volume = ((pc - 1.0) / pc * m * k / pr + (pr - 1.0) / pr * k * n / pc) / rg.tau;
   const double cap = double(lb_cap(static_cast<std::int64_t>(k), pr, pc, nb));
   if (lb <= cap) return {volume + panels * (lr + lc) * startup, comp};
   // Wider than the cap: fewer than kLbPanelsPerProcess panels per process
