@@ -39,7 +39,7 @@ std::string label_of(const Algorithm& a, const Options& o) {
 
 // The member `name` with `levels` local levels, priced; "" or why it cannot run this call.
 std::string make_member(const std::string& name, int levels, const PdgemmCall& c, int p, const DispatchSettings& s,
-                        const MachineFacts& m, double pooled_bytes, Member* out) {
+                        const MachineFacts& m, Member* out) {
   const Algorithm* a = algos::find_algorithm(name);
   if (a == nullptr) return "no algorithm " + name;
   const Problem pb{c.m, c.n, c.k};
@@ -59,7 +59,7 @@ std::string make_member(const std::string& name, int levels, const PdgemmCall& c
   if (m.has_model) {
     x.t_run = a->models().refined(pb, x.opt, p, m.params).total();
     x.t_convert = conversion_time(c, p, m.params);
-    x.t_prepare = preparation_time(x.bytes_per_rank, m.params, pooled_bytes);
+    x.t_prepare = preparation_time(x.bytes_per_rank, m.params);
   }
   *out = x;
   return "";
@@ -143,8 +143,7 @@ double preparation_time(double bytes_per_rank, const model::MachineParams& mp, d
   return t;
 }
 
-Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m,
-                double pooled_bytes) {
+Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {
   Decision d;
   d.choice = scalapack_member(c, pr, pc, m);
   const int p = pr * pc;
@@ -160,7 +159,7 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
       return d;
     }
     Member x;
-    if (std::string why = make_member(name, levels, c, p, s, m, pooled_bytes, &x); !why.empty()) {
+    if (std::string why = make_member(name, levels, c, p, s, m, &x); !why.empty()) {
       d.reason = "forced " + s.force + " does not apply: " + why;
       return d;
     }
@@ -188,7 +187,7 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
   Member best;
   for (const auto& [name, levels] : tries) {
     Member x;
-    if (!make_member(name, levels, c, p, s, m, pooled_bytes, &x).empty()) continue;
+    if (!make_member(name, levels, c, p, s, m, &x).empty()) continue;
     // A local level that the block sizes never reach is the member without it.
     if (levels > 0 && x.opt.local.levels > 0 && x.t_run <= 0) continue;
     if (x.bytes_per_rank > cap) {

@@ -73,10 +73,10 @@ std::string call_reason(const PdgemmCall& call, int pr, int pc, const DispatchSe
 
 // The decision for one call on a pr x pc grid that call_reason let through:
 // the best member against ScaLAPACK, per call once prepared (the first
-// call's preparation is the dispatcher's to weigh, Member::t_prepare, with
-// pooled_bytes per rank of the library's idle buffers to draw on).
-Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s, const MachineFacts& m,
-                double pooled_bytes = 0);
+// call's preparation is the dispatcher's to weigh: Member::t_prepare prices
+// it from fresh memory; the dispatcher prices the chosen member's again
+// with the buffers it can reuse).
+Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s, const MachineFacts& m);
 
 // The predicted time of moving op(sub(A)), op(sub(B)) into a member's
 // layout and its C back (docs/dispatch.md): per matrix of S doubles on p

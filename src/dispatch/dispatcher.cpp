@@ -243,7 +243,7 @@ CallReport Dispatcher::pdgemm(const PdgemmCall& call, CallerGrid& grid, const st
     // What the pool holds on the grid's process that holds least: the
     // preparation every process will pay for at most.
     const double pooled = g->comm.min(double(buffer_pool::idle_bytes()));
-    Decision d = decide(call, pr, pc, s, machine_, pooled);
+    Decision d = decide(call, pr, pc, s, machine_);
     if (!d.scalapack() && machine_.has_model) {
       // The chosen member also gets the buffers of the members its
       // preparation will let go (estimates: alike on every process).

@@ -89,13 +89,18 @@ int members_per_node(int members, int stride, int r) {
   return std::max(1, std::min(members, per_node));
 }
 
+int tree_stages(int members) {
+  int stages = 0;
+  while ((1 << stages) < members) ++stages;
+  return stages;
+}
+
 double tree_time(double doubles, double messages, int members, int stride, int trees, int p,
                  const MachineParams& mp) {
   if (members <= 1 || doubles <= 0) return 0.0;
   const int r = std::max(1, mp.network.ranks_per_node);
   stride = std::max(1, stride);
-  int stages = 0;
-  while ((1 << stages) < members) ++stages;
+  const int stages = tree_stages(members);
   double t = 0;
   for (int s = 0; s < stages; ++s) {
     const std::int64_t d = std::int64_t{1} << (stages - 1 - s);

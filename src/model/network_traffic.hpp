@@ -134,5 +134,8 @@ int members_per_node(int members, int stride, int ranks_per_node);
 // (d = 1) stays inside the nodes.
 double tree_time(double doubles, double messages, int members, int stride, int trees, int p,
                  const MachineParams& mp);
+// The stages of tree_time's tree over `members` ranks: ceil(log2 members)
+// (0 for one member).
+int tree_stages(int members);
 
 }  // namespace mmbench::model

@@ -249,8 +249,7 @@ double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int n
   // all stages: (members - 1)/members of a share, not a share per stage
   // (refined_pdgemm, one level, says why).
   auto received = [](int members) {
-    int stages = 0;
-    while ((1 << stages) < members) ++stages;
+    const int stages = tree_stages(members);
     return stages > 0 ? (members - 1.0) / members / stages : 0.0;
   };
   const double a_words = m * k / pr * received(pc), b_words = k * n / pc * received(pr);
