@@ -8,7 +8,7 @@
 # regret. Needs root. Oversubscribed layouts (more ranks than cores) are
 # labelled: their compute times mean little, their communication-bound rows
 # are what they are for.
-#   LAYOUTS="2x1 2x2" RATES="1gbit unlimited" NS="1024 2048 4096" REPS=3 OUT=results/netns-... \
+#   LAYOUTS="2x1 2x2" RATES="1gbit unlimited" NS="1024 2048 4096" REPS=3 OUT=results/netns-... [TUNE_ARGS=...] \
 #   scripts/bench/netns_validation.sh
 # Writes OUT/<tag>-profile.json, OUT/<tag>.csv (+ -validate.csv, sidecar),
 # OUT/<tag>-tune.txt per cluster (tag = NODESxRANKS-RATE), and
@@ -20,6 +20,12 @@ NS=${NS:-1024 2048 4096}
 REPS=${REPS:-3}
 OUT=${OUT:-results/netns-validation-$host-$stamp}
 TUNE_N=${TUNE_N:-2048}
+# tune's options on each cluster: by default the fast ones (no BLAS probe,
+# packed ladder, local Strassen step or kernel model). Without the local
+# step the profile holds no square DGEMM points, and local Strassen's small
+# products are priced at the panel shapes' rate: TUNE_ARGS="--no-blas-probe
+# --no-packed-tune" keeps it.
+TUNE_ARGS=${TUNE_ARGS:---no-blas-probe --no-packed-tune --no-local --no-kernel-model}
 [ "$(id -u)" = 0 ] || { echo "netns_validation.sh: needs root (network namespaces)" >&2; exit 2; }
 mkdir -p "$OUT"
 cluster=scripts/netns-cluster.sh
@@ -36,8 +42,7 @@ for layout in $LAYOUTS; do
     p=$((nodes * rpn))
     echo "== $tag: tune at p = $p"
     # shellcheck disable=SC2086
-    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "$MM" tune --n "$TUNE_N" --no-blas-probe --no-packed-tune --no-local \
-      --no-kernel-model --profile "$OUT/$tag-profile.json" --csv "$OUT/$tag-dgemm-profile.csv" >"$OUT/$tag-tune.txt" 2>&1 ||
+    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/$tag-profile.json" --csv "$OUT/$tag-dgemm-profile.csv" >"$OUT/$tag-tune.txt" 2>&1 ||
       { cat "$OUT/$tag-tune.txt"; echo "netns_validation.sh: tune failed on $tag" >&2; exit 1; }
     grep -E "written|network|lb =" "$OUT/$tag-tune.txt" | head -8
     echo "== $tag: run at p = $p, n = $NS"

@@ -1,12 +1,15 @@
 #include "core/sysinfo.hpp"
 
 #include <mpi.h>
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #ifndef MMBENCH_SCALAPACK_VERSION
 #define MMBENCH_SCALAPACK_VERSION "unknown"
@@ -32,8 +35,31 @@ std::string cpu_model() {
 }
 
 int cpu_cores() {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? static_cast<int>(n) : 1;
+  // Counted once: a cpuset does not change under a running job.
+  static const int cores = [] {
+    const long online = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+#ifndef MMBENCH_SMPI
+    // The CPUs a cpuset cgroup (a Slurm job's, a container's, a node of
+    // scripts/netns-cluster.sh) allows are those a thread gets when it asks
+    // for every online CPU: the kernel drops the others. A thread of its
+    // own asks, so no thread of the process changes its mask. Example: a
+    // node held to CPU 1 of a 2-CPU machine asks for {0, 1}, gets {1}: 1.
+    int allowed = 0;
+    std::thread probe([&] {
+      cpu_set_t want;
+      CPU_ZERO(&want);
+      for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &want);
+      cpu_set_t got;
+      CPU_ZERO(&got);
+      if (sched_setaffinity(0, sizeof want, &want) == 0 && sched_getaffinity(0, sizeof got, &got) == 0)
+        allowed = CPU_COUNT(&got);
+    });
+    probe.join();
+    if (allowed > 0) return allowed;
+#endif
+    return static_cast<int>(online);
+  }();
+  return cores;
 }
 
 namespace {

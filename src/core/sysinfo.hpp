@@ -8,7 +8,7 @@ namespace mmbench {
 
 std::string host_name();
 std::string cpu_model();                 // /proc/cpuinfo "model name"
-int cpu_cores();                         // online logical CPUs
+int cpu_cores();                         // logical CPUs this process's cpuset allows (all online ones without one)
 std::int64_t available_memory_bytes();   // /proc/meminfo MemAvailable (0 if unknown)
 std::int64_t total_memory_bytes();       // /proc/meminfo MemTotal (0 if unknown)
 std::string mpi_library_version();       // first line of MPI_Get_library_version

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/blas.hpp"
+#include "core/comm.hpp"
 #include "core/lb_in_force.hpp"
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
@@ -247,7 +248,14 @@ ThreadsStep measure_threads(Session& s) {
   ThreadsStep out;
   const double t0 = MPI_Wtime();
   out.blas_threads_per_rank = blas_threads();
-  out.dgemm = measure_threaded_dgemm(threaded_dgemm_size(s.options.n), cpu_cores(), s.options.reps,
+  // The CPUs of rank 0's node as its cpuset allows (a Slurm job's, a node
+  // of a cluster): on a one-CPU node a second thread has nowhere to run.
+  const int node_cpus = static_cast<int>(Comm::view(s.comm).max(static_cast<long long>(s.rank == 0 ? cpu_cores() : 0)));
+  if (node_cpus < 2) {
+    s.say_and_note("threaded DGEMM: not measured, rank 0's node has 1 CPU");
+    return out;
+  }
+  out.dgemm = measure_threaded_dgemm(threaded_dgemm_size(s.options.n), node_cpus, s.options.reps,
                                      s.options.warmup, s.comm);
   out.seconds = MPI_Wtime() - t0;
   const ThreadedDgemm& thr = out.dgemm;

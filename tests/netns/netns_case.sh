@@ -30,9 +30,21 @@ up() {
 fast=(--n 256 --kmin 8 --kmax 64 --reps 1 --passes 1 --warmup 0 --no-lb-check --no-blas-probe --no-kernel-model
       --no-packed-tune --no-local --quiet)
 check_profile() {  # PROFILE WANT_INTRA
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "$dir/nodes" <<'PY'
 import json, sys
-levels = json.load(open(sys.argv[1]))["network_levels"]
+profile = json.load(open(sys.argv[1]))
+# A node held by a cpuset (the nodes file's last column is its cgroup, "-"
+# where none could be made) has the cores it lists: tune counts those, not
+# the machine's, and measures no threaded DGEMM on a one-core node.
+node = open(sys.argv[3]).readline().split()
+if node[4] != "-":
+    first, _, last = node[3].partition("-")
+    cores = int(last or first) - int(first) + 1
+    assert profile["cores"] == cores, f"profile cores {profile['cores']}, node 1 holds {cores} ({node[3]})"
+    if cores == 1:
+        assert profile["dgemm_threads"] == 0, f"threaded DGEMM measured with {profile['dgemm_threads']} threads on 1 core"
+    print(f"profile cores {profile['cores']} = node 1's cpuset {node[3]}")
+levels = profile["network_levels"]
 print("network_levels:", json.dumps(levels)[:600])
 assert levels["nodes"] == 2, f"nodes {levels['nodes']}, expected 2"
 assert levels["inter_node"]["tau_doubles_per_s"] > 0 and levels["inter_node"]["latency_s"] > 0, "no inter-node level"
