@@ -35,6 +35,7 @@
 #include "cli/results_schema.hpp"
 #include "cli/result_row.hpp"
 #include "cli/run_memory.hpp"
+#include "cli/profile_drift.hpp"
 #include "cli/run_exports.hpp"
 #include "cli/run_header.hpp"
 #include "cli/sweep_expansion.hpp"
@@ -193,6 +194,28 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 
+// Adds `key` to this run's entry of the sidecar (the one write_sidecar
+// started with `started`), rewritten atomically; a sidecar that cannot be
+// read or lacks the entry is left as it is, with a word on stderr: the
+// results themselves are already written.
+void add_to_sidecar(const std::string& csv_path, const std::string& started, const std::string& key,
+                    const nlohmann::json& value) {
+  const std::string path = csv_path + ".json";
+  try {
+    std::ifstream in(path);
+    nlohmann::json doc = nlohmann::json::parse(in);
+    for (nlohmann::json& run : doc.at("runs"))
+      if (run.value("started", "") == started) {
+        run[key] = value;
+        write_file_atomically(path, doc.dump(2) + "\n");
+        return;
+      }
+    fmt::print(stderr, "mmbench: {} has no run started at {}: {} not recorded\n", path, started, key);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "mmbench: {}: {} not recorded ({})\n", path, key, e.what());
+  }
+}
+
 }  // namespace
 
 int run_command(const RunArgs& a, const Comm& world) {
@@ -296,6 +319,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   std::vector<ResultRow> rows(configs.size());
   std::vector<Measured> measurements(configs.size());
   std::vector<CandidateResult> results(configs.size());  // typed, for the validation report
+  std::vector<PeerCheck> peer_checks;  // the profile against this run's peer (profile_drift.hpp)
   bool warned = false;
   int failures = 0;
   std::size_t rows_written = 0;
@@ -377,6 +401,12 @@ int run_command(const RunArgs& a, const Comm& world) {
         warned = true;
       }
     }
+    if (peer_ok && sel.machine) {
+      const ResultRow& r = rows[index[*peer]];
+      if (r.timing && r.predicted)
+        peer_checks.push_back({r.pb.m, r.pb.n, r.pb.k, r.timing->interval.median, r.timing->interval.lo, r.timing->interval.hi,
+                               r.predicted->refined});
+    }
     if (world.rank() == 0) {
       progress.clear();
       for (std::size_t i : problems[g]) {
@@ -396,6 +426,14 @@ int run_command(const RunArgs& a, const Comm& world) {
     fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
                tuner::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
                a.threads == 1 ? "" : "s");
+  if (machine && !a.machine.profile.empty() && world.rank() == 0) {
+    const ProfileDrift drift = assess_drift(peer_checks, machine->profile_noise);
+    if (drift.checked) {
+      if (const std::string line = describe_drift(drift, a.machine.profile); !line.empty())
+        fmt::print(stderr, "{}\n", line);
+      add_to_sidecar(csv_path, started, "profile_check", drift_json(drift, a.machine.profile));
+    }
+  }
   if (exports) exports->finish(0);
   if (regret_report && world.rank() == 0)
     write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());

@@ -17,6 +17,7 @@
 #include "core/lb_in_force.hpp"
 #include "tuner/lb_check.hpp"
 #include "tuner/machine_profile.hpp"
+#include "tuner/profile_refresh.hpp"
 #include "tuner/tuner.hpp"
 
 namespace mmbench::cli {
@@ -53,6 +54,9 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
               "price local work flat)");
   t->add_flag("--kernel-model-only", a.kernel_model_only,
               "Only measure the kernel model (seconds) and add it to the existing profile --profile (rewritten)");
+  t->add_flag("--refresh", a.refresh,
+              "Re-time the existing profile's DGEMM points and the peak (seconds) and scale its compute prices by "
+              "the change; network, lb and layout are kept (--profile is rewritten)");
   return t;
 }
 
@@ -131,18 +135,20 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   if (o.kernel_model) o.kernel_model_csv_path = kernel_model_csv_path(o.profile_csv_path);
   if (a.kernel_model_only && a.no_kernel_model)
     throw UsageError("tune: --kernel-model-only and --no-kernel-model exclude each other");
-  // --kernel-model-only adds to a profile tuned before: every rank reads
-  // it, so every rank refuses a missing or broken one alike.
+  if (a.kernel_model_only && a.refresh) throw UsageError("tune: --kernel-model-only and --refresh exclude each other");
+  // --kernel-model-only and --refresh add to a profile tuned before: every
+  // rank reads it, so every rank refuses a missing or broken one alike.
   std::optional<tuner::MachineProfile> existing;
-  if (a.kernel_model_only) {
+  if (a.kernel_model_only || a.refresh) {
     try {
       existing = tuner::read_profile(o.profile_path);
     } catch (const tuner::ProfileError& e) {
-      throw UsageError(std::string("tune --kernel-model-only needs a profile tuned before (mmbench tune): ") +
-                       e.what());
+      throw UsageError(fmt::format("tune {} needs a profile tuned before (mmbench tune): {}",
+                                   a.refresh ? "--refresh" : "--kernel-model-only", e.what()));
     }
-    o.profile_csv_path.clear();  // only the kernel model's files are written
+    o.profile_csv_path.clear();  // only the kernel model's files are written, or none
     o.lb_check_csv_path.clear();
+    if (a.refresh) o.kernel_model_csv_path.clear();
   }
   // The kernel model alone needs no grid or k range: only its own values.
   if (existing) {
@@ -181,6 +187,24 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   // Progress like run's: on a terminal, or when asked; never on stdout.
   const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
   auto t0 = std::chrono::steady_clock::now();
+  if (existing && a.refresh) {
+    const tuner::MachineProfile prof = tuner::refresh_compute(o, *existing, world.get(), [&](const std::string& line) {
+      if (show) fmt::print(stderr, "tune: {}\n", line);
+    });
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string werr;
+    if (world.rank() == 0) try {
+        tuner::write_profile(prof, o.profile_path);
+      } catch (const tuner::ProfileError& e) {
+        werr = e.what();
+      }
+    werr = world.bcast_string(werr, 0);
+    if (!werr.empty()) throw std::runtime_error("tune --refresh: " + werr);
+    if (world.rank() == 0)
+      fmt::print("{} refreshed ({:.1f} s): {} DGEMM points re-timed, compute prices x {:.3f} (profile tuned {})\n",
+                 o.profile_path, secs, prof.refreshed.points, prof.refreshed.factor, existing->date);
+    return 0;
+  }
   if (existing) {
     const tuner::MachineProfile prof = tuner::add_kernel_model(o, *existing, world.get(), [&](const std::string& line) {
       if (show) fmt::print(stderr, "tune: {}\n", line);

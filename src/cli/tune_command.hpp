@@ -32,6 +32,7 @@ struct TuneArgs {
   bool no_packed_tune = false;
   bool no_kernel_model = false;
   bool kernel_model_only = false;
+  bool refresh = false;
   bool progress = false;
   std::string command_line;  // printed at the top (run_header.hpp)
 };

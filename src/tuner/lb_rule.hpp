@@ -148,4 +148,11 @@ struct RobustLb {
 // entry without rates, or a rate that is negative or not finite.
 RobustLb choose_lb_robust(const std::vector<ProfileSamples>& samples, double x);
 
+// The profile's timing noise: the median over the points of the interval's
+// half-width relative to its median, (hi - lo) / 2 / median; points of one
+// pass (no interval) are skipped; 0 with none left. Example: intervals
+// 95-105, 97-101 and 90-100 around 100, 99 and 96 -> 0.05, 0.0202, 0.0521:
+// 0.05.
+double relative_noise(const std::vector<RobustPoint>& points);
+
 }  // namespace mmbench::tuner

@@ -287,6 +287,15 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   if (doc.contains("memory_per_rank_bytes"))
     p.memory_per_rank_bytes = r.non_negative(r.integer(doc, "memory_per_rank_bytes"), "memory_per_rank_bytes");
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
+  if (doc.contains("dgemm_profile_noise"))
+    p.dgemm_profile_noise = r.non_negative(r.number(doc, "dgemm_profile_noise"), "dgemm_profile_noise");
+  if (doc.contains("refreshed")) {
+    const json& f = r.object(doc, "refreshed");
+    p.refreshed.date = r.string(f, "refreshed.date");
+    p.refreshed.factor = r.positive(r.number(f, "refreshed.factor"), "refreshed.factor");
+    p.refreshed.points = r.positive(r.small_integer(f, "refreshed.points"), "refreshed.points");
+    p.refreshed.seconds = r.non_negative(r.number(f, "refreshed.seconds"), "refreshed.seconds");
+  }
 
   const json& prof = r.field(doc, "dgemm_profile");
   if (!prof.is_array()) {
@@ -375,6 +384,12 @@ json to_json(const MachineProfile& p) {
   if (p.kernel_model.measured) doc["kernel_model"] = kernel_model_to_json(p.kernel_model, p.kernel_model_csv);
   if (p.memory_per_rank_bytes > 0) doc["memory_per_rank_bytes"] = p.memory_per_rank_bytes;
   doc["notes"] = p.notes;
+  if (p.dgemm_profile_noise > 0) doc["dgemm_profile_noise"] = p.dgemm_profile_noise;
+  if (!p.refreshed.date.empty())
+    doc["refreshed"] = {{"date", p.refreshed.date},
+                        {"factor", p.refreshed.factor},
+                        {"points", p.refreshed.points},
+                        {"seconds", p.refreshed.seconds}};
   json prof = json::array();
   for (const model::DgemmPoint& pt : p.dgemm_profile) {
     prof.push_back({{"m", pt.m}, {"n", pt.n}, {"k", pt.k}, {"mflops", pt.mflops}});

@@ -213,6 +213,20 @@ struct MachineProfile {
 
   std::string notes;
   std::vector<model::DgemmPoint> dgemm_profile;  // sorted by k
+  // The DGEMM profile's timing noise: the median over its panel points of
+  // the median interval's half-width over the median (0.03 = +-3 %); 0 =
+  // not recorded. A run's peer that disagrees with the profile by more than
+  // this (and its own interval) finds the profile stale (cli/profile_drift.hpp).
+  double dgemm_profile_noise = 0;
+  // The last `tune --refresh` (tuner/profile_refresh.hpp): the compute
+  // prices measured again and scaled by `factor` (new rate / old rate, the
+  // median over the re-timed points); date "" = never refreshed.
+  struct Refresh {
+    std::string date;
+    double factor = 0;
+    int points = 0;
+    double seconds = 0;
+  } refreshed;
   std::string dgemm_profile_csv;                 // path of the raw profile CSV
 };
 

@@ -178,6 +178,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.cpu_peak = m.cpu_peak;
   p.notes = s.notes;
   for (const RobustPoint& pt : rule.points) p.dgemm_profile.push_back({s.m_local, s.n_local, pt.k, pt.median});
+  p.dgemm_profile_noise = relative_noise(rule.points);
   // The crossover step's square DGEMMs are profile points too: the
   // refined model prices local Strassen's square sub-products, which
   // the panel shapes above (m x n x k with k <= kmax) do not cover.

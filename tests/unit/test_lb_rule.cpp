@@ -372,3 +372,22 @@ TEST(LocalCrossover, SmallestSizeFromWhichFastWinsThroughout) {
   EXPECT_EQ(crossover_n(n, {1, 1, 1, 1, 1}, {0.5, 0.5, 0.5, 0.5, 2}), 0);
   EXPECT_EQ(crossover_n({}, {}, {}), 0);
 }
+
+namespace mmbench::tuner {
+namespace {
+
+TEST(RelativeNoise, MedianHalfWidthOverMedianSkippingSinglePasses) {
+  // The header's example: 0.05, 0.0202, 0.0521 -> 0.05.
+  std::vector<RobustPoint> pts(4);
+  pts[0].passes = 5, pts[0].median = 100, pts[0].lo = 95, pts[0].hi = 105;
+  pts[1].passes = 5, pts[1].median = 99, pts[1].lo = 97, pts[1].hi = 101;
+  pts[2].passes = 5, pts[2].median = 96, pts[2].lo = 90, pts[2].hi = 100;
+  pts[3].passes = 1, pts[3].median = 50, pts[3].lo = 10, pts[3].hi = 90;  // no interval: skipped
+  EXPECT_NEAR(relative_noise(pts), 0.05, 1e-12);
+  pts.resize(2);  // even count: the mean of the middle two
+  EXPECT_NEAR(relative_noise(pts), (0.05 + 2.0 / 99) / 2, 1e-12);
+  EXPECT_EQ(relative_noise({}), 0.0);
+}
+
+}  // namespace
+}  // namespace mmbench::tuner

@@ -60,6 +60,8 @@ MachineProfile sample_profile() {
   p.notes = "quiet machine; \"quoted\" text\nsecond line";
   p.dgemm_profile = {{4096, 2048, 32, 30000.5}, {4096, 2048, 40, 35000.25}, {4096, 2048, 256, 48000}};
   p.dgemm_profile_csv = "results/dgemm-profile-node17.csv";
+  p.dgemm_profile_noise = 0.0325;
+  p.refreshed = {"2025-03-01T13:40:00Z", 1.125, 3, 4.5};
   return p;
 }
 
@@ -168,6 +170,11 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.strassen_l1_n, b.strassen_l1_n);
   EXPECT_EQ(a.strassen_l2_n, b.strassen_l2_n);
   EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.dgemm_profile_noise, b.dgemm_profile_noise);
+  EXPECT_EQ(a.refreshed.date, b.refreshed.date);
+  EXPECT_EQ(a.refreshed.factor, b.refreshed.factor);
+  EXPECT_EQ(a.refreshed.points, b.refreshed.points);
+  EXPECT_EQ(a.refreshed.seconds, b.refreshed.seconds);
   ASSERT_EQ(a.dgemm_profile.size(), b.dgemm_profile.size());
   for (std::size_t i = 0; i < a.dgemm_profile.size(); ++i) {
     EXPECT_EQ(a.dgemm_profile[i].m, b.dgemm_profile[i].m);
@@ -212,12 +219,17 @@ TEST_F(ProfileFile, OptionalFieldsMayBeLeftOut) {
   doc.erase("strassen_crossover");
   doc.erase("notes");
   doc.erase("memory_per_rank_bytes");
+  doc.erase("dgemm_profile_noise");
+  doc.erase("refreshed");
   doc["a_future_field"] = 1;
   const MachineProfile p = read_profile(write_text("optional.json", doc.dump()));
   EXPECT_EQ(p.strassen_l1_n, 0);
   EXPECT_EQ(p.strassen_l2_n, 0);
   EXPECT_EQ(p.notes, "");
   EXPECT_EQ(p.memory_per_rank_bytes, 0);  // no limit from the profile
+  EXPECT_EQ(p.dgemm_profile_noise, 0.0);   // not recorded
+  EXPECT_EQ(p.refreshed.date, "");         // never refreshed
+  EXPECT_FALSE(nlohmann::json::parse(profile_to_json(p)).contains("refreshed"));
   doc["memory_per_rank_bytes"] = -1;
   EXPECT_THROW(read_profile(write_text("negative-memory.json", doc.dump())), ProfileError);
 }
@@ -437,6 +449,9 @@ TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
   expect_error("zeroadd", [](auto& d) { d["add_threaded_bytes_per_s"] = 0; },
                {"'add_threaded_bytes_per_s'", "must be > 0"});
   expect_error("negadd", [](auto& d) { d["add_threads"] = -2; }, {"'add_threads'"});
+  expect_error("negnoise", [](auto& d) { d["dgemm_profile_noise"] = -0.1; }, {"'dgemm_profile_noise'", ">= 0"});
+  expect_error("refreshfactor", [](auto& d) { d["refreshed"]["factor"] = 0; }, {"'refreshed.factor'", "must be > 0"});
+  expect_error("refreshdate", [](auto& d) { d["refreshed"].erase("date"); }, {"'refreshed.date'", "missing"});
   // Not measured (threads 0): the rates may be 0.
   nlohmann::json doc = sample_json();
   doc["dgemm_threads"] = 0;

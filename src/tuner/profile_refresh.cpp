@@ -1,0 +1,116 @@
+#include "tuner/profile_refresh.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/comm.hpp"
+#include "core/sysinfo.hpp"
+#include "tuner/dgemm_profile.hpp"
+#include "tuner/lb_rule.hpp"
+#include "tuner/machine_check.hpp"
+#include "tuner/threaded_dgemm.hpp"
+
+namespace mmbench::tuner {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2.0;
+}
+
+// The profile's points re-timed as tune timed them (tuner/dgemm_profile.hpp,
+// C += A B on every rank at once, the slowest rank's time): one untimed
+// pass over every point, then `passes` passes each visiting every point
+// once in a shuffled order; a point's rate is its median over the passes.
+// A process's first DGEMMs run slower (OpenBLAS's buffers, pages, clocks):
+// timed one point after another, the first points of a refresh came out
+// at half their rate, so the passes spread that over every point and the
+// untimed pass takes most of it. Points of one (m, n) share one profiler,
+// as the panel points of tune's profile did. MFLOPS, in the points' order.
+std::vector<double> time_points(const std::vector<model::DgemmPoint>& points, int passes, MPI_Comm comm) {
+  std::vector<std::unique_ptr<DgemmProfiler>> profilers;
+  std::vector<std::size_t> which(points.size());  // point -> its profiler
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    std::int64_t kmax = 0;
+    for (const model::DgemmPoint& q : points)
+      if (q.m == points[i].m && q.n == points[i].n) kmax = std::max(kmax, q.k);
+    std::size_t j = 0;
+    while (j < i && !(points[j].m == points[i].m && points[j].n == points[i].n)) ++j;
+    if (j == i) {
+      which[i] = profilers.size();
+      profilers.push_back(std::make_unique<DgemmProfiler>(points[i].m, points[i].n, kmax, 1, 0, comm));
+    } else {
+      which[i] = which[j];
+    }
+  }
+  std::vector<std::int64_t> index(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) index[i] = static_cast<std::int64_t>(i);
+  auto measure = [&](std::int64_t i, int) {
+    const auto at = static_cast<std::size_t>(i);
+    return profilers[which[at]]->measure(points[at].k).mflops;
+  };
+  constexpr std::uint64_t kSeed = 0x72656672657368ULL;  // "refresh"
+  (void)measure_in_passes(index, 1, kSeed ^ 1, measure);  // untimed
+  const std::vector<ProfileSamples> samples = measure_in_passes(index, passes, kSeed, measure);
+  std::vector<double> rates(points.size());
+  for (const ProfileSamples& s : samples) rates[static_cast<std::size_t>(s.k)] = median_of(s.mflops);
+  return rates;
+}
+
+}  // namespace
+
+MachineProfile apply_refresh(const MachineProfile& old, const std::vector<double>& new_mflops,
+                             const std::optional<PeakRecord>& peak, const std::string& date, double seconds) {
+  if (old.dgemm_profile.empty()) throw std::invalid_argument("refresh: the profile has no DGEMM points");
+  if (new_mflops.size() != old.dgemm_profile.size()) {
+    throw std::invalid_argument(fmt::format("refresh: {} rates for {} DGEMM points", new_mflops.size(),
+                                            old.dgemm_profile.size()));
+  }
+  MachineProfile p = old;
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < new_mflops.size(); ++i) {
+    if (!(std::isfinite(new_mflops[i]) && new_mflops[i] > 0)) {
+      throw std::invalid_argument(fmt::format("refresh: point {} re-timed at {} MFLOPS", i, new_mflops[i]));
+    }
+    ratios.push_back(new_mflops[i] / old.dgemm_profile[i].mflops);
+    p.dgemm_profile[i].mflops = new_mflops[i];
+  }
+  const double f = median_of(ratios);
+  p.t_op_s = old.t_op_s / f;
+  p.peak_dgemm_mflops = old.peak_dgemm_mflops * f;
+  p.dgemm_single_mflops = old.dgemm_single_mflops * f;
+  p.dgemm_threaded_mflops = old.dgemm_threaded_mflops * f;
+  if (p.kernel_model.measured) {
+    DgemmTimeFit& d = p.kernel_model.dgemm;
+    for (double* c : {&d.a_s, &d.b_s_per_mnk, &d.c_s_per_mn, &d.d_s_per_mk, &d.e_s_per_nk}) *c /= f;
+  }
+  if (peak) p.cpu_peak = peak;
+  p.refreshed = {date, f, static_cast<int>(ratios.size()), seconds};
+  if (!p.notes.empty()) p.notes += "; ";
+  p.notes += fmt::format("refreshed {} (tune --refresh): {} DGEMM points re-timed, compute prices x {:.3f}", date,
+                         ratios.size(), f);
+  return p;
+}
+
+MachineProfile refresh_compute(const TuneOptions& o, const MachineProfile& existing, MPI_Comm comm_handle,
+                               const std::function<void(const std::string&)>& progress) {
+  if (o.passes < 1) throw std::invalid_argument(fmt::format("tune --refresh: --passes {} must be >= 1", o.passes));
+  const Comm comm = Comm::view(comm_handle);
+  auto say = [&](const std::string& line) {
+    if (comm.rank() == 0 && progress) progress(line);
+  };
+  const double t0 = MPI_Wtime();
+  const PeakRecord peak = check_machine({{}, threaded_dgemm_size(existing.problem.n)}, comm_handle);
+  say(describe_peak_record(peak));
+  const std::vector<double> rates = time_points(existing.dgemm_profile, o.passes, comm_handle);
+  say(fmt::format("re-timed {} DGEMM points in {} passes ({:.1f} s)", rates.size(), o.passes, MPI_Wtime() - t0));
+  return apply_refresh(existing, rates, peak, utc_timestamp(), MPI_Wtime() - t0);
+}
+
+}  // namespace mmbench::tuner
