@@ -173,13 +173,21 @@ struct Regime {
   double latency_s, tau;
 };
 
-Regime regime_of(double doubles, const MachineParams& mp) {
+// one_way: the regime's own throughput (refined_one_way_message_time), not
+// capped by tau.
+Regime regime_of(double doubles, const MachineParams& mp, bool one_way = false) {
   Regime rg{mp.latency_s, mp.tau};
   if (mp.eager_limit_bytes > 0) {
     const bool eager = 8.0 * doubles <= static_cast<double>(mp.eager_limit_bytes);
     const double l = eager ? mp.latency_eager_s : mp.latency_rendezvous_s;
     if (l > 0) rg.latency_s = l;
-    rg.tau = tau_capped(eager ? mp.tau_eager : mp.tau_rendezvous, mp);
+    const double regime_tau = eager ? mp.tau_eager : mp.tau_rendezvous;
+    rg.tau = one_way && regime_tau > 0 ? regime_tau : tau_capped(regime_tau, mp);
+  } else if (one_way && mp.tau_rendezvous > 0) {
+    // One regime fitted (break 0): its values, which the ping-pong measured
+    // one way, stand for every size.
+    if (mp.latency_rendezvous_s > 0) rg.latency_s = mp.latency_rendezvous_s;
+    rg.tau = mp.tau_rendezvous;
   }
   require(rg.tau > 0, [&] { return "refined model: network throughput tau = " + to_string(rg.tau) +
                           " doubles/s; needs tau > 0 (a profile tuned with one rank has no network values)"; });
@@ -191,6 +199,12 @@ Regime regime_of(double doubles, const MachineParams& mp) {
 double refined_message_time(double doubles, const MachineParams& mp) {
   if (doubles <= 0) return 0.0;
   const Regime rg = regime_of(doubles, mp);
+  return rg.latency_s + doubles / rg.tau;
+}
+
+double refined_one_way_message_time(double doubles, const MachineParams& mp) {
+  if (doubles <= 0) return 0.0;
+  const Regime rg = regime_of(doubles, mp, true);
   return rg.latency_s + doubles / rg.tau;
 }
 

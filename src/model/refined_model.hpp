@@ -82,6 +82,19 @@ double refined_add_time(double elements, const MachineParams& mp);
 // Regime values of 0 fall back to latency_s / tau.
 double refined_message_time(double doubles, const MachineParams& mp);
 
+// One message on a link that carries nothing the other way meanwhile: a
+// stage of a binomial broadcast or reduction, where a rank either sends or
+// receives. The regime's own throughput, not capped by tau: the ping-pong
+// sweep measured it this way, one direction at a time, while tau (the
+// all-to-all's) is what a rank gets when it sends and receives at once.
+// Example: on two nodes linked at 1 Gbit/s with one core each, the
+// ping-pong's rendezvous regime carried 124 MB/s and the all-to-all 69 MB/s
+// per rank; 2.5D's replication of A (8 MB) takes 0.065 s, not 0.116 s.
+// One regime fitted (eager_limit_bytes 0, tau_rendezvous > 0): its latency
+// and throughput at every size. Without regime values, as
+// refined_message_time.
+double refined_one_way_message_time(double doubles, const MachineParams& mp);
+
 // The local fast kernel inside a rank (local/fast_gemm.hpp): up to `levels`
 // Strassen-Winograd (or classic Strassen) levels, a level only while
 // min(m, n, k) >= min_dim.

@@ -43,9 +43,12 @@ Prediction refined_two_point_five_d(double m, double n, double k, int p, int c, 
   const double lc = log2_ceil(c), lq = log2_ceil(q);
   Prediction out;
   if (!mp.network.two_level()) {
-    out.comm_s = lc * (refined_message_time(bm * bk, mp) + refined_message_time(bk * bn, mp)) +
+    // The replication and the reduction are binomial trees along the depth
+    // lines: in each stage a rank sends or receives, one way
+    // (refined_one_way_message_time).
+    out.comm_s = lc * (refined_one_way_message_time(bm * bk, mp) + refined_one_way_message_time(bk * bn, mp)) +
                  steps * lq * (refined_message_time(bm * w, mp) + refined_message_time(w * bn, mp)) +
-                 lc * refined_message_time(bm * bn, mp);
+                 lc * refined_one_way_message_time(bm * bn, mp);
   } else {
     // Two levels: rank r = l q^2 + i q + j, so a grid row is q consecutive
     // ranks, a column q apart, a depth line (replication, reduction) q^2

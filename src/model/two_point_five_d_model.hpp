@@ -15,7 +15,8 @@
 // comp = 2*4096^3/8 * 1e-10 + 4194304e-10 = 1.71799 + 0.00042 = 1.71841 s.
 //
 // Refined: m, n, k as they are; each message priced by its size regime
-// (refined_message_time), each SUMMA step's DGEMM(m/q, n/q, w) at its
+// (refined_message_time; the replication and reduction trees' stages one
+// way, refined_one_way_message_time), each SUMMA step's DGEMM(m/q, n/q, w) at its
 // measured rate, the reduction's additions at the measured memory
 // bandwidth; broadcasts are not overlapped with computation (they are
 // blocking), so comm and comp add.

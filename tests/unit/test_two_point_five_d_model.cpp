@@ -9,6 +9,7 @@
 #include "space/replicas.hpp"
 #include "model/algorithm_models.hpp"
 #include "ranking/selection.hpp"
+#include "model/refined_model.hpp"
 #include "model/two_point_five_d_model.hpp"
 
 using namespace mmbench;
@@ -79,4 +80,42 @@ TEST(TwoPointFiveD, RefinedModelByHand) {
   const double msg = 2e-6 + 1e6 / 1e9;
   EXPECT_NEAR(pr.comm_s, 2 * msg + msg, 1e-12);
   EXPECT_NEAR(pr.comp_s, 2.0 * 1000 * 1000 * 500 * 1e-10 + 24e6 / 1e10, 1e-12);
+}
+
+TEST(TwoPointFiveD, ReplicationAndReductionRunOneWay) {
+  // A profile with the ping-pong's regimes: the all-to-all's tau (what a rank
+  // gets sending and receiving at once) is 69 MB/s, the rendezvous regime's
+  // (one direction at a time) 124 MB/s, as on two nodes linked at 1 Gbit/s.
+  MachineParams mp;
+  mp.latency_s = 1e-5;
+  mp.tau = 69e6 / 8;
+  mp.t_op = 1e-10;
+  mp.add_bytes_per_s = 1e10;
+  mp.eager_limit_bytes = 262144;
+  mp.latency_eager_s = 9e-6;
+  mp.tau_eager = 35e6;
+  mp.latency_rendezvous_s = 1.1e-5;
+  mp.tau_rendezvous = 124e6 / 8;
+  // p = 2, c = 2: A, B and C whole (1024^2 doubles, 8 MiB: rendezvous) cross
+  // once each, one way: 3 (1.1e-5 + 1048576 / 15.5e6) = 0.20298 s; capped
+  // by the all-to-all's tau they would take 3 (1.1e-5 + 1048576 / 8.625e6) = 0.36476 s.
+  const Prediction pr = refined_two_point_five_d(1024, 1024, 1024, 2, 2, 1, mp);
+  EXPECT_NEAR(pr.comm_s, 3 * (1.1e-5 + 1048576 / 15.5e6), 1e-9);
+  EXPECT_NEAR(refined_message_time(1048576, mp), 1.1e-5 + 1048576 / 8.625e6, 1e-12);
+  EXPECT_NEAR(refined_one_way_message_time(1048576, mp), 1.1e-5 + 1048576 / 15.5e6, 1e-12);
+  // Small messages: the eager regime's own tau (35e6 doubles/s), likewise
+  // not capped at tau (8.625e6 doubles/s).
+  EXPECT_NEAR(refined_one_way_message_time(1000, mp), 9e-6 + 1000 / 35e6, 1e-15);
+  // One regime fitted (break 0, as on a 10 Gbit/s link): its values at
+  // every size, while refined_message_time keeps latency_s and tau.
+  MachineParams one = mp;
+  one.eager_limit_bytes = 0;
+  one.latency_eager_s = one.latency_rendezvous_s = 1.2e-5;
+  one.tau_eager = one.tau_rendezvous = 196e6;
+  EXPECT_NEAR(refined_one_way_message_time(5e5, one), 1.2e-5 + 5e5 / 196e6, 1e-15);
+  EXPECT_NEAR(refined_message_time(5e5, one), 1e-5 + 5e5 / 8.625e6, 1e-15);
+  // Without regime values: the same as refined_message_time.
+  MachineParams flat = one;
+  flat.latency_rendezvous_s = flat.tau_rendezvous = 0;
+  EXPECT_EQ(refined_one_way_message_time(5e5, flat), refined_message_time(5e5, flat));
 }
