@@ -49,7 +49,7 @@ std::string describe_drift(const ProfileDrift& d, const std::string& profile_pat
                                                                         : fmt::format("{}x{}x{}", c.m, c.n, c.k));
   return fmt::format("note: the DGEMM peer ran {:.2f}x {} than the profile {} predicts ({}; beyond the peer's interval "
                      "widened by {:.0f} %): its compute prices are stale, and predict, --algo auto "
-                     "and the simulation use them; `mmbench tune --refresh --profile {}` re-measures them in seconds",
+                     "and the simulation use them; `mmbench tune --refresh --profile {}` re-measures them in a fraction of a tune's time",
                      d.speed >= 1 ? d.speed : 1 / d.speed, d.speed >= 1 ? "faster" : "slower", profile_path, sizes,
                      100 * d.noise, profile_path);
 }

@@ -5,7 +5,7 @@
 // a neighbour that left), and predict, --algo auto, the dispatcher and the
 // simulation price with an old number. The run says so in one line and
 // records the comparison in its sidecar; `tune --refresh` re-measures the
-// prices in seconds (tuner/profile_refresh.hpp).
+// prices in a fraction of a tune's time (tuner/profile_refresh.hpp).
 //
 // A size disagrees when the prediction lies outside the peer's median
 // interval widened on both sides by a tolerance t:

@@ -55,7 +55,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneArgs& a) {
   t->add_flag("--kernel-model-only", a.kernel_model_only,
               "Only measure the kernel model (seconds) and add it to the existing profile --profile (rewritten)");
   t->add_flag("--refresh", a.refresh,
-              "Re-time the existing profile's DGEMM points and the peak (seconds) and scale its compute prices by "
+              "Re-time the existing profile's DGEMM points and the peak (a fraction of a tune's time) and scale its compute prices by "
               "the change; network, lb and layout are kept (--profile is rewritten)");
   return t;
 }

@@ -1,4 +1,4 @@
-// `tune --refresh`: a profile's compute prices measured again in seconds.
+// `tune --refresh`: a profile's compute prices measured again, in a fraction of a tune.
 //
 // A machine's DGEMM rate moves with its clock, its neighbours and its
 // memory's history, within the hour on a shared VM, and every compute price
