@@ -216,6 +216,17 @@ void add_to_sidecar(const std::string& csv_path, const std::string& started, con
   }
 }
 
+// The profile against this run's DGEMM peer (profile_drift.hpp): one line
+// where it is stale, the comparison in the sidecar. Rank 0, real runs only
+// (a simulated peer is priced from the profile itself).
+void report_profile_drift(const std::vector<PeerCheck>& checks, const Machine& machine, const std::string& profile,
+                          const std::string& csv_path, const std::string& started) {
+  const ProfileDrift drift = assess_drift(checks, machine.profile_noise);
+  if (!drift.checked) return;
+  if (const std::string line = describe_drift(drift, profile); !line.empty()) fmt::print(stderr, "{}\n", line);
+  add_to_sidecar(csv_path, started, "profile_check", drift_json(drift, profile));
+}
+
 }  // namespace
 
 int run_command(const RunArgs& a, const Comm& world) {
@@ -426,14 +437,8 @@ int run_command(const RunArgs& a, const Comm& world) {
     fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
                tuner::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
                a.threads == 1 ? "" : "s");
-  if (machine && !a.machine.profile.empty() && world.rank() == 0) {
-    const ProfileDrift drift = assess_drift(peer_checks, machine->profile_noise);
-    if (drift.checked) {
-      if (const std::string line = describe_drift(drift, a.machine.profile); !line.empty())
-        fmt::print(stderr, "{}\n", line);
-      add_to_sidecar(csv_path, started, "profile_check", drift_json(drift, a.machine.profile));
-    }
-  }
+  if (machine && !a.machine.profile.empty() && !sim::simulated() && world.rank() == 0)
+    report_profile_drift(peer_checks, *machine, a.machine.profile, csv_path, started);
   if (exports) exports->finish(0);
   if (regret_report && world.rank() == 0)
     write_validation(*validate_csv, validation_stem(csv_path), configs, results, sel.kind, world.size());
