@@ -7,20 +7,13 @@
 
 #include "space/process_grid.hpp"
 #include "space/strassen_groups.hpp"
+#include "model/require.hpp"
 
 namespace mmbench::model {
 
 namespace {
 
 using std::to_string;
-
-// The message is built only on failure: the models run in tight loops
-// (isoefficiency searches, Q7 split choices), where formatting a number per
-// call costs more than the price itself.
-template <class Message>
-void require(bool ok, Message&& message) {
-  if (!ok) throw std::invalid_argument(message());
-}
 
 void check_compute_params(const MachineParams& mp, const char* who) {
   require(std::isfinite(mp.t_op) && mp.t_op >= 0, [&] { return

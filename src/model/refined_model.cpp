@@ -15,20 +15,13 @@
 #include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
 #include "model/network_traffic.hpp"
+#include "model/require.hpp"
 
 namespace mmbench::model {
 
 namespace {
 
 using std::to_string;
-
-// The message is built only on failure: the models run in tight loops
-// (isoefficiency searches, Q7 split choices), where formatting a number per
-// call costs more than the price itself.
-template <class Message>
-void require(bool ok, Message&& message) {
-  if (!ok) throw std::invalid_argument(message());
-}
 
 double tau_capped(double regime_tau, const MachineParams& mp) {
   if (regime_tau > 0 && mp.tau > 0) return std::min(regime_tau, mp.tau);
