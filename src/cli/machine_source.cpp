@@ -51,7 +51,6 @@ Machine load_machine(const MachineArgs& a) {
       m.profile_blas = prof.libraries.blas;
       m.peak = prof.cpu_peak;
       m.profile_noise = prof.dgemm_profile_noise;
-      m.profile_date = prof.refreshed.date.empty() ? prof.date : prof.refreshed.date;
       m.packed = prof.packed;
       m.core_layout = prof.core_layout;
       m.profile_memory_per_rank = double(prof.memory_per_rank_bytes);

@@ -62,10 +62,9 @@ struct Machine {
   tuner::CoreLayoutRecord core_layout;
   // The profile's memory per rank (memory_per_rank_bytes), 0 = none.
   double profile_memory_per_rank = 0;
-  // The profile's DGEMM timing noise (dgemm_profile_noise; 0 = not recorded)
-  // and when it was tuned, for the run's staleness check (cli/profile_drift.hpp).
+  // The profile's DGEMM timing noise (dgemm_profile_noise; 0 = not
+  // recorded), for the run's staleness check (cli/profile_drift.hpp).
   double profile_noise = 0;
-  std::string profile_date;
 };
 
 // The memory a rank may use, for excluding candidates (predict, explain,

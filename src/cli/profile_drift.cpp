@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/timing.hpp"
+
 namespace mmbench::cli {
 
 namespace {
@@ -35,9 +37,7 @@ ProfileDrift assess_drift(const std::vector<PeerCheck>& sizes, double noise) {
   if (speeds.empty()) return d;
   d.checked = true;
   d.stale = all;
-  std::sort(speeds.begin(), speeds.end());
-  const std::size_t h = speeds.size() / 2;
-  d.speed = speeds.size() % 2 ? speeds[h] : (speeds[h - 1] + speeds[h]) / 2.0;
+  d.speed = summarize(speeds).median;
   return d;
 }
 

@@ -17,7 +17,6 @@
 #include "core/lb_in_force.hpp"
 #include "tuner/lb_check.hpp"
 #include "tuner/machine_profile.hpp"
-#include "tuner/profile_refresh.hpp"
 #include "tuner/tuner.hpp"
 
 namespace mmbench::cli {
@@ -188,18 +187,10 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
   auto t0 = std::chrono::steady_clock::now();
   if (existing && a.refresh) {
-    const tuner::MachineProfile prof = tuner::refresh_compute(o, *existing, world.get(), [&](const std::string& line) {
+    const tuner::MachineProfile prof = tuner::refresh_profile(o, *existing, world.get(), [&](const std::string& line) {
       if (show) fmt::print(stderr, "tune: {}\n", line);
     });
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::string werr;
-    if (world.rank() == 0) try {
-        tuner::write_profile(prof, o.profile_path);
-      } catch (const tuner::ProfileError& e) {
-        werr = e.what();
-      }
-    werr = world.bcast_string(werr, 0);
-    if (!werr.empty()) throw std::runtime_error("tune --refresh: " + werr);
     if (world.rank() == 0)
       fmt::print("{} refreshed ({:.1f} s): {} DGEMM points re-timed, compute prices x {:.3f} (profile tuned {})\n",
                  o.profile_path, secs, prof.refreshed.points, prof.refreshed.factor, existing->date);

@@ -1,6 +1,7 @@
 #include "tuner/lb_rule.hpp"
 
 #include "core/paired_stats.hpp"
+#include "core/timing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -170,10 +171,7 @@ double relative_noise(const std::vector<RobustPoint>& points) {
   std::vector<double> widths;
   for (const RobustPoint& p : points)
     if (p.passes >= 2 && p.median > 0 && p.hi >= p.lo) widths.push_back((p.hi - p.lo) / 2.0 / p.median);
-  if (widths.empty()) return 0.0;
-  std::sort(widths.begin(), widths.end());
-  const std::size_t h = widths.size() / 2;
-  return widths.size() % 2 ? widths[h] : (widths[h - 1] + widths[h]) / 2.0;
+  return widths.empty() ? 0.0 : summarize(widths).median;
 }
 
 }  // namespace mmbench::tuner

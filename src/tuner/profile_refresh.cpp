@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <memory>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "core/comm.hpp"
 #include "core/sysinfo.hpp"
+#include "core/timing.hpp"
 #include "tuner/dgemm_profile.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/machine_check.hpp"
@@ -17,12 +20,6 @@
 namespace mmbench::tuner {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2.0;
-}
 
 // The profile's points re-timed as tune timed them (tuner/dgemm_profile.hpp,
 // C += A B on every rank at once, the slowest rank's time): one untimed
@@ -34,32 +31,24 @@ double median_of(std::vector<double> v) {
 // untimed pass takes most of it. Points of one (m, n) share one profiler,
 // as the panel points of tune's profile did. MFLOPS, in the points' order.
 std::vector<double> time_points(const std::vector<model::DgemmPoint>& points, int passes, MPI_Comm comm) {
-  std::vector<std::unique_ptr<DgemmProfiler>> profilers;
-  std::vector<std::size_t> which(points.size());  // point -> its profiler
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    std::int64_t kmax = 0;
-    for (const model::DgemmPoint& q : points)
-      if (q.m == points[i].m && q.n == points[i].n) kmax = std::max(kmax, q.k);
-    std::size_t j = 0;
-    while (j < i && !(points[j].m == points[i].m && points[j].n == points[i].n)) ++j;
-    if (j == i) {
-      which[i] = profilers.size();
-      profilers.push_back(std::make_unique<DgemmProfiler>(points[i].m, points[i].n, kmax, 1, 0, comm));
-    } else {
-      which[i] = which[j];
-    }
-  }
+  using Shape = std::pair<std::int64_t, std::int64_t>;  // (m, n)
+  std::map<Shape, std::int64_t> kmax;
+  for (const model::DgemmPoint& pt : points) kmax[{pt.m, pt.n}] = std::max(kmax[{pt.m, pt.n}], pt.k);
+  // Made in the map's order, the same on every rank (the constructor is collective).
+  std::map<Shape, std::unique_ptr<DgemmProfiler>> profilers;
+  for (const auto& [shape, k] : kmax)
+    profilers.emplace(shape, std::make_unique<DgemmProfiler>(shape.first, shape.second, k, 1, 0, comm));
   std::vector<std::int64_t> index(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) index[i] = static_cast<std::int64_t>(i);
   auto measure = [&](std::int64_t i, int) {
-    const auto at = static_cast<std::size_t>(i);
-    return profilers[which[at]]->measure(points[at].k).mflops;
+    const model::DgemmPoint& pt = points[static_cast<std::size_t>(i)];
+    return profilers.at({pt.m, pt.n})->measure(pt.k).mflops;
   };
   constexpr std::uint64_t kSeed = 0x72656672657368ULL;  // "refresh"
   (void)measure_in_passes(index, 1, kSeed ^ 1, measure);  // untimed
   const std::vector<ProfileSamples> samples = measure_in_passes(index, passes, kSeed, measure);
   std::vector<double> rates(points.size());
-  for (const ProfileSamples& s : samples) rates[static_cast<std::size_t>(s.k)] = median_of(s.mflops);
+  for (const ProfileSamples& s : samples) rates[static_cast<std::size_t>(s.k)] = summarize(s.mflops).median;
   return rates;
 }
 
@@ -81,7 +70,7 @@ MachineProfile apply_refresh(const MachineProfile& old, const std::vector<double
     ratios.push_back(new_mflops[i] / old.dgemm_profile[i].mflops);
     p.dgemm_profile[i].mflops = new_mflops[i];
   }
-  const double f = median_of(ratios);
+  const double f = summarize(ratios).median;
   p.t_op_s = old.t_op_s / f;
   p.peak_dgemm_mflops = old.peak_dgemm_mflops * f;
   p.dgemm_single_mflops = old.dgemm_single_mflops * f;

@@ -8,6 +8,7 @@
 #include "core/comm.hpp"
 #include "core/sysinfo.hpp"
 #include "tuner/lb_rule.hpp"
+#include "tuner/profile_refresh.hpp"
 #include "tuner/tune_outputs.hpp"
 #include "tuner/tune_steps.hpp"
 
@@ -131,6 +132,15 @@ MachineProfile add_kernel_model(const TuneOptions& options, const MachineProfile
     write_text(s, o.kernel_model_csv_path, step.csv);
     return write_profile_json(s, p);
   });
+}
+
+MachineProfile refresh_profile(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
+                               const std::function<void(const std::string&)>& progress) {
+  Session s(options, comm, progress, false);
+  // Alike on every rank (the rates are the slowest rank's, the peak rank 0's
+  // broadcast); rank 0 writes it.
+  const MachineProfile p = refresh_compute(options, existing, comm, s.say);
+  return profile_from_rank0(s, comm, [&] { return write_profile_json(s, p); });
 }
 
 }  // namespace mmbench::tuner

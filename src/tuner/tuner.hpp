@@ -101,4 +101,13 @@ MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
 MachineProfile add_kernel_model(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
                                 const std::function<void(const std::string&)>& progress);
 
+// `tune --refresh`: `existing` with its compute prices measured again
+// (tuner/profile_refresh.hpp, refresh_compute), written to
+// options.profile_path (rank 0, atomically) as add_kernel_model writes.
+// Collective; every rank returns the same profile. Throws
+// std::invalid_argument for passes < 1; std::runtime_error (on every rank)
+// when rank 0's writing fails.
+MachineProfile refresh_profile(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
+                               const std::function<void(const std::string&)>& progress);
+
 }  // namespace mmbench::tuner
