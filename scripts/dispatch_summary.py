@@ -10,20 +10,23 @@ dispatch variants what the census says ran the calls, with the model's
 prediction beside the measured time of the calls after the first (the
 first also builds the member's plan and buffers: its time is shown apart).
 """
-import csv
 import os
 import statistics
 import sys
 
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_census, read_plain  # noqa: E402
+
 
 def census_of(run_csv, name):
     path = os.path.join(os.path.dirname(run_csv), name)
-    return list(csv.DictReader(open(path))) if name and os.path.exists(path) else []
+    return read_census(path).text_rows if name and os.path.exists(path) else []
 
 
 def main():
     path = sys.argv[1]
-    rows = list(csv.DictReader(open(path)))
+    rows = read_plain(path).text_rows  # the bench script's own table (scripts/bench/dispatch.sh)
     if any(r["wrong"] != "0" for r in rows):
         sys.exit(f"{path}: a run's check failed")
     lu = rows[0]["mode"] == "lu"

@@ -14,19 +14,22 @@ above 5 %) is marked "~" before its ratio.
 
 Usage: python3 scripts/local_kernel_summary.py results/local-strassen-vs-dgemm-*.csv
 """
-import csv
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from summarize import coverage_label, row_coverage, row_cv_if_noisy  # noqa: E402
 
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_results  # noqa: E402
+
 
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["status"] == "ok"]
+    rows = [r for r in read_results(sys.argv[1]).text_rows if r["status"] == "ok"]
     def gemm(r):
         return r.get("local_gemm") or "blas"
 

@@ -16,12 +16,15 @@ on a platform written from the cluster's profile), its time and error are
 columns too.
 """
 import argparse
-import csv
 import glob
-import json
 import os
 import subprocess
+import sys
 import tempfile
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_predict, read_profile, read_results, read_validate  # noqa: E402
 
 
 def levels(r):
@@ -67,7 +70,7 @@ def predictions(mm, profile, p, n):
         out = os.path.join(d, "pred.csv")
         subprocess.run([mm, "predict", "--profile", profile, "--p", str(p), "--n", str(n), "--top", "0",
                         "--csv", out], check=True, stdout=subprocess.DEVNULL)
-        return {predict_key(r): r for r in csv.DictReader(open(out)) if r.get("model", "refined") == "refined"}
+        return {predict_key(r): r for r in read_predict(out).text_rows if r.get("model", "refined") == "refined"}
 
 
 def main():
@@ -84,11 +87,11 @@ def main():
     summary = []
     for tag in tags:
         profile = os.path.join(a.dir, tag + "-profile.json")
-        rows = [r for r in csv.DictReader(open(os.path.join(a.dir, tag + ".csv"))) if r["status"] == "ok"]
+        rows = [r for r in read_results(os.path.join(a.dir, tag + ".csv")).text_rows if r["status"] == "ok"]
         sim_path = os.path.join(a.dir, tag + "-simulated.csv")
         simulated = {}
         if os.path.exists(sim_path):
-            for r in csv.DictReader(open(sim_path)):
+            for r in read_results(sim_path).text_rows:
                 if r["status"] == "ok":
                     simulated.setdefault((int(r["n"]), label_of(r)), float(r["t_median"]))
         nodes, rpn = (int(x) for x in tag.split("-")[0].split("x"))
@@ -138,14 +141,14 @@ def main():
         path = os.path.join(a.dir, tag + "-validate.csv")
         if not os.path.exists(path):
             continue
-        for r in csv.DictReader(open(path)):
+        for r in read_validate(path).text_rows:
             print(f"| {tag} | {r['n']} | {r['pick']} | {r['best']} | {float(r['regret']):.3f} "
                   f"[{float(r['regret_ci_lo']):.3f}, {float(r['regret_ci_hi']):.3f}] |")
     print("\n| cluster | n | tuned lb | its time / the best lb's | best lb |")
     print("|---|---|---|---|---|")
     for tag in tags:
-        profile = json.load(open(os.path.join(a.dir, tag + "-profile.json")))
-        rows = [r for r in csv.DictReader(open(os.path.join(a.dir, tag + ".csv")))
+        profile = read_profile(os.path.join(a.dir, tag + "-profile.json"))
+        rows = [r for r in read_results(os.path.join(a.dir, tag + ".csv")).text_rows
                 if r["status"] == "ok" and r["algo"] == "pdgemm"]
         for n in sorted({int(r["n"]) for r in rows}):
             # The ladder on the tuned row's own grid: lbs compare only there.

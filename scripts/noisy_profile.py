@@ -15,7 +15,12 @@ does; with --noise on each call is drawn around that price. A what-if
 ("the thesis machine, as noisy as this host"), not a measurement.
 """
 import json
+import os
 import sys
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_profile  # noqa: E402
 
 
 def main() -> int:
@@ -23,8 +28,8 @@ def main() -> int:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     profile, spread_from, out = sys.argv[1:]
-    prof = json.load(open(profile))
-    spread = json.load(open(spread_from)).get("kernel_model")
+    prof = read_profile(profile)
+    spread = read_profile(spread_from).get("kernel_model")
     if not spread:
         print(f"noisy_profile.py: {spread_from} has no kernel_model", file=sys.stderr)
         return 2

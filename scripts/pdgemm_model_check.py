@@ -15,12 +15,15 @@ error) and each run's median and largest |error|, now and as recorded. --one-lev
 with the profile's one latency and tau (predict --one-level-network).
 """
 import argparse
-import csv
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_predict, read_results  # noqa: E402
 
 
 def predicted(mm, profile, p, n, lbs, one_level, algo="pdgemm"):
@@ -34,7 +37,7 @@ def predicted(mm, profile, p, n, lbs, one_level, algo="pdgemm"):
         if one_level:
             cmd.append("--one-level-network")
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        rows = [r for r in csv.DictReader(open(out)) if r.get("model", "refined") == "refined" and r.get("pred_refined")]
+        rows = [r for r in read_predict(out).text_rows if r.get("model", "refined") == "refined" and r.get("pred_refined")]
         if algo == "pdgemm":
             return {(r["grid"], r["lb"]): float(r["pred_refined"]) for r in rows}
         return {("", r["label"].split()[-1]): float(r["pred_refined"]) for r in rows if r["label"].startswith(algo + " c=")}
@@ -50,7 +53,7 @@ def main():
     every, every_recorded = [], []
     for pair in a.runs:
         run, profile = pair.rsplit(":", 1)
-        rows = [r for r in csv.DictReader(open(run)) if r.get("algo") == a.algo and r.get("status") == "ok"
+        rows = [r for r in read_results(run).text_rows if r.get("algo") == a.algo and r.get("status") == "ok"
                 and r.get("threads", "1") == "1" and r.get("t_median")
                 and r.get("local_levels_applied", "0") in ("", "0")]
         if a.algo == "2.5d":

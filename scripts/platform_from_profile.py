@@ -39,13 +39,16 @@ SimGrid itself ignores the properties.
 """
 import argparse
 import hashlib
-import json
 import os
 import sys
 from xml.sax.saxutils import quoteattr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_network_factors  # noqa: E402
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_profile  # noqa: E402
 
 
 def two_level_links(levels, nodes, model):
@@ -88,7 +91,7 @@ def main():
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
 
-    prof = json.load(open(a.profile))
+    prof = read_profile(a.profile)
     cores = a.cores_per_node or int(prof.get("cores") or 1)
     t_op = float(prof.get("t_op_s_per_flop") or 0)
     speed = 1.0 / t_op if t_op > 0 else float(prof.get("peak_dgemm_mflops") or 0) * 1e6

@@ -41,6 +41,10 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smpi_network_factors  # noqa: E402
 
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_profile  # noqa: E402
+
 BW_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18,
              "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50, "Ei": 2.0**60}
 LAT_UNIT = {"": 1.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "m": 60.0, "h": 3600.0,
@@ -179,9 +183,8 @@ def main():
     if os.path.abspath(a.profile_out) == os.path.abspath(a.profile_in):
         fail(f"PROFILE_OUT {a.profile_out} is PROFILE_IN: write the new profile elsewhere")
     try:
-        with open(a.profile_in) as f:
-            prof = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
+        prof = read_profile(a.profile_in)
+    except ValueError as e:
         fail(f"cannot read the profile {a.profile_in}: {e}")
     if not isinstance(prof, dict) or prof.get("schema") != "mmbench-profile/1":
         fail(f"{a.profile_in} is not an mmbench profile (schema mmbench-profile/1)")

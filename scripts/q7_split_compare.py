@@ -7,8 +7,12 @@ predicted gain.
 Usage: python3 scripts/q7_split_compare.py results/q7-split-predict-*.csv [--markdown]
 """
 import argparse
-import csv
+import os
 import sys
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_predict  # noqa: E402
 
 
 def main():
@@ -16,7 +20,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
-    rows = list(csv.DictReader(open(args.csv, newline="")))
+    rows = read_predict(args.csv).text_rows
     out = []
     for r in rows:
         if "split=model" not in r["label"]:

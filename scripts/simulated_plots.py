@@ -16,9 +16,12 @@ Writes <out>/simulated-<tag>.png. Rows without a simulated time
 python3-matplotlib; /usr/bin/python3).
 """
 import argparse
-import csv
 import os
 import sys
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_results  # noqa: E402
 
 
 def label(r):
@@ -86,8 +89,7 @@ def main():
         sys.exit("simulated_plots.py: matplotlib missing (try /usr/bin/python3)")
     rows = []
     for f in a.csv:
-        with open(f, newline="") as fh:
-            rows += [r for r in csv.DictReader(fh) if r.get("status") == "ok" and r.get("t_median")]
+        rows += [r for r in read_results(f).text_rows if r.get("status") == "ok" and r.get("t_median")]
     if not rows:
         sys.exit("simulated_plots.py: no simulated rows with a time")
     if a.kind == "mflops":

@@ -12,16 +12,20 @@ part w, which are the simulator's own cost on this machine. A cell is only
 filled from a row of a run; rows that are not-applicable or failed say so.
 """
 import argparse
-import csv
 import glob
+import os
 import re
+import sys
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_results  # noqa: E402
 
 
 def rows_of(pattern):
     out = []
     for f in sorted(glob.glob(pattern)):
-        with open(f, newline="") as fh:
-            out += [dict(r, _file=f.rsplit("/", 1)[-1]) for r in csv.DictReader(fh)]
+        out += [dict(r, _file=f.rsplit("/", 1)[-1]) for r in read_results(f).text_rows]
     return out
 
 

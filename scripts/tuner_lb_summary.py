@@ -16,10 +16,13 @@ where best is the lb with the highest median speed relative to lb = 32;
 "vs 32" the median of t(32) / t(lb). Exit code 2 on unusable input.
 """
 import argparse
-import csv
-import json
+import os
 import statistics
 import sys
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_profile, read_results  # noqa: E402
 
 
 def fail(msg):
@@ -31,10 +34,9 @@ def load_profiles(paths):
     out = []
     for p in paths:
         try:
-            with open(p) as f:
-                d = json.load(f)
-        except (OSError, ValueError) as e:
-            fail("%s: %s" % (p, e))
+            d = read_profile(p)
+        except ValueError as e:
+            fail(str(e))
         if "lb" not in d or "tuning_problem" not in d:
             fail("%s: not an mmbench profile (no lb / tuning_problem)" % p)
         out.append({"path": p, "n": d["tuning_problem"]["n"], "lb": int(d["lb"]),
@@ -47,10 +49,9 @@ def load_sweep(path):
     """{lb: [seconds of round 0, round 1, ...]} and {lb: [mflops per core, ...]}"""
     times, rates = {}, {}
     try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        fail("%s: %s" % (path, e))
+        rows = read_results(path).text_rows
+    except ValueError as e:
+        fail(str(e))
     for r in rows:
         if r.get("algo") != "pdgemm" or r.get("status") != "ok":
             continue

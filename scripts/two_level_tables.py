@@ -20,7 +20,6 @@ point and model.
 import argparse
 import csv
 import glob
-import json
 import os
 import re
 import subprocess
@@ -29,6 +28,10 @@ import tempfile
 
 from network_probe_prices import probe_price
 from simulated_tables import part_w
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from mmbench_results import read_profile, read_results  # noqa: E402
 
 REFERENCE = "results/simulated-thesis-cluster"
 # The reference runs whose configurations ran with the code of today (the
@@ -51,8 +54,7 @@ REFERENCE_FILES = [
 
 
 def rows_of(path):
-    with open(path, newline="") as fh:
-        return [dict(r, _file=os.path.basename(path)) for r in csv.DictReader(fh)]
+    return [dict(r, _file=os.path.basename(path)) for r in read_results(path).text_rows]
 
 
 def key_of_sim(r):
@@ -271,7 +273,7 @@ def main():
 
     probes = sorted(f for st in stamps for f in glob.glob(f"{a.results}/network-probe-{a.host}-{st}.txt"))
     if probes:
-        probe_table(probes, json.load(open("configs/thesis-opteron.json"))["network_levels"])
+        probe_table(probes, read_profile("configs/thesis-opteron.json")["network_levels"])
     walls = sorted(f for st in stamps for f in glob.glob(f"{a.results}/simulated-walltimes-{a.host}-{st}.txt"))
     if walls:
         print("\n#### Wall time of the simulation (ring alone, n = 16384)\n")

@@ -15,10 +15,14 @@ usage: lb_ladder_summary.py LADDER.csv [TUNED_LB]
 Exit status 1 when an n has no row of the tuned lb or a tuned row lacks its
 lb in force.
 """
-import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+from mmbench_results import read_results  # noqa: E402
 
 
 def label(row, tuned):
@@ -36,7 +40,7 @@ def main():
         return 2
     path = sys.argv[1]
     tuned = sys.argv[2] if len(sys.argv) == 3 else None
-    rows = [r for r in csv.DictReader(open(path)) if r["status"] == "ok" and r["algo"] == "pdgemm"]
+    rows = [r for r in read_results(path).text_rows if r["status"] == "ok" and r["algo"] == "pdgemm"]
     by_n = defaultdict(dict)
     in_force = {}
     profile_lb = set()

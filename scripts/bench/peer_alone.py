@@ -11,11 +11,15 @@ with its order-statistics interval (the method of core/paired_stats.hpp:
 from 6 pairs; below, [min, max] with its lower coverage, e.g. 75 % at 3
 pairs) and the coverage it has, printed. 1.00 = the idle rank costs nothing.
 """
-import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
 from math import comb
+
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+from mmbench_results import read_results  # noqa: E402
 
 
 def interval(xs, level=0.95):
@@ -35,7 +39,7 @@ def main():
     runs = []
     for path in sys.argv[1:]:
         by_n = defaultdict(list)
-        for r in csv.DictReader(open(path)):
+        for r in read_results(path).text_rows:
             if r["status"] == "ok":
                 by_n[int(r["n"])].append(float(r["t_median"]))
         runs.append(by_n)

@@ -52,6 +52,10 @@ import subprocess
 import sys
 import time
 
+# The readers of the files mmbench writes: python/mmbench_results.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+from mmbench_results import read_plain, read_profile, read_results  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ALGOS = "ring,tpmm,dgemm,2.5d"
 KEY = ("algo", "p", "threads", "n", "local_levels")
@@ -93,13 +97,13 @@ def step_profile(a, paths, log):
              "--csv", os.path.join(a.out, "dgemm-profile.csv"), "--quiet"], log, mpi_env())
     else:
         shutil.copyfile(src, paths["profile"])
-    prof = json.load(open(paths["profile"]))
+    prof = read_profile(paths["profile"])
     if "kernel_model" not in prof:
         say("the profile has no kernel model: measuring it into the copy")
         run(["mpirun", "-q", "-n", str(a.max_ranks), a.mm, "tune", "--kernel-model-only", "--n", str(a.kernel_n),
              "--profile", paths["profile"], "--csv", os.path.join(a.out, "dgemm-profile.csv"), "--quiet"], log,
             mpi_env())
-        prof = json.load(open(paths["profile"]))
+        prof = read_profile(paths["profile"])
     flat = dict(prof)
     flat.pop("kernel_model", None)
     json.dump(flat, open(paths["flat_profile"], "w"), indent=2)
@@ -132,7 +136,7 @@ def rows_of(path):
     if not os.path.exists(path):
         return {}
     out = {}
-    for r in csv.DictReader(open(path)):
+    for r in read_results(path).text_rows:
         if r.get("status") != "ok" or not r.get("t_median"):
             continue
         out[tuple(r.get(k) or "0" for k in KEY)] = r
@@ -229,7 +233,7 @@ def plot(report_csv, png, again=True):
             say("matplotlib missing: no plot")
         return
     table = []
-    for r in csv.DictReader(open(report_csv)):
+    for r in read_plain(report_csv).text_rows:  # its own report
         table.append({k: (v if k in KEY else fnum(v)) for k, v in r.items()})
     groups = sorted({int(r["p"]) * int(r["threads"]) for r in table})
     fig, axes = plt.subplots(1, len(groups), figsize=(6.5 * len(groups), 4.8), squeeze=False)
