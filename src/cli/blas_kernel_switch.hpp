@@ -1,5 +1,5 @@
 // `run --profile P` runs the OpenBLAS core that P's BLAS kernel probe found
-// fastest (tuner/blas_kernel_record.hpp), when the user pinned none.
+// fastest (profile/blas_kernel_record.hpp), when the user pinned none.
 //
 // OpenBLAS reads OPENBLAS_CORETYPE once, when it is loaded, so the core can
 // only change by starting the program again: main() calls

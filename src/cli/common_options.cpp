@@ -7,7 +7,7 @@
 #include "core/value_lists.hpp"
 #include "local/fast_gemm.hpp"
 #include "local/packed_gemm.hpp"
-#include "tuner/packed_tune_record.hpp"
+#include "profile/packed_tune_record.hpp"
 
 namespace mmbench::cli {
 
@@ -52,8 +52,8 @@ ranking::OptionContext option_context(const Machine* m, const std::string& profi
   ctx.local_tried_n = m->local_tried_n;
   ctx.local_l1_n = m->local_l1_n;
   ctx.packed_measured = m->packed.measured;
-  ctx.packed_leaf = std::string(local::to_string(m->packed.leaf));
-  ctx.packed_blocking = [m] { return tuner::recorded_blocking(m->packed, local::packed_isa()); };
+  ctx.packed_leaf = m->packed.leaf;
+  ctx.packed_blocking = [m] { return profile::recorded_blocking(m->packed, local::packed_isa()); };
   return ctx;
 }
 

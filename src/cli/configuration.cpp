@@ -8,7 +8,7 @@ int Config::cores(int ranks) const {
 }
 
 bool Config::is_peer() const {
-  return algo->name() == "dgemm" && opt.local.levels == 0 && opt.local.gemm == "blas" && refuse.empty();
+  return algo->name() == "dgemm" && opt.local.levels == 0 && opt.local.gemm == local::LeafGemm::blas && refuse.empty();
 }
 
 }  // namespace mmbench::cli

@@ -36,10 +36,10 @@ std::vector<std::string> faster_kernel_lines(const MachineReport& facts, std::ve
   tuner::ProbeOptions o;
   o.n = 768;
   o.timeout_s = 20;
-  const std::vector<tuner::KernelProbe> probes = tuner::probe_blas_kernels(o);
-  const tuner::KernelChoice c = tuner::choose_kernel(probes, facts.blas_core, !pin_of(facts).empty());
+  const std::vector<profile::KernelProbe> probes = tuner::probe_blas_kernels(o);
+  const profile::KernelChoice c = tuner::choose_kernel(probes, facts.blas_core, !pin_of(facts).empty());
   std::vector<std::string> out;
-  for (const tuner::KernelProbe& k : probes) {
+  for (const profile::KernelProbe& k : probes) {
     const std::string name = k.asked.empty() ? "detected (" + k.ran + ")" : k.asked;
     out.push_back(k.verified ? fmt::format("blas kernel {}: {:.1f} GFLOP/s (n = {}, one thread), verified", name,
                                            k.mflops / 1e3, o.n)
@@ -69,7 +69,7 @@ int doctor_command(const DoctorArgs& a, const Comm& world) {
                                  static_cast<long long>(kMinDgemmN), static_cast<long long>(kMaxDgemmN)));
   tuner::MachineCheckOptions o;
   o.dgemm_n = a.dgemm_n;
-  const tuner::PeakRecord record = tuner::check_machine(o, world.get());
+  const profile::PeakRecord record = tuner::check_machine(o, world.get());
   if (world.rank() != 0) return 0;
 
   const MachineReport facts = gather_machine_report(record, "measured by doctor");

@@ -14,7 +14,7 @@
 
 namespace mmbench::cli {
 
-MachineReport gather_machine_report(std::optional<tuner::PeakRecord> peak, std::string peak_source) {
+MachineReport gather_machine_report(std::optional<profile::PeakRecord> peak, std::string peak_source) {
   MachineReport f;
   f.cpu = detect_cpu();
   f.blas = blas_config();
@@ -82,7 +82,7 @@ nlohmann::json machine_report_json(const MachineReport& f) {
   doc["environment"] = env;
   if (f.peak) {
     nlohmann::ordered_json holder = nlohmann::ordered_json::object();
-    tuner::write_peak_record(f.peak, holder);
+    profile::write_peak_record(f.peak, holder);
     nlohmann::json peak = nlohmann::json::parse(holder["cpu_peak"].dump());
     peak["source"] = f.peak_source;
     doc["peak"] = std::move(peak);
@@ -99,7 +99,7 @@ std::vector<std::string> machine_report_lines(const MachineReport& f) {
     out.push_back("peak: " + tuner::describe_recorded_peak(*f.peak) +
                   (f.peak_source.empty() ? "" : " (" + f.peak_source + ")"));
     std::string by_isa;
-    for (const tuner::IsaPeakRecord& i : f.peak->isas)
+    for (const profile::IsaPeakRecord& i : f.peak->isas)
       by_isa += fmt::format("{}{} {:.1f} / {:.1f}", by_isa.empty() ? "" : ", ", i.isa, i.one_core_gflops,
                             i.all_cores_gflops_per_core);
     out.push_back("peak by ISA: " +
@@ -133,7 +133,7 @@ std::vector<std::string> machine_report_lines(const MachineReport& f) {
   return out;
 }
 
-void print_peak_summary(const tuner::PeakRecord& r) {
+void print_peak_summary(const profile::PeakRecord& r) {
   fmt::print("  {}\n", tuner::describe_peak_record(r));
   if (const std::string w = tuner::recorded_blas_warning(r, r.blas_core); !w.empty()) fmt::print(stderr, "{}\n", w);
 }

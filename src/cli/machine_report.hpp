@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/cpu_features.hpp"
-#include "tuner/peak_record.hpp"
+#include "profile/peak_record.hpp"
 
 namespace mmbench::cli {
 
@@ -31,7 +31,7 @@ struct MachineReport {
   int blas_threads = 0;   // this process's BLAS thread count now
   std::string mpi, scalapack;
   std::vector<std::pair<std::string, std::string>> pins;  // the kPinVariables that are set, with their values
-  std::optional<tuner::PeakRecord> peak;  // measured now, or from a profile
+  std::optional<profile::PeakRecord> peak;                // measured now, or from a profile
   std::string peak_source;                // "measured by doctor", "profile configs/x.json"
 };
 
@@ -40,8 +40,8 @@ std::string pin_value(const MachineReport& facts, const std::string& name);
 
 // The facts that take no measuring (CPU, libraries, environment); peak
 // and peak_source as given.
-MachineReport gather_machine_report(std::optional<tuner::PeakRecord> peak = std::nullopt,
-                                  std::string peak_source = "");
+MachineReport gather_machine_report(std::optional<profile::PeakRecord> peak = std::nullopt,
+                                    std::string peak_source = "");
 
 // Every finding worth a warning, each one line starting "warning: ": the
 // BLAS's DGEMM below tuner::kBlasSlowFraction of the peak (only where the
@@ -58,6 +58,6 @@ std::vector<std::string> machine_report_lines(const MachineReport& facts);
 
 // tune's summary of the recorded peak (stdout) and the BLAS warning, if any
 // (stderr).
-void print_peak_summary(const tuner::PeakRecord& record);
+void print_peak_summary(const profile::PeakRecord& record);
 
 }  // namespace mmbench::cli

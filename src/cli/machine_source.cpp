@@ -8,7 +8,7 @@
 #include "core/usage_error.hpp"
 #include "core/sysinfo.hpp"
 
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 namespace mmbench::cli {
 
@@ -41,8 +41,8 @@ Machine load_machine(const MachineArgs& a) {
   Machine m;
   if (!a.profile.empty()) {
     try {
-      const tuner::MachineProfile prof = tuner::read_profile(a.profile);
-      m.params = tuner::to_params(prof);
+      const profile::MachineProfile prof = profile::read_profile(a.profile);
+      m.params = profile::to_params(prof);
       m.lb = static_cast<int>(prof.lb);
       m.lb_panels = prof.lb_panels;
       m.cores = prof.cores;
@@ -103,13 +103,14 @@ Machine load_machine(const MachineArgs& a) {
 
 std::string describe(const Machine& m) {
   const model::MachineParams& p = m.params;
-  return fmt::format("{}: lambda {:.3g} s, tau {:.4g} MB/s ({:.4g} doubles/s), {} MFLOPS (t_op {:.3g} s), add bandwidth {}, "
-                     "DGEMM profile {} points, {} cores per node{}{}",
-                     m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
-                     p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
-                     p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "",
-                     m.profile_memory_per_rank > 0 ? ", " + format_bytes(m.profile_memory_per_rank) + " per rank" : "") +
-         (p.network.two_level() ? "; two-level network: " + tuner::describe(p.network) : "");
+  return fmt::format(
+             "{}: lambda {:.3g} s, tau {:.4g} MB/s ({:.4g} doubles/s), {} MFLOPS (t_op {:.3g} s), add bandwidth {}, "
+             "DGEMM profile {} points, {} cores per node{}{}",
+             m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
+             p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
+             p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "",
+             m.profile_memory_per_rank > 0 ? ", " + format_bytes(m.profile_memory_per_rank) + " per rank" : "") +
+         (p.network.two_level() ? "; two-level network: " + profile::describe(p.network) : "");
 }
 
 }  // namespace mmbench::cli

@@ -16,9 +16,9 @@
 
 #include "core/lb_in_force.hpp"
 #include "model/machine_params.hpp"
-#include "tuner/peak_record.hpp"
-#include "tuner/core_layout.hpp"
-#include "tuner/packed_tune_record.hpp"
+#include "profile/peak_record.hpp"
+#include "profile/core_layout.hpp"
+#include "profile/packed_tune_record.hpp"
 
 namespace mmbench::cli {
 
@@ -54,12 +54,12 @@ struct Machine {
   std::int64_t local_l1_n = 0;
   std::string origin;  // "configs/x.json", "command line", or both
   std::string profile_blas;  // the profile's libraries.blas ("" without a profile)
-  std::optional<tuner::PeakRecord> peak;  // the profile's cpu_peak (none: older profile, or no profile)
+  std::optional<profile::PeakRecord> peak;  // the profile's cpu_peak (none: older profile, or no profile)
   // The profile's packed GEMM step (its blocking and leaf: --local-gemm
   // auto) and its ranks-x-threads finding (the run's summary); measured =
   // false without them.
-  tuner::PackedTuneRecord packed;
-  tuner::CoreLayoutRecord core_layout;
+  profile::PackedTuneRecord packed;
+  profile::CoreLayoutRecord core_layout;
   // The profile's memory per rank (memory_per_rank_bytes), 0 = none.
   double profile_memory_per_rank = 0;
   // The profile's DGEMM timing noise (dgemm_profile_noise; 0 = not

@@ -48,7 +48,7 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
   const auto asked_levels = c.asked.find("local_levels");
   row.local_levels = asked_levels == c.asked.end() ? std::to_string(c.opt.local.levels) : asked_levels->second;
   // Also on rows that never ran (not applicable), whose plan wrote nothing.
-  if (c.algo->uses().local_levels) row.local_gemm = c.opt.local.gemm;
+  if (c.algo->uses().local_levels) row.local_gemm = std::string(local::to_string(c.opt.local.gemm));
   row.selected_by = c.selected_by;
   row.runner_up = c.runner_up;
   if (c.algo->check(c.pb, c.opt, p).ok()) row.memory = c.algo->memory(c.pb, c.opt, p);
@@ -93,8 +93,8 @@ void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m) {
   row.peer_ratio = paired_speed_ratio(peer.times, m.times);
 }
 
-void add_peak_fraction(ResultRow& row, const tuner::PeakRecord& peak) {
-  if (row.timing) row.peak_fraction = tuner::peak_fraction(row.timing->mflops_per_proc, peak, row.p * row.threads);
+void add_peak_fraction(ResultRow& row, const profile::PeakRecord& peak) {
+  if (row.timing) row.peak_fraction = profile::peak_fraction(row.timing->mflops_per_proc, peak, row.p * row.threads);
 }
 
 namespace {

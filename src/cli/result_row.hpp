@@ -93,7 +93,7 @@ void add_measurement(ResultRow& row, const Config& c, const Measured& m);
 void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m);
 // peak_fraction of a measured row: its MFLOPS per core over the recorded
 // peak per core of p x threads cores (tuner::peak_fraction).
-void add_peak_fraction(ResultRow& row, const tuner::PeakRecord& peak);
+void add_peak_fraction(ResultRow& row, const profile::PeakRecord& peak);
 
 // 6 significant digits, as every time column.
 std::string fmt_sig(double v);

@@ -435,7 +435,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   // the layout this run used.
   if (world.rank() == 0 && machine && machine->core_layout.measured)
     fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
-               tuner::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
+               profile::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
                a.threads == 1 ? "" : "s");
   if (machine && !a.machine.profile.empty() && !sim::simulated() && world.rank() == 0)
     report_profile_drift(peer_checks, *machine, a.machine.profile, csv_path, started);

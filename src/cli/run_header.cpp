@@ -10,7 +10,7 @@
 
 namespace mmbench::cli {
 
-MachineFacts machine_facts(int ranks, std::optional<tuner::PeakRecord> peak, std::string peak_source) {
+MachineFacts machine_facts(int ranks, std::optional<profile::PeakRecord> peak, std::string peak_source) {
   MachineFacts m;
   m.host = host_name();
   m.ranks = ranks;

@@ -24,7 +24,7 @@ struct MachineFacts {
 
 // Collects the facts of this process (no communication); the peak and its
 // source as gather_machine_report takes them.
-MachineFacts machine_facts(int ranks, std::optional<tuner::PeakRecord> peak = std::nullopt,
+MachineFacts machine_facts(int ranks, std::optional<profile::PeakRecord> peak = std::nullopt,
                            std::string peak_source = "");
 
 // The block, every line starting with "# " so a reader of the table can

@@ -10,7 +10,7 @@
 #include "core/simulation.hpp"
 #include "core/usage_error.hpp"
 #include "model/refined_model.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 namespace mmbench::cli {
 
@@ -26,9 +26,9 @@ void set_simulation_prices() {
   }
   const std::string path = sim::profile_path();
   if (path.empty()) return sim::set_charged_prices(p);
-  tuner::MachineProfile prof;
+  profile::MachineProfile prof;
   try {
-    prof = tuner::read_profile(path);
+    prof = profile::read_profile(path);
   } catch (const std::exception& e) {
     throw UsageError("MMBENCH_SIM_PROFILE: " + std::string(e.what()));
   }
@@ -42,7 +42,7 @@ void set_simulation_prices() {
   // profile did not measure them), and a noise stream per rank.
   p.kernel = prof.kernel_model;
   if (p.kernel.measured) {
-    const model::MachineParams mp = tuner::to_params(prof);
+    const model::MachineParams mp = profile::to_params(prof);
     p.dgemm_speedup = [mp](int threads) { return model::thread_speedup(threads, mp); };
     p.pass_speedup = [mp](int threads) { return model::add_speedup(threads, mp); };
   }

@@ -15,8 +15,9 @@
 #include "core/sysinfo.hpp"
 #include "local/packed_gemm.hpp"
 #include "core/lb_in_force.hpp"
+#include "tuner/blas_kernel_probe.hpp"
 #include "tuner/lb_check.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
 namespace mmbench::cli {
@@ -74,12 +75,12 @@ std::string kernel_model_csv_path(const std::string& profile_csv) { return besid
 
 namespace {
 // The BLAS kernel probe's lines: each core tried, and what to set.
-void print_blas_kernels(const tuner::BlasKernelRecord& r) {
+void print_blas_kernels(const profile::BlasKernelRecord& r) {
   if (!r.probed) return;
-  const tuner::KernelChoice& c = r.choice;
+  const profile::KernelChoice& c = r.choice;
   fmt::print("  OpenBLAS cores (DGEMM n = {}, one thread, each in a child process; running: {}{}):\n", r.n, c.running,
              c.pinned ? ", pinned by OPENBLAS_CORETYPE" : "");
-  for (const tuner::KernelProbe& k : r.probes) {
+  for (const profile::KernelProbe& k : r.probes) {
     const std::string name = k.asked.empty() ? "detected (" + k.ran + ")" : k.asked;
     if (k.verified)
       fmt::print("    {:<24} {:8.1f} GFLOP/s  verified\n", name, k.mflops / 1e3);
@@ -127,7 +128,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   o.blas_probe = !a.no_blas_probe;
   o.packed_tune = !a.no_packed_tune;
   o.kernel_model = !a.no_kernel_model;
-  o.profile_path = a.profile.empty() ? tuner::default_profile_path(host_name()) : a.profile;
+  o.profile_path = a.profile.empty() ? profile::default_profile_path(host_name()) : a.profile;
   o.profile_csv_path =
       a.csv.empty() ? local_results_path(fmt::format("dgemm-profile-{}-n{}.csv", host_name(), a.n)) : a.csv;
   if (o.lb_check) o.lb_check_csv_path = lb_check_csv_path(o.profile_csv_path);
@@ -137,11 +138,11 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   if (a.kernel_model_only && a.refresh) throw UsageError("tune: --kernel-model-only and --refresh exclude each other");
   // --kernel-model-only and --refresh add to a profile tuned before: every
   // rank reads it, so every rank refuses a missing or broken one alike.
-  std::optional<tuner::MachineProfile> existing;
+  std::optional<profile::MachineProfile> existing;
   if (a.kernel_model_only || a.refresh) {
     try {
-      existing = tuner::read_profile(o.profile_path);
-    } catch (const tuner::ProfileError& e) {
+      existing = profile::read_profile(o.profile_path);
+    } catch (const profile::ProfileError& e) {
       throw UsageError(fmt::format("tune {} needs a profile tuned before (mmbench tune): {}",
                                    a.refresh ? "--refresh" : "--kernel-model-only", e.what()));
     }
@@ -187,9 +188,10 @@ int tune_command(const TuneArgs& a, const Comm& world) {
   const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
   auto t0 = std::chrono::steady_clock::now();
   if (existing && a.refresh) {
-    const tuner::MachineProfile prof = tuner::refresh_profile(o, *existing, world.get(), [&](const std::string& line) {
-      if (show) fmt::print(stderr, "tune: {}\n", line);
-    });
+    const profile::MachineProfile prof =
+        tuner::refresh_profile(o, *existing, world.get(), [&](const std::string& line) {
+          if (show) fmt::print(stderr, "tune: {}\n", line);
+        });
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (world.rank() == 0)
       fmt::print("{} refreshed ({:.1f} s): {} DGEMM points re-timed, compute prices x {:.3f} (profile tuned {})\n",
@@ -197,9 +199,10 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     return 0;
   }
   if (existing) {
-    const tuner::MachineProfile prof = tuner::add_kernel_model(o, *existing, world.get(), [&](const std::string& line) {
-      if (show) fmt::print(stderr, "tune: {}\n", line);
-    });
+    const profile::MachineProfile prof =
+        tuner::add_kernel_model(o, *existing, world.get(), [&](const std::string& line) {
+          if (show) fmt::print(stderr, "tune: {}\n", line);
+        });
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (world.rank() == 0) {
       fmt::print("kernel model added to {} ({:.1f} s); timings in {}\n", o.profile_path, secs,
@@ -208,7 +211,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     }
     return 0;
   }
-  tuner::MachineProfile prof = tuner::run_tuner(o, world.get(), [&](const std::string& line) {
+  profile::MachineProfile prof = tuner::run_tuner(o, world.get(), [&](const std::string& line) {
     if (show) fmt::print(stderr, "tune: {}\n", line);
   });
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -224,9 +227,9 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       // The check's best (decide_lb: the highest median ratio, the smaller
       // lb on a tie); the profile's lb differs where it recorded the rule's
       // (tuner::recorded_lb).
-      const tuner::LbCheckCandidate* best = nullptr;
+      const profile::LbCheckCandidate* best = nullptr;
       double rule_speed = 0;
-      for (const tuner::LbCheckCandidate& c : prof.lb_check.candidates) {
+      for (const profile::LbCheckCandidate& c : prof.lb_check.candidates) {
         if (best == nullptr || c.ratio_median > best->ratio_median) best = &c;
         if (c.lb == rule) rule_speed = c.ratio_median;
       }
@@ -262,19 +265,19 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       fmt::print("  DGEMM n = {}: {:.0f} MFLOPS with {} threads, {:.0f} with one (efficiency {:.2f})\n",
                  prof.dgemm_threaded_n, prof.dgemm_threaded_mflops, prof.dgemm_threads, prof.dgemm_single_mflops,
                  prof.dgemm_threaded_mflops / (prof.dgemm_threads * prof.dgemm_single_mflops));
-    if (prof.core_layout.measured) fmt::print("  cores: this machine wants {}\n", tuner::describe(prof.core_layout));
+    if (prof.core_layout.measured) fmt::print("  cores: this machine wants {}\n", profile::describe(prof.core_layout));
     if (prof.network_measured)
-      fmt::print("  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
-                 prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
-                 tuner::to_string(prof.tau_model));
+      fmt::print(
+          "  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
+          prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
+          profile::to_string(prof.tau_model));
     if (prof.network_levels.present)
-      fmt::print("  two-level network: {}{}\n", tuner::describe(prof.network_levels.levels),
-                 prof.network_levels.levels.two_level()
-                     ? ""
-                     : prof.network_levels.levels.complete()
-                           ? " (levels equal: the models price one level)"
-                           : " (one level measured: the models price one level until both are known; "
-                             "scripts/profile_network_from_platform.py adds a cluster's)");
+      fmt::print("  two-level network: {}{}\n", profile::describe(prof.network_levels.levels),
+                 prof.network_levels.levels.two_level() ? ""
+                 : prof.network_levels.levels.complete()
+                     ? " (levels equal: the models price one level)"
+                     : " (one level measured: the models price one level until both are known; "
+                       "scripts/profile_network_from_platform.py adds a cluster's)");
     if (!prof.network_measured)
       fmt::print("  network: not measured (one rank)\n");
     fmt::print("  matrix addition: {:.3g} GB/s per rank; fresh memory written {:.3g} GB/s per rank (first touch); "
@@ -290,7 +293,7 @@ int tune_command(const TuneArgs& a, const Comm& world) {
                  prof.strassen_l1_n, prof.strassen_l2_n);
     if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
     if (prof.packed.measured) {
-      const tuner::PackedTuneRecord& pk = prof.packed;
+      const profile::PackedTuneRecord& pk = prof.packed;
       fmt::print("  packed GEMM ({} kernel, n = {}, one thread): best blocking MCxKCxNC = {} at {:.0f} MFLOPS of {} "
                  "tried; DGEMM {:.0f} MFLOPS: the local levels' leaf is {} ({:.3f}x)\n",
                  local::to_string(pk.isa), pk.n, local::to_string(pk.best), pk.packed_mflops, pk.candidates.size(),

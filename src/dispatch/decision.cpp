@@ -24,9 +24,9 @@ Options member_options(const MachineFacts& m, const DispatchSettings& s, int lev
   o.threads = m.threads;
   o.local.levels = levels;
   if (levels > 0 && m.local_cutoff > 0) o.local.min_dim = m.local_cutoff;
-  const std::string gemm = s.gemm == "auto" ? m.leaf : s.gemm;
+  const local::LeafGemm gemm = s.gemm.value_or(m.leaf);  // none: auto, the profile's leaf
   o.local.gemm = gemm;
-  if (gemm == "packed") o.local.packed_blocking = m.blocking;
+  if (gemm == local::LeafGemm::packed) o.local.packed_blocking = m.blocking;
   return o;
 }
 

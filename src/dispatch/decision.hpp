@@ -38,7 +38,7 @@ struct MachineFacts {
   int lb = 0;
   LbCap lb_cap = LbCap::none();
   std::int64_t local_cutoff = 0;  // local Strassen crossover (0 = the kernel's 256)
-  std::string leaf = "blas";  // the profile's faster GEMM in a rank: blas or packed
+  local::LeafGemm leaf = local::LeafGemm::blas;  // the profile's faster GEMM in a rank
   local::PackedBlocking blocking{};  // the profile's packed blocking for this CPU's kernel
   int threads = 1;            // BLAS threads per process
 };

@@ -78,8 +78,10 @@ DispatchSettings read_dispatch_settings(const std::function<const char*(const ch
   }
   const std::string gemm = value(getenv, "MMBENCH_DISPATCH_GEMM");
   if (!gemm.empty()) {
-    if (gemm == "auto" || gemm == "blas" || gemm == "packed") s.gemm = gemm;
-    else s.problems.push_back("MMBENCH_DISPATCH_GEMM='" + gemm + "' is not auto, blas or packed; auto");
+    if (gemm == "blas" || gemm == "packed")
+      s.gemm = local::parse_leaf_gemm(gemm);
+    else if (gemm != "auto")
+      s.problems.push_back("MMBENCH_DISPATCH_GEMM='" + gemm + "' is not auto, blas or packed; auto");
   }
   const std::string min_dim = value(getenv, "MMBENCH_DISPATCH_MIN_DIM");
   if (!min_dim.empty() && !parse_int(min_dim, 0, std::int64_t(1) << 40, &s.min_dim))
@@ -104,9 +106,10 @@ std::string describe(const DispatchSettings& s) {
     if (!s.force.empty()) line += "forced to " + s.force + " (MMBENCH_DISPATCH_FORCE), ";
     else if (s.profile_path.empty()) line += "no MMBENCH_PROFILE, so no model: every PDGEMM to ScaLAPACK, ";
     else line += "classical dispatch on (ring, tpmm, 2.5d against ScaLAPACK's PDGEMM), ";
-    line += std::string("Strassen ") + (s.strassen ? "on (MMBENCH_DISPATCH_STRASSEN=1)" : "off") +
-            ", local GEMM " + s.gemm + ", calls with min(M, N, K) < " + std::to_string(s.min_dim) +
-            " to ScaLAPACK, conversion memory <= " + std::to_string(s.max_mib) + " MiB per rank";
+    line += std::string("Strassen ") + (s.strassen ? "on (MMBENCH_DISPATCH_STRASSEN=1)" : "off") + ", local GEMM " +
+            (s.gemm ? std::string(local::to_string(*s.gemm)) : std::string("auto")) + ", calls with min(M, N, K) < " +
+            std::to_string(s.min_dim) + " to ScaLAPACK, conversion memory <= " + std::to_string(s.max_mib) +
+            " MiB per rank";
   }
   line += ", profile " + (s.profile_path.empty() ? std::string("none") : s.profile_path);
   line += ", census " + (s.log_path.empty() ? std::string("off") : s.log_path);

@@ -7,8 +7,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "local/fast_gemm.hpp"
 
 namespace mmbench::dispatch {
 
@@ -27,8 +30,9 @@ struct DispatchSettings {
   // Strassen-Winograd levels), whatever the model says; empty = the model.
   std::string force;
   // MMBENCH_DISPATCH_GEMM: the GEMM in each rank of mmbench's members:
-  // auto (the profile's faster leaf: tune's packed step), blas or packed.
-  std::string gemm = "auto";
+  // auto (none here: the profile's faster leaf, tune's packed step), blas
+  // or packed.
+  std::optional<local::LeafGemm> gemm;
   std::int64_t min_dim = kDefaultMinDim;  // MMBENCH_DISPATCH_MIN_DIM
   std::int64_t max_mib = kDefaultMaxMiB;  // MMBENCH_DISPATCH_MAX_MB
   std::string log_path;                   // MMBENCH_DISPATCH_LOG: the census file (rank 0)

@@ -4,7 +4,7 @@
 
 #include "core/blas.hpp"
 #include "local/packed_gemm.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 namespace mmbench::dispatch {
 
@@ -15,13 +15,13 @@ MachineFacts machine_facts(const std::string& profile_path, int lb, LbCap lb_cap
   m.threads = std::max(1, blas_threads());
   if (profile_path.empty()) return m;
   try {
-    const tuner::MachineProfile p = tuner::read_profile(profile_path);
-    m.params = tuner::to_params(p);
+    const profile::MachineProfile p = profile::read_profile(profile_path);
+    m.params = profile::to_params(p);
     m.has_model = true;
     m.local_cutoff = p.strassen_l1_n;
     if (p.packed.measured) {
-      m.leaf = p.packed.leaf == local::LeafGemm::packed ? "packed" : "blas";
-      m.blocking = tuner::recorded_blocking(p.packed, local::packed_isa());
+      m.leaf = p.packed.leaf;
+      m.blocking = profile::recorded_blocking(p.packed, local::packed_isa());
     }
   } catch (const std::exception& e) {
     *problem = std::string("MMBENCH_PROFILE: ") + e.what() + "; no model: every PDGEMM to ScaLAPACK";

@@ -14,19 +14,22 @@
 namespace mmbench::local {
 
 struct LocalKernelSpec {
+  // Every field is typed: a kernel name is parsed once, where the user's
+  // word comes in (ranking/option_table.cpp, dispatch/dispatch_settings.cpp),
+  // and turned back into text only for labels and the CSV (local::to_string).
   // Local Strassen-Winograd levels in each rank, at most (a level is done
   // only while local_level_applies, fast_gemm.hpp).
   int levels = 0;
-  std::string variant = "winograd";  // or "strassen"
+  FastVariant variant = FastVariant::winograd;  // --local-variant
   // A level is done only while min(m, n, k) of the block is at least this;
   // 0 = the kernel's default (256). `--local-strassen auto` sets it to the
   // machine profile's measured crossover.
   std::int64_t min_dim = 0;
-  // What multiplies at the bottom (fast_gemm.hpp LeafGemm): "blas"
-  // (OpenBLAS DGEMM) or "packed" (mmbench's packed GEMM, the deepest level
-  // fused into it). With 0 levels "packed" is still the local kernel -- the
+  // What multiplies at the bottom (fast_gemm.hpp LeafGemm): blas
+  // (OpenBLAS DGEMM) or packed (mmbench's packed GEMM, the deepest level
+  // fused into it). With 0 levels packed is still the local kernel -- the
   // packed GEMM alone -- not plain DGEMM.
-  std::string gemm = "blas";
+  LeafGemm gemm = LeafGemm::blas;
   // The packed GEMM's block sizes where gemm is "packed"; zeros: its
   // kernel's defaults (a machine profile's tuned ones come from `run
   // --profile`, cli/sweep_expansion.cpp).

@@ -10,11 +10,11 @@ namespace mmbench::local {
 namespace {
 FastGemmConfig config_for(const LocalKernelSpec& spec, int threads) {
   FastGemmConfig c;
-  c.leaf = parse_leaf_gemm(spec.gemm);
+  c.leaf = spec.gemm;
   c.packed_blocking = spec.packed_blocking;
   if (spec.min_dim > 0) c.min_dim = spec.min_dim;
   c.levels = spec.levels;
-  c.variant = parse_fast_variant(spec.variant);
+  c.variant = spec.variant;
   c.fusion = spec.fusion;
   c.threads = threads;
 #ifdef MMBENCH_SMPI

@@ -42,8 +42,8 @@ LocalKernel local_of(const local::LocalKernelSpec& spec) {
   LocalKernel lk;
   lk.levels = std::max(0, spec.levels);
   if (spec.min_dim > 0) lk.min_dim = spec.min_dim;
-  lk.winograd = spec.variant != "strassen";
-  lk.packed = spec.gemm == "packed";
+  lk.variant = spec.variant;
+  lk.gemm = spec.gemm;
   lk.fusion = spec.fusion;
   return lk;
 }

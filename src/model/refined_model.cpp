@@ -109,7 +109,7 @@ double fused_operand_touches(int sums, bool streaming) {
 // packed GEMM that over its measured speed relative to DGEMM.
 double leaf_time(double m, double n, double k, int threads, const LocalKernel& lk, const MachineParams& mp) {
   const double t = refined_dgemm_time(m, n, k, threads, mp);
-  return lk.packed && mp.packed_speed > 0 ? t / mp.packed_speed : t;
+  return lk.packed() && mp.packed_speed > 0 ? t / mp.packed_speed : t;
 }
 
 LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel& lk, const MachineParams& mp) {
@@ -123,12 +123,12 @@ LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel&
   // of 14 (11 when fused); a fused level reads each operand quadrant once,
   // 8 + 8 operand touches instead of 12 + 12 (6 + 6 streaming).
   const bool deepest = !level_applies(hm, hn, hk, below);
-  if (deepest && lk.packed) return {7.0 * product.leaves_s, 0.0};  // fused into the packed GEMM
+  if (deepest && lk.packed()) return {7.0 * product.leaves_s, 0.0};  // fused into the packed GEMM
   const bool fused = local::fuses_level(lk.fusion, deepest);
   const double operand_touches = fused ? fused_operand_touches(4, lk.streaming) : 12.0;
   const double c_touches = deepest ? 8.0 : fused ? 11.0 : 14.0;
-  const double touches = lk.winograd ? operand_touches * (hm * hk + hk * hn) + c_touches * hm * hn
-                                     : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
+  const double touches = lk.winograd() ? operand_touches * (hm * hk + hk * hn) + c_touches * hm * hn
+                                       : 15.0 * hm * hk + 15.0 * hk * hn + 17.0 * hm * hn;
   return {7.0 * product.leaves_s, 7.0 * product.additions_s + refined_add_time(touches / 3.0, mp)};
 }
 
@@ -152,7 +152,7 @@ double refined_local_time(double m, double n, double k, int threads, const Local
   LocalKernel below = lk;
   --below.levels;
   const LocalCost product = sequential_local_cost(hm, hn, hk, below, mp);
-  const int sums = lk.winograd ? 4 : 5;  // operand sums per side
+  const int sums = lk.winograd() ? 4 : 5;  // operand sums per side
   const double touches = fused_operand_touches(sums, lk.streaming) * (hm * hk + hk * hn) + 11.0 * hm * hn;
   const double leaves = 7.0 * product.leaves_s;
   const double additions = 7.0 * product.additions_s + refined_add_time(touches / 3.0, mp);

@@ -101,7 +101,7 @@ double refined_one_way_message_time(double doubles, const MachineParams& mp);
 struct LocalKernel {
   int levels = 0;
   std::int64_t min_dim = local::FastGemmConfig{}.min_dim;  // the kernel's default cut-off
-  bool winograd = true;
+  local::FastVariant variant = local::FastVariant::winograd;
   local::FastGemmConfig::Fusion fusion = local::FastGemmConfig{}.fusion;  // the kernel's default schedule
   bool streaming = local::FastGemmConfig{}.streaming_stores;  // the kernel's default stores
   // The packed GEMM at the bottom (FastGemmConfig::leaf = packed): the
@@ -110,7 +110,9 @@ struct LocalKernel {
   // profile's DGEMM rate times the packed GEMM's measured speed relative to
   // DGEMM (MachineParams::packed_speed, tune's packed step), or at DGEMM's
   // rate where the profile has no such measurement.
-  bool packed = false;
+  local::LeafGemm gemm = local::LeafGemm::blas;
+  bool packed() const { return gemm == local::LeafGemm::packed; }
+  bool winograd() const { return variant == local::FastVariant::winograd; }
 };
 
 // One local multiply C = A B (m x k times k x n) with the kernel `lk` on
@@ -129,7 +131,7 @@ struct LocalKernel {
 //                       Strassen 15, 15 and 17; 8 bytes per touch at the
 //                       add bandwidth (refined_add_time counts 3 touches
 //                       per element). With the packed GEMM the deepest
-//                       level has no additions (LocalKernel::packed).
+//                       level has no additions (LocalKernel::packed()).
 //   threads > 1      -> the top level runs its seven products on the
 //                       threads at once, each product's levels below on one
 //                       thread (fast_gemm_parallel.cpp, multiply_parallel_top), and

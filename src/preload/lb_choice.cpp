@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tuner/machine_profile.hpp"  // kProfileSchema only: this library does not link mmbench
+#include "profile/machine_profile.hpp"  // kProfileSchema only: this library does not link mmbench
 
 namespace mmbench::preload {
 
@@ -60,8 +60,8 @@ int profile_lb(const char* path, std::string& why, int* panels) {
     return 0;
   }
   auto schema = doc.find("schema");
-  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != tuner::kProfileSchema) {
-    why = std::string("not an mmbench profile (field 'schema' is not \"") + tuner::kProfileSchema + "\")";
+  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != profile::kProfileSchema) {
+    why = std::string("not an mmbench profile (field 'schema' is not \"") + profile::kProfileSchema + "\")";
     return 0;
   }
   auto lb = doc.find("lb");

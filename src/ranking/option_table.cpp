@@ -50,7 +50,6 @@ std::vector<std::string> parse_local_gemm_words(const std::string& text) {
 
 LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext& ctx) {
   const bool profiled = !ctx.profile.empty() && ctx.packed_measured;
-  std::string gemm = word;
   if (word == "auto") {
     if (ctx.profile.empty())
       throw UsageError("--local-gemm auto needs --profile FILE (a machine profile from `mmbench tune`)");
@@ -58,9 +57,10 @@ LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext&
       throw UsageError("--local-gemm auto: the profile " + ctx.profile +
                        " has no packed GEMM step (tuned with --no-packed-tune, or before it existed); run `mmbench "
                        "tune` or give blas or packed");
-    gemm = ctx.packed_leaf;
   }
-  if (gemm != "packed") return {gemm, {}};
+  // A word parse_local_gemm_words let through: auto, blas or packed.
+  const local::LeafGemm gemm = word == "auto" ? ctx.packed_leaf : local::parse_leaf_gemm(word);
+  if (gemm != local::LeafGemm::packed) return {gemm, {}};
   try {
     return {gemm, profiled && ctx.packed_blocking ? ctx.packed_blocking() : local::PackedBlocking{}};
   } catch (const std::runtime_error& e) {  // MMBENCH_PACKED_ISA names no kernel this CPU runs
@@ -265,9 +265,13 @@ std::vector<Setting> parse_fusions(const std::string& text, const OptionContext&
 std::vector<Setting> parse_variants(const std::string& text, const OptionContext&) {
   std::vector<Setting> out;
   for (const std::string& w : parse_word_list("--local-variant", text)) {
-    if (w != "winograd" && w != "strassen")
+    local::FastVariant v{};
+    try {
+      v = local::parse_fast_variant(w);
+    } catch (const std::invalid_argument&) {
       throw UsageError("--local-variant: '" + w + "' is not a variant; allowed winograd or strassen");
-    out.push_back(plain(w, [w](Options& o) { o.local.variant = w; }));
+    }
+    out.push_back(plain(w, [v](Options& o) { o.local.variant = v; }));
   }
   return out;
 }
@@ -346,77 +350,190 @@ const std::vector<OptionRow>& option_table() {
   // Outermost first. No algorithm takes both --replicas and --q7-split, so
   // their order matters only for the split (last, see above).
   static const std::vector<OptionRow> table = {
-      {"--grid", "Process grid(s) for pdgemm: auto (most square) or PxQ", "auto", true, &algos::Uses::grid, "grid",
-       parse_grid_values, [](Options& o) { o.pr = o.pc = 0; }, search_grids, label_grid, 1},
-      {"--nb", "Block-cyclic block size(s) for pdgemm", "64", true, &algos::Uses::nb, "nb", parse_nb_values,
-       [](Options& o) { o.nb = 64; }, nullptr, [](const Options& o) { return " nb=" + std::to_string(o.nb); }, 2},
-      {"--lb",
-       "PBLAS logical block size(s): 'default' (library's 32), 'auto' (the --profile's lb, capped at each "
-       "PDGEMM's problem and grid to keep several panels per process) or numbers (run as given)",
-       "default", true, &algos::Uses::lb, "lb", parse_lb_settings, [](Options& o) { o.lb = 0, o.lb_tuned = false; },
-       search_lbs, label_lb, 3},
-      {"--recursions", "Parallel Strassen levels r: 'max' or numbers", "max", true, &algos::Uses::recursions,
-       "recursions", parse_recursion_values, [](Options& o) { o.recursions = -1; }, search_recursions,
-       [](const Options& o) { return " r=" + std::to_string(o.recursions); }, 0},
-      {"--local-strassen",
-       "Local Strassen levels L inside each rank (dgemm, ring, tpmm, Strassen leaves): numbers, e.g. 0,1,2,3, "
-       "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
-       "Default 0; --algo auto tries 0,1,2,3",
-       "", false, &algos::Uses::local_levels, "local_levels", parse_local_levels,
-       [](Options& o) { o.local.levels = 0, o.local.min_dim = 0; }, search_local_levels,
-       [](const Options& o) { return o.local.levels > 0 ? " L=" + std::to_string(o.local.levels) : std::string(); }, 4},
-      {"--local-cutoff",
-       "Smallest block a local Strassen level splits (min(m, n, k) of the block): 'default' (the kernel's 256, or "
-       "the profile's crossover under --local-strassen auto) or numbers, e.g. 512,1024",
-       "default", true, &algos::Uses::local_levels, "local_cutoff", parse_local_cutoffs, [](Options&) {}, nullptr,
-       [](const Options& o) {
-         return o.local.levels > 0 && o.local.min_dim > 0 ? " cutoff=" + std::to_string(o.local.min_dim)
-                                                          : std::string();
-       },
-       5, [](const Options& o) { return o.local.levels > 0; }},
+      {
+          .flag = "--grid",
+          .help = "Process grid(s) for pdgemm: auto (most square) or PxQ",
+          .default_text = "auto",
+          .show_default = true,
+          .used = &algos::Uses::grid,
+          .column = "grid",
+          .parse = parse_grid_values,
+          .neutral = [](Options& o) { o.pr = o.pc = 0; },
+          .search = search_grids,
+          .label = label_grid,
+          .label_position = 1,
+      },
+      {
+          .flag = "--nb",
+          .help = "Block-cyclic block size(s) for pdgemm",
+          .default_text = "64",
+          .show_default = true,
+          .used = &algos::Uses::nb,
+          .column = "nb",
+          .parse = parse_nb_values,
+          .neutral = [](Options& o) { o.nb = 64; },
+          .search = nullptr,
+          .label = [](const Options& o) { return " nb=" + std::to_string(o.nb); },
+          .label_position = 2,
+      },
+      {
+          .flag = "--lb",
+          .help = "PBLAS logical block size(s): 'default' (library's 32), 'auto' (the --profile's lb, capped at each "
+                  "PDGEMM's problem and grid to keep several panels per process) or numbers (run as given)",
+          .default_text = "default",
+          .show_default = true,
+          .used = &algos::Uses::lb,
+          .column = "lb",
+          .parse = parse_lb_settings,
+          .neutral = [](Options& o) { o.lb = 0, o.lb_tuned = false; },
+          .search = search_lbs,
+          .label = label_lb,
+          .label_position = 3,
+      },
+      {
+          .flag = "--recursions",
+          .help = "Parallel Strassen levels r: 'max' or numbers",
+          .default_text = "max",
+          .show_default = true,
+          .used = &algos::Uses::recursions,
+          .column = "recursions",
+          .parse = parse_recursion_values,
+          .neutral = [](Options& o) { o.recursions = -1; },
+          .search = search_recursions,
+          .label = [](const Options& o) { return " r=" + std::to_string(o.recursions); },
+          .label_position = 0,
+      },
+      {
+          .flag = "--local-strassen",
+          .help =
+              "Local Strassen levels L inside each rank (dgemm, ring, tpmm, Strassen leaves): numbers, e.g. 0,1,2,3, "
+              "or 'auto' (levels while the block is at least the profile's measured crossover; needs --profile). "
+              "Default 0; --algo auto tries 0,1,2,3",
+          .default_text = "",
+          .show_default = false,
+          .used = &algos::Uses::local_levels,
+          .column = "local_levels",
+          .parse = parse_local_levels,
+          .neutral = [](Options& o) { o.local.levels = 0, o.local.min_dim = 0; },
+          .search = search_local_levels,
+          .label =
+              [](const Options& o) {
+                return o.local.levels > 0 ? " L=" + std::to_string(o.local.levels) : std::string();
+              },
+          .label_position = 4,
+      },
+      {
+          .flag = "--local-cutoff",
+          .help = "Smallest block a local Strassen level splits (min(m, n, k) of the block): 'default' (the kernel's "
+                  "256, or the profile's crossover under --local-strassen auto) or numbers, e.g. 512,1024",
+          .default_text = "default",
+          .show_default = true,
+          .used = &algos::Uses::local_levels,
+          .column = "local_cutoff",
+          .parse = parse_local_cutoffs,
+          .neutral = [](Options&) {},
+          .search = nullptr,
+          .label =
+              [](const Options& o) {
+                return o.local.levels > 0 && o.local.min_dim > 0 ? " cutoff=" + std::to_string(o.local.min_dim)
+                                                                 : std::string();
+              },
+          .label_position = 5,
+          .applies = [](const Options& o) { return o.local.levels > 0; },
+      },
       // Inside --local-strassen: each L on BLAS and on the packed GEMM side by side.
-      {"--local-gemm",
-       "GEMM at the bottom of the local levels (the algorithms of --local-strassen): blas (OpenBLAS DGEMM), "
-       "packed (mmbench's packed GEMM, the deepest level fused into its packing; with --local-strassen 0 the "
-       "packed GEMM alone; the profile's tuned block sizes where it has them), auto (the profile's faster leaf) "
-       "or a list: blas,packed. Default blas; with --local-strassen auto (and for --algo auto's pick) and a "
-       "profile that measured the packed GEMM, auto",
-       "", false, &algos::Uses::local_levels, "local_gemm", parse_local_gemms,
-       [](Options& o) {
-         o.local.gemm = "blas";
-         o.local.packed_blocking = {};
-       },
-       nullptr, [](const Options& o) { return o.local.gemm == "packed" ? std::string(" gemm=packed") : std::string(); },
-       6},
-      {"--local-fusion",
-       "Which local Strassen-Winograd levels fuse their operand sums into one pass each for A and B: all, "
-       "deepest, none, or a list (the kernel's schedules, docs/method.md)",
-       "all", true, &algos::Uses::local_levels, "local_fusion", parse_fusions,
-       [](Options& o) { o.local.fusion = local::FastGemmConfig::Fusion::all; }, nullptr,
-       [](const Options& o) {
-         return o.local.levels > 0 && o.local.fusion != local::FastGemmConfig::Fusion::all
-                    ? " fusion=" + std::string(local::to_string(o.local.fusion))
-                    : std::string();
-       },
-       7, [](const Options& o) { return o.local.levels > 0; }},
-      {"--local-variant",
-       "Local fast kernel: winograd (15 additions), strassen (18), or both: winograd,strassen", "winograd", true,
-       &algos::Uses::local_levels, "local_variant", parse_variants, [](Options& o) { o.local.variant = "winograd"; },
-       nullptr,
-       [](const Options& o) {
-         return o.local.levels > 0 && o.local.variant != "winograd" ? " variant=" + o.local.variant : std::string();
-       },
-       8, [](const Options& o) { return o.local.levels > 0; }},
-      {"--replicas",
-       "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
-       "auto", true, &algos::Uses::replicas, "replicas", parse_replicas, [](Options& o) { o.replicas = 0; },
-       search_replicas,
-       [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); }, 9},
-      {"--q7-split",
-       "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
-       "split per level; needs a machine) or both: paper,model",
-       "paper", true, &algos::Uses::q7_split, "q7_split_rule", parse_q7_splits, [](Options&) {}, search_q7_split,
-       label_q7_split, 10},
+      {
+          .flag = "--local-gemm",
+          .help =
+              "GEMM at the bottom of the local levels (the algorithms of --local-strassen): blas (OpenBLAS DGEMM), "
+              "packed (mmbench's packed GEMM, the deepest level fused into its packing; with --local-strassen 0 the "
+              "packed GEMM alone; the profile's tuned block sizes where it has them), auto (the profile's faster leaf) "
+              "or a list: blas,packed. Default blas; with --local-strassen auto (and for --algo auto's pick) and a "
+              "profile that measured the packed GEMM, auto",
+          .default_text = "",
+          .show_default = false,
+          .used = &algos::Uses::local_levels,
+          .column = "local_gemm",
+          .parse = parse_local_gemms,
+          .neutral =
+              [](Options& o) {
+                o.local.gemm = local::LeafGemm::blas;
+                o.local.packed_blocking = {};
+              },
+          .search = nullptr,
+          .label =
+              [](const Options& o) {
+                return o.local.gemm == local::LeafGemm::packed ? std::string(" gemm=packed") : std::string();
+              },
+          .label_position = 6,
+      },
+      {
+          .flag = "--local-fusion",
+          .help = "Which local Strassen-Winograd levels fuse their operand sums into one pass each for A and B: all, "
+                  "deepest, none, or a list (the kernel's schedules, docs/method.md)",
+          .default_text = "all",
+          .show_default = true,
+          .used = &algos::Uses::local_levels,
+          .column = "local_fusion",
+          .parse = parse_fusions,
+          .neutral = [](Options& o) { o.local.fusion = local::FastGemmConfig::Fusion::all; },
+          .search = nullptr,
+          .label =
+              [](const Options& o) {
+                return o.local.levels > 0 && o.local.fusion != local::FastGemmConfig::Fusion::all
+                           ? " fusion=" + std::string(local::to_string(o.local.fusion))
+                           : std::string();
+              },
+          .label_position = 7,
+          .applies = [](const Options& o) { return o.local.levels > 0; },
+      },
+      {
+          .flag = "--local-variant",
+          .help = "Local fast kernel: winograd (15 additions), strassen (18), or both: winograd,strassen",
+          .default_text = "winograd",
+          .show_default = true,
+          .used = &algos::Uses::local_levels,
+          .column = "local_variant",
+          .parse = parse_variants,
+          .neutral = [](Options& o) { o.local.variant = local::FastVariant::winograd; },
+          .search = nullptr,
+          .label =
+              [](const Options& o) {
+                return o.local.levels > 0 && o.local.variant != local::FastVariant::winograd
+                           ? " variant=" + std::string(local::to_string(o.local.variant))
+                           : std::string();
+              },
+          .label_position = 8,
+          .applies = [](const Options& o) { return o.local.levels > 0; },
+      },
+      {
+          .flag = "--replicas",
+          .help =
+              "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
+          .default_text = "auto",
+          .show_default = true,
+          .used = &algos::Uses::replicas,
+          .column = "replicas",
+          .parse = parse_replicas,
+          .neutral = [](Options& o) { o.replicas = 0; },
+          .search = search_replicas,
+          .label = [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); },
+          .label_position = 9,
+      },
+      {
+          .flag = "--q7-split",
+          .help = "Q7 group split: 'paper' (eq. 2.18: ~2p/7, 2p/7, 2p/7, p/7), 'model' (the refined model's fastest "
+                  "split per level; needs a machine) or both: paper,model",
+          .default_text = "paper",
+          .show_default = true,
+          .used = &algos::Uses::q7_split,
+          .column = "q7_split_rule",
+          .parse = parse_q7_splits,
+          .neutral = [](Options&) {},
+          .search = search_q7_split,
+          .label = label_q7_split,
+          .label_position = 10,
+      },
   };
   return table;
 }

@@ -41,7 +41,7 @@ struct OptionContext {
   // "packed"), and its blocking for the kernel this process runs (may throw
   // std::runtime_error when MMBENCH_PACKED_ISA names no kernel of this CPU).
   bool packed_measured = false;
-  std::string packed_leaf = "blas";
+  local::LeafGemm packed_leaf = local::LeafGemm::blas;
   std::function<local::PackedBlocking()> packed_blocking;
   double max_doubles_per_rank = 0;  // memory per rank, 0 = unknown
   // What --local-gemm means where it is not given ("blas", or "auto" where
@@ -129,7 +129,7 @@ std::vector<std::string> parse_local_gemm_words(const std::string& text);
 //               packed step (tuned with --no-packed-tune or before it existed)
 // A packed word under a bad MMBENCH_PACKED_ISA is a UsageError with its text.
 struct LocalGemmChoice {
-  std::string gemm;
+  local::LeafGemm gemm = local::LeafGemm::blas;
   local::PackedBlocking blocking;
 };
 LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext& ctx);

@@ -76,7 +76,7 @@ std::string blas_kernel_warning(const BlasKernelFacts& f) {
                      f.core, kernel->isa, pin_note, reached);
 }
 
-std::string recorded_blas_warning(const PeakRecord& r, const std::string& running_core) {
+std::string recorded_blas_warning(const profile::PeakRecord& r, const std::string& running_core) {
   if (r.dgemm_n <= 0 || !(r.dgemm_fraction > 0) || r.blas_core != running_core) return "";
   BlasKernelFacts f;
   f.flags = parse_cpu_flags(r.flags);

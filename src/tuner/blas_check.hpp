@@ -16,7 +16,7 @@
 
 #include "core/cpu_features.hpp"
 #include "core/openblas_cores.hpp"
-#include "tuner/peak_record.hpp"
+#include "profile/peak_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -61,7 +61,7 @@ std::string blas_kernel_warning(const BlasKernelFacts& facts);
 // "" unless the record has a measured DGEMM and its core is running_core
 // (a run under another core is not described by it; core/blas.hpp's
 // profile_core_note says so instead).
-std::string recorded_blas_warning(const PeakRecord& record, const std::string& running_core);
+std::string recorded_blas_warning(const profile::PeakRecord& record, const std::string& running_core);
 
 // One-thread DGEMM(n, n, n) in this process: the best rate (GFLOP/s) of up
 // to 3 calls after an untimed first one, stopping once a second has been

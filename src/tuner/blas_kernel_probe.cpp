@@ -54,8 +54,8 @@ std::string describe_status(int status) {
 
 }  // namespace
 
-KernelProbe probe_kernel(const std::string& core, const ProbeOptions& options) {
-  KernelProbe r;
+profile::KernelProbe probe_kernel(const std::string& core, const ProbeOptions& options) {
+  profile::KernelProbe r;
   r.asked = core;
   int fds[2];
   if (pipe(fds) != 0) {
@@ -141,8 +141,8 @@ KernelProbe probe_kernel(const std::string& core, const ProbeOptions& options) {
   return r;
 }
 
-std::vector<KernelProbe> probe_blas_kernels(const ProbeOptions& options) {
-  std::vector<KernelProbe> probes;
+std::vector<profile::KernelProbe> probe_blas_kernels(const ProbeOptions& options) {
+  std::vector<profile::KernelProbe> probes;
   probes.push_back(probe_kernel("", options));
   for (const std::string& core : candidate_cores(cpu_flags())) probes.push_back(probe_kernel(core, options));
   return probes;
@@ -155,11 +155,12 @@ std::string lower(std::string s) {
 }
 }  // namespace
 
-KernelChoice choose_kernel(const std::vector<KernelProbe>& probes, const std::string& running, bool pinned) {
-  KernelChoice c;
+profile::KernelChoice choose_kernel(const std::vector<profile::KernelProbe>& probes, const std::string& running,
+                                    bool pinned) {
+  profile::KernelChoice c;
   c.running = running;
   c.pinned = pinned;
-  for (const KernelProbe& p : probes) {
+  for (const profile::KernelProbe& p : probes) {
     if (!p.verified) continue;
     if (lower(p.ran) == lower(running)) c.running_mflops = std::max(c.running_mflops, p.mflops);
     // A name OpenBLAS ignored (ran differs from asked) is no choice of its own.

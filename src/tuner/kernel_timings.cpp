@@ -156,4 +156,20 @@ KernelTimeModel fit_kernel_model(const KernelTimings& t) {
   return m;
 }
 
+std::string kernel_model_csv(const KernelTimings& t, const KernelTimeModel& model) {
+  std::string csv = "kind,m,n,k,bytes,seconds,fitted_s\n";
+  for (const DgemmSample& d : t.dgemm)
+    csv +=
+        fmt::format("dgemm,{},{},{},,{:.9g},{:.9g}\n", static_cast<long long>(d.m), static_cast<long long>(d.n),
+                    static_cast<long long>(d.k), d.seconds, model.dgemm.seconds(double(d.m), double(d.n), double(d.k)));
+  const std::pair<const char*, const std::vector<PassSample>*> passes[] = {
+      {"add", &t.add}, {"copy", &t.copy}, {"pack", &t.pack}};
+  const BytesTimeFit* fits[] = {&model.add, &model.copy, &model.pack};
+  for (int i = 0; i < 3; ++i)
+    for (const PassSample& p : *passes[i].second)
+      csv +=
+          fmt::format("{},,,,{:.0f},{:.9g},{:.9g}\n", passes[i].first, p.bytes, p.seconds, fits[i]->seconds(p.bytes));
+  return csv;
+}
+
 }  // namespace mmbench::tuner

@@ -73,4 +73,9 @@ KernelTimings time_kernels(std::int64_t n, int rounds, int warmup, MPI_Comm comm
 // shapes); a fit without a positive flop or byte term leaves measured false.
 KernelTimeModel fit_kernel_model(const KernelTimings& timings);
 
+// The kernel model's raw timings, one row per timed call: kind (dgemm, add,
+// copy, pack), the DGEMM's shape or the pass's bytes, the time and the
+// model's price of it (docs/csv-columns.md, "Kernel model timings").
+std::string kernel_model_csv(const KernelTimings& t, const KernelTimeModel& model);
+
 }  // namespace mmbench::tuner

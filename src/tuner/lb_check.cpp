@@ -84,7 +84,7 @@ LbDecision decide_lb(const std::vector<std::int64_t>& lbs, std::int64_t referenc
       secs.push_back(round[i]);
     }
     const MedianInterval ratio = median_interval(ratios);
-    LbCheckCandidate c;
+    profile::LbCheckCandidate c;
     c.lb = lbs[i];
     c.mflops_median = flops_per_rank / median_interval(secs).median / 1e6;
     c.ratio_median = ratio.median;
@@ -92,7 +92,7 @@ LbDecision decide_lb(const std::vector<std::int64_t>& lbs, std::int64_t referenc
     c.ratio_ci_hi = ratio.hi;
     out.coverage = ratio.coverage;
     out.candidates.push_back(c);
-    const LbCheckCandidate& b = out.candidates[best];
+    const profile::LbCheckCandidate& b = out.candidates[best];
     if (c.ratio_median > b.ratio_median || (c.ratio_median == b.ratio_median && c.lb < b.lb)) best = i;
   }
   out.lb = out.candidates[best].lb;
@@ -192,39 +192,39 @@ LbCheckOutcome check_lb_with_pdgemm(const LbCheckOptions& o, const std::vector<s
   out.record.coverage = d.coverage;
   out.record.candidates = d.candidates;
   std::sort(out.record.candidates.begin(), out.record.candidates.end(),
-            [](const LbCheckCandidate& a, const LbCheckCandidate& b) { return a.lb < b.lb; });
+            [](const profile::LbCheckCandidate& a, const profile::LbCheckCandidate& b) { return a.lb < b.lb; });
   return out;
 }
 
-std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb) {
+std::int64_t rule_candidate(const profile::LbCheckRecord& record, std::int64_t rule_lb) {
   std::int64_t best = 0;
-  for (const LbCheckCandidate& c : record.candidates)
+  for (const profile::LbCheckCandidate& c : record.candidates)
     if (c.lb <= rule_lb && c.lb > best) best = c.lb;
   return best;
 }
 
 namespace {
 // The candidate timed at `lb`; nullptr where the check did not time it.
-const LbCheckCandidate* candidate_at(const LbCheckRecord& record, std::int64_t lb) {
-  for (const LbCheckCandidate& c : record.candidates)
+const profile::LbCheckCandidate* candidate_at(const profile::LbCheckRecord& record, std::int64_t lb) {
+  for (const profile::LbCheckCandidate& c : record.candidates)
     if (c.lb == lb) return &c;
   return nullptr;
 }
 }  // namespace
 
-int lb_panels_from_check(const LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
+int lb_panels_from_check(const profile::LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
                          std::int64_t share) {
-  const LbCheckCandidate* best = candidate_at(record, best_lb);
-  const LbCheckCandidate* cap = candidate_at(record, cap8_lb);
+  const profile::LbCheckCandidate* best = candidate_at(record, best_lb);
+  const profile::LbCheckCandidate* cap = candidate_at(record, cap8_lb);
   if (best == nullptr || cap == nullptr || best_lb <= cap8_lb || !(best->ratio_ci_lo > cap->ratio_ci_hi))
     return kLbPanelsPerProcess;
   return static_cast<int>(std::clamp<std::int64_t>(share / best_lb, 1, kLbPanelsPerProcess));
 }
 
-std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb) {
-  const LbCheckCandidate* best = candidate_at(record, checked_lb);
-  const LbCheckCandidate* widest = nullptr;
-  for (const LbCheckCandidate& c : record.candidates)
+std::int64_t recorded_lb(const profile::LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb) {
+  const profile::LbCheckCandidate* best = candidate_at(record, checked_lb);
+  const profile::LbCheckCandidate* widest = nullptr;
+  for (const profile::LbCheckCandidate& c : record.candidates)
     if (widest == nullptr || c.lb > widest->lb) widest = &c;
   if (best == nullptr || widest == nullptr) return checked_lb;
   const bool wider_lost = widest->lb > best->lb && widest->ratio_ci_hi < best->ratio_ci_lo;

@@ -47,7 +47,7 @@
 #include <vector>
 
 #include "core/lb_in_force.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 namespace mmbench::tuner {
 
@@ -68,7 +68,7 @@ std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, in
 // tuning problem, which lb_ladder clamps it to), the largest candidate
 // below it. Example: rule 292, candidates 32, 64, 128, 256 -> 256;
 // rule 40 -> 40. 0 when no candidate is at or below rule_lb.
-std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb);
+std::int64_t rule_candidate(const profile::LbCheckRecord& record, std::int64_t rule_lb);
 
 // The lb a profile records, for every size a consumer meets. The check
 // times candidates only up to the cap of the tuning problem (lb_cap at the
@@ -87,7 +87,7 @@ std::int64_t rule_candidate(const LbCheckRecord& record, std::int64_t rule_lb);
 // 8192; best 64 at 1.333 [0.731, 1.624] beside 128 at 1.326 [1.180, 1.876]
 // -> 244 (no evidence that 128 loses); best 64 at 1.10 [1.09, 1.11] beside
 // 128 at 1.02 [1.01, 1.03] -> 64 at every n. Without candidates: checked_lb.
-std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb);
+std::int64_t recorded_lb(const profile::LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb);
 
 // Panels per share that the check found: where its best lb is wider than
 // the default cap (cap8_lb, lb_cap at kLbPanelsPerProcess panels) and surely
@@ -99,12 +99,12 @@ std::int64_t recorded_lb(const LbCheckRecord& record, std::int64_t checked_lb, s
 // 1.34] -> 2 panels: lb 512 then runs as 256 at n = 1024 and as 512 from
 // n = 2048 on; best 512 at 1.33 [1.20, 1.45] beside 128 at 1.32 [1.30,
 // 1.34] -> 8 (not surely faster).
-int lb_panels_from_check(const LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
+int lb_panels_from_check(const profile::LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
                          std::int64_t share);
 
 struct LbDecision {
   std::int64_t lb = 0;  // the chosen candidate
-  std::vector<LbCheckCandidate> candidates;  // in the order of lbs
+  std::vector<profile::LbCheckCandidate> candidates;  // in the order of lbs
   double coverage = 0;  // true coverage of the ratio intervals (all alike)
 };
 
@@ -128,7 +128,7 @@ struct LbCheckOutcome {
   bool done = false;     // false: not run (reason says why); lb = rule_lb then
   std::string reason;
   std::int64_t lb = 0;
-  LbCheckRecord record;  // rounds == 0 when not done
+  profile::LbCheckRecord record;           // rounds == 0 when not done
   std::vector<std::vector<double>> times;  // [round][candidate], seconds
 };
 

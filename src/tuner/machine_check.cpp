@@ -19,9 +19,9 @@ std::string openblas_pin() {
   return pin != nullptr ? pin : "";
 }
 
-PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, const std::string& blas_core,
-                            const std::string& blas_pin, std::int64_t dgemm_n, double dgemm_gflops) {
-  PeakRecord r;
+profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, const std::string& blas_core,
+                                     const std::string& blas_pin, std::int64_t dgemm_n, double dgemm_gflops) {
+  profile::PeakRecord r;
   r.cpu_model = cpu.model;
   r.vendor = cpu.vendor;
   r.family = cpu.family;
@@ -31,8 +31,12 @@ PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, con
   r.logical_cpus = peak.logical_cpus;
   const IsaPeak* fastest = nullptr;
   for (const IsaPeak& p : peak.isas) {
-    IsaPeakRecord i{std::string(isa_name(p.isa)), local::peak_flops_per_iteration(p.isa), p.one_core_gflops,
-                    p.all_cores_gflops_per_core, {}, p.all_threads_gflops_per_thread};
+    profile::IsaPeakRecord i{std::string(isa_name(p.isa)),
+                             local::peak_flops_per_iteration(p.isa),
+                             p.one_core_gflops,
+                             p.all_cores_gflops_per_core,
+                             {},
+                             p.all_threads_gflops_per_thread};
     for (const BusyCoresRate& b : p.by_busy_cores) i.by_busy_cores.push_back({b.cores, b.gflops_per_core});
     r.isas.push_back(std::move(i));
     if (fastest == nullptr || p.one_core_gflops > fastest->one_core_gflops) fastest = &p;
@@ -53,7 +57,7 @@ PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, con
   return r;
 }
 
-PeakRecord check_machine(const MachineCheckOptions& o, MPI_Comm comm_handle) {
+profile::PeakRecord check_machine(const MachineCheckOptions& o, MPI_Comm comm_handle) {
   const Comm comm = Comm::view(comm_handle);
   const bool root = comm.rank() == 0;
   const PeakMeasurement peak = measure_peak_on_rank0(o.peak, comm_handle);
@@ -74,18 +78,18 @@ PeakRecord check_machine(const MachineCheckOptions& o, MPI_Comm comm_handle) {
   std::string text;
   if (root) {
     nlohmann::ordered_json doc = nlohmann::ordered_json::object();
-    write_peak_record(make_peak_record(detect_cpu(), peak, blas_core_name(openblas_get_config()), openblas_pin(),
-                                       o.dgemm_n, gflops),
-                      doc);
+    profile::write_peak_record(
+        make_peak_record(detect_cpu(), peak, blas_core_name(openblas_get_config()), openblas_pin(), o.dgemm_n, gflops),
+        doc);
     text = doc.dump();
   }
   text = comm.bcast_string(text, 0);
-  return read_peak_record(nlohmann::ordered_json::parse(text), "<machine check from rank 0>").value();
+  return profile::read_peak_record(nlohmann::ordered_json::parse(text), "<machine check from rank 0>").value();
 }
 
-std::string describe_recorded_peak(const PeakRecord& r) {
-  const IsaPeakRecord* best = nullptr;
-  for (const IsaPeakRecord& i : r.isas)
+std::string describe_recorded_peak(const profile::PeakRecord& r) {
+  const profile::IsaPeakRecord* best = nullptr;
+  for (const profile::IsaPeakRecord& i : r.isas)
     if (best == nullptr || i.one_core_gflops > best->one_core_gflops) best = &i;
   if (best == nullptr) return "not measured (no vector ISA mmbench has a loop for)";
   std::string s = fmt::format("{} {:.1f} GFLOP/s one core", best->isa, r.one_core_gflops);
@@ -100,14 +104,14 @@ std::string describe_recorded_peak(const PeakRecord& r) {
   return s;
 }
 
-std::string describe_recorded_dgemm(const PeakRecord& r) {
+std::string describe_recorded_dgemm(const profile::PeakRecord& r) {
   if (r.dgemm_n <= 0) return "not measured";
   const std::string core = r.blas_core.empty() ? "the BLAS" : "OpenBLAS core " + r.blas_core;
   return fmt::format("{:.1f} GFLOP/s at n = {}, one thread, {}: {:.0f} % of the one-core peak", r.dgemm_gflops,
                      static_cast<long long>(r.dgemm_n), core, 100 * r.dgemm_fraction);
 }
 
-std::string describe_peak_record(const PeakRecord& r) {
+std::string describe_peak_record(const profile::PeakRecord& r) {
   return "peak " + describe_recorded_peak(r) + "; DGEMM " + describe_recorded_dgemm(r);
 }
 

@@ -1,7 +1,7 @@
 // The machine checked in one step: the CPU (core/cpu_features.hpp), its
 // measured peak (tuner/peak.hpp) and the BLAS's one-thread DGEMM against
 // it (tuner/blas_check.hpp), as the profile's "cpu_peak" record
-// (tuner/peak_record.hpp). `tune` records it; `doctor` prints it.
+// (profile/peak_record.hpp). `tune` records it; `doctor` prints it.
 #pragma once
 
 #include <mpi.h>
@@ -12,7 +12,7 @@
 #include "core/cpu_features.hpp"
 #include "tuner/blas_check.hpp"
 #include "tuner/peak.hpp"
-#include "tuner/peak_record.hpp"
+#include "profile/peak_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -24,13 +24,13 @@ struct MachineCheckOptions {
 // The record of measurements already taken (no measuring): flops per
 // iteration from local/peak_loop.hpp, the fraction dgemm_gflops / the
 // one-core peak (0 where either is missing).
-PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, const std::string& blas_core,
-                            const std::string& blas_pin, std::int64_t dgemm_n, double dgemm_gflops);
+profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, const std::string& blas_core,
+                                     const std::string& blas_pin, std::int64_t dgemm_n, double dgemm_gflops);
 
 // Collective over comm: rank 0 measures the peak (on its node's cores) and
 // then DGEMM on one thread while every other rank sleeps in an idle
 // barrier; every rank returns rank 0's record. A few seconds.
-PeakRecord check_machine(const MachineCheckOptions& options, MPI_Comm comm);
+profile::PeakRecord check_machine(const MachineCheckOptions& options, MPI_Comm comm);
 
 // The record in words, for tune's and doctor's output:
 //   peak: "avx512 58.1 GFLOP/s one core, 57.2 per core on 2 cores at once"
@@ -38,9 +38,9 @@ PeakRecord check_machine(const MachineCheckOptions& options, MPI_Comm comm);
 //   dgemm: "54.7 GFLOP/s at n = 2048, one thread, OpenBLAS core Cooperlake:
 //          94 % of the one-core peak" ("not measured" with dgemm_n = 0);
 //   describe_peak_record: "peak " + peak + "; DGEMM " + dgemm.
-std::string describe_recorded_peak(const PeakRecord& record);
-std::string describe_recorded_dgemm(const PeakRecord& record);
-std::string describe_peak_record(const PeakRecord& record);
+std::string describe_recorded_peak(const profile::PeakRecord& record);
+std::string describe_recorded_dgemm(const profile::PeakRecord& record);
+std::string describe_peak_record(const profile::PeakRecord& record);
 
 // OPENBLAS_CORETYPE, "" when unset or empty.
 std::string openblas_pin();

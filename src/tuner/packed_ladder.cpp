@@ -35,8 +35,8 @@ std::vector<PackedBlocking> packed_ladder(local::PackedIsa isa) {
 
 std::int64_t packed_ladder_size(std::int64_t n) { return std::clamp<std::int64_t>(n, 64, 2048); }
 
-PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, MPI_Comm comm_handle,
-                                       const std::function<void(const std::string&)>& say) {
+profile::PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, MPI_Comm comm_handle,
+                                                const std::function<void(const std::string&)>& say) {
   if (n < 1 || rounds < 1 || warmup < 0)
     throw std::invalid_argument(fmt::format("packed ladder: n = {}, rounds = {}, warmup = {}: needs n, rounds >= 1, "
                                             "warmup >= 0",
@@ -89,7 +89,7 @@ PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, M
 
   const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
   const auto rate = [&](std::size_t which) { return flops / summarize(times[which]).median / 1e6; };
-  PackedTuneRecord out;
+  profile::PackedTuneRecord out;
   out.measured = true;
   out.isa = isa;
   out.n = n;
@@ -97,13 +97,13 @@ PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, M
   for (std::size_t i = 0; i < ladder.size(); ++i) out.candidates.push_back({ladder[i], rate(i)});
   // The first of equal medians: the defaults where nothing beats them.
   const auto best = std::max_element(out.candidates.begin(), out.candidates.end(),
-                                     [](const PackedCandidate& x, const PackedCandidate& y) {
+                                     [](const profile::PackedCandidate& x, const profile::PackedCandidate& y) {
                                        return x.mflops_median < y.mflops_median;
                                      });
   out.best = best->blocking;
   out.packed_mflops = best->mflops_median;
   out.blas_mflops = rate(ladder.size());
-  out.leaf = packed_leaf_choice(out.packed_mflops, out.blas_mflops);
+  out.leaf = profile::packed_leaf_choice(out.packed_mflops, out.blas_mflops);
   // The times are the maximum over ranks, and only rank 0 contributed: the
   // same on every rank already.
   return out;

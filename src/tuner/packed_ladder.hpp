@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "local/packed_gemm.hpp"
-#include "tuner/packed_tune_record.hpp"
+#include "profile/packed_tune_record.hpp"
 
 namespace mmbench::tuner {
 
@@ -39,7 +39,7 @@ std::int64_t packed_ladder_size(std::int64_t n);
 // Collective over comm; see above. Measures packed_isa()'s kernel. Every
 // rank returns the same record. Throws std::invalid_argument for n < 1,
 // rounds < 1 or warmup < 0; MpiError on an MPI failure.
-PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, MPI_Comm comm,
-                                       const std::function<void(const std::string&)>& say);
+profile::PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int warmup, MPI_Comm comm,
+                                                const std::function<void(const std::string&)>& say);
 
 }  // namespace mmbench::tuner

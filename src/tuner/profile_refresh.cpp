@@ -54,14 +54,15 @@ std::vector<double> time_points(const std::vector<model::DgemmPoint>& points, in
 
 }  // namespace
 
-MachineProfile apply_refresh(const MachineProfile& old, const std::vector<double>& new_mflops,
-                             const std::optional<PeakRecord>& peak, const std::string& date, double seconds) {
+profile::MachineProfile apply_refresh(const profile::MachineProfile& old, const std::vector<double>& new_mflops,
+                                      const std::optional<profile::PeakRecord>& peak, const std::string& date,
+                                      double seconds) {
   if (old.dgemm_profile.empty()) throw std::invalid_argument("refresh: the profile has no DGEMM points");
   if (new_mflops.size() != old.dgemm_profile.size()) {
     throw std::invalid_argument(fmt::format("refresh: {} rates for {} DGEMM points", new_mflops.size(),
                                             old.dgemm_profile.size()));
   }
-  MachineProfile p = old;
+  profile::MachineProfile p = old;
   std::vector<double> ratios;
   for (std::size_t i = 0; i < new_mflops.size(); ++i) {
     if (!(std::isfinite(new_mflops[i]) && new_mflops[i] > 0)) {
@@ -87,15 +88,15 @@ MachineProfile apply_refresh(const MachineProfile& old, const std::vector<double
   return p;
 }
 
-MachineProfile refresh_compute(const TuneOptions& o, const MachineProfile& existing, MPI_Comm comm_handle,
-                               const std::function<void(const std::string&)>& progress) {
+profile::MachineProfile refresh_compute(const TuneOptions& o, const profile::MachineProfile& existing,
+                                        MPI_Comm comm_handle, const std::function<void(const std::string&)>& progress) {
   if (o.passes < 1) throw std::invalid_argument(fmt::format("tune --refresh: --passes {} must be >= 1", o.passes));
   const Comm comm = Comm::view(comm_handle);
   auto say = [&](const std::string& line) {
     if (comm.rank() == 0 && progress) progress(line);
   };
   const double t0 = MPI_Wtime();
-  const PeakRecord peak = check_machine({{}, threaded_dgemm_size(existing.problem.n)}, comm_handle);
+  const profile::PeakRecord peak = check_machine({{}, threaded_dgemm_size(existing.problem.n)}, comm_handle);
   say(describe_peak_record(peak));
   const std::vector<double> rates = time_points(existing.dgemm_profile, o.passes, comm_handle);
   say(fmt::format("re-timed {} DGEMM points in {} passes ({:.1f} s)", rates.size(), o.passes, MPI_Wtime() - t0));

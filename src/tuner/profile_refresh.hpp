@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "tuner/machine_profile.hpp"
-#include "tuner/tuner.hpp"
+#include "profile/machine_profile.hpp"
+#include "tuner/tune_options.hpp"
 
 namespace mmbench::tuner {
 
@@ -34,14 +34,15 @@ namespace mmbench::tuner {
 // median ratio; `peak` replaces the peak record where it holds one.
 // Throws std::invalid_argument if the counts differ, the profile has no
 // points, or a rate is not positive and finite.
-MachineProfile apply_refresh(const MachineProfile& old, const std::vector<double>& new_mflops,
-                             const std::optional<PeakRecord>& peak, const std::string& date, double seconds);
+profile::MachineProfile apply_refresh(const profile::MachineProfile& old, const std::vector<double>& new_mflops,
+                                      const std::optional<profile::PeakRecord>& peak, const std::string& date,
+                                      double seconds);
 
 // Collective over comm: rank 0 measures the peak, then every rank times
 // DGEMM at each of the profile's points as tune did (the slowest rank's
 // time, the median of `options.passes` shuffled passes after an untimed
 // one); returns apply_refresh's profile on every rank (not written).
-MachineProfile refresh_compute(const TuneOptions& options, const MachineProfile& existing, MPI_Comm comm,
-                               const std::function<void(const std::string&)>& progress);
+profile::MachineProfile refresh_compute(const TuneOptions& options, const profile::MachineProfile& existing,
+                                        MPI_Comm comm, const std::function<void(const std::string&)>& progress);
 
 }  // namespace mmbench::tuner

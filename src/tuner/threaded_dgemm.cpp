@@ -83,4 +83,18 @@ ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, in
   return out;
 }
 
+profile::CoreLayoutRecord core_layout_of(const ThreadedDgemm& m, int ranks) {
+  using profile::CoreLayout;
+  profile::CoreLayoutRecord r;
+  if (m.threads < 2 || ranks < 1 || !(m.single_mflops > 0) || !(m.threaded_mflops > 0)) return r;
+  r.measured = true;
+  r.n = m.n;
+  r.ranks = ranks;
+  r.threads = m.threads;
+  r.ranks_mflops = m.single_mflops * ranks;
+  r.threads_mflops = m.threaded_mflops;
+  r.better = r.threads_per_core() > r.ranks_per_core() ? CoreLayout::threads : CoreLayout::rank_per_core;
+  return r;
+}
+
 }  // namespace mmbench::tuner

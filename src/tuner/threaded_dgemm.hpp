@@ -27,6 +27,8 @@
 
 #include <cstdint>
 
+#include "profile/core_layout.hpp"
+
 namespace mmbench::tuner {
 
 struct ThreadedDgemm {
@@ -45,5 +47,11 @@ std::int64_t threaded_dgemm_size(std::int64_t n);
 // others are ignored). Throws std::invalid_argument for n < 1, threads < 1,
 // rounds < 1 or warmup < 0; MpiError on an MPI failure.
 ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, int warmup, MPI_Comm comm);
+
+// The profile's record of a threaded DGEMM measured over `ranks` ranks (the
+// better layout: the higher rate per core; ties go to one rank per core, the
+// layout of the DGEMM profile and every multi-rank algorithm). Not measured
+// where threads < 2, ranks < 1 or a rate is not positive.
+profile::CoreLayoutRecord core_layout_of(const ThreadedDgemm& measured, int ranks);
 
 }  // namespace mmbench::tuner

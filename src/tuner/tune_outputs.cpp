@@ -11,7 +11,7 @@
 #include "core/csv_file.hpp"
 #include "core/sysinfo.hpp"
 #include "core/timing.hpp"
-#include "tuner/network_levels_record.hpp"
+#include "profile/network_levels_record.hpp"
 
 namespace mmbench::tuner::steps {
 
@@ -54,11 +54,11 @@ std::string profile_csv(const RobustLb& rule, const std::map<std::int64_t, std::
 }
 
 // The PDGEMM check, columns as in docs/csv-columns.md ("lb check").
-std::string lb_check_csv(const LbCheckRecord& c, int pr, int pc, std::int64_t rule_lb, std::int64_t lb) {
+std::string lb_check_csv(const profile::LbCheckRecord& c, int pr, int pc, std::int64_t rule_lb, std::int64_t lb) {
   std::string csv =
       "n,pr,pc,nb,lb,rounds,mflops_median,ratio_median,ratio_ci_lo,ratio_ci_hi,coverage,reference_lb,rule_lb,"
       "chosen\n";
-  for (const LbCheckCandidate& cd : c.candidates)
+  for (const profile::LbCheckCandidate& cd : c.candidates)
     csv += fmt::format("{},{},{},{},{},{},{:.3f},{:.5f},{:.5f},{:.5f},{:.4f},{},{},{}\n", static_cast<long long>(c.n),
                        pr, pc, c.nb, static_cast<long long>(cd.lb), c.rounds, cd.mflops_median, cd.ratio_median,
                        cd.ratio_ci_lo, cd.ratio_ci_hi, c.coverage, static_cast<long long>(c.reference_lb),
@@ -68,22 +68,8 @@ std::string lb_check_csv(const LbCheckRecord& c, int pr, int pc, std::int64_t ru
 
 }  // namespace
 
-std::string kernel_model_csv(const KernelTimings& t, const KernelTimeModel& model) {
-  std::string csv = "kind,m,n,k,bytes,seconds,fitted_s\n";
-  for (const DgemmSample& d : t.dgemm)
-    csv += fmt::format("dgemm,{},{},{},,{:.9g},{:.9g}\n", static_cast<long long>(d.m), static_cast<long long>(d.n),
-                       static_cast<long long>(d.k), d.seconds,
-                       model.dgemm.seconds(double(d.m), double(d.n), double(d.k)));
-  const std::pair<const char*, const std::vector<PassSample>*> passes[] = {{"add", &t.add}, {"copy", &t.copy}, {"pack", &t.pack}};
-  const BytesTimeFit* fits[] = {&model.add, &model.copy, &model.pack};
-  for (int i = 0; i < 3; ++i)
-    for (const PassSample& p : *passes[i].second)
-      csv += fmt::format("{},,,,{:.0f},{:.9g},{:.9g}\n", passes[i].first, p.bytes, p.seconds, fits[i]->seconds(p.bytes));
-  return csv;
-}
-
-NetworkLevelsRecord network_levels_of(const NetworkCalibration& net) {
-  NetworkLevelsRecord r;
+profile::NetworkLevelsRecord network_levels_of(const NetworkCalibration& net) {
+  profile::NetworkLevelsRecord r;
   r.present = true;
   r.nodes = net.nodes;
   r.levels.ranks_per_node = net.ranks_per_node;
@@ -116,7 +102,7 @@ NetworkLevelsRecord network_levels_of(const NetworkCalibration& net) {
   return r;
 }
 
-MachineProfile assemble_profile(const Session& s, const Measurements& m) {
+profile::MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   const TuneOptions& options = s.options;
   const RobustLb& rule = m.dgemm.rule;
   const std::int64_t lb = m.lb;
@@ -125,7 +111,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   const AddBandwidth& add = m.add.value;
   const LocalCrossover& cross = m.cross.value;
   const ThreadedDgemm& thr = m.threads.dgemm;
-  MachineProfile p;
+  profile::MachineProfile p;
   p.host = host_name();
   p.cpu_model = cpu_model();
   p.cores = cpu_cores();
@@ -163,7 +149,7 @@ MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   p.latency_s = net.latency_s;
   p.tau_pingpong = net.tau_pingpong;
   p.tau_alltoall = net.tau_alltoall;
-  p.tau_model = TauModel::alltoall;  // the thesis' choice (docs/method.md §8.2)
+  p.tau_model = profile::TauModel::alltoall;  // the thesis' choice (docs/method.md §8.2)
   p.two_regime = {net.two_regime.eager.latency_s, net.two_regime.eager.tau,
                   net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
                   net.two_regime.break_bytes};
@@ -204,17 +190,17 @@ void write_text(const Session& s, const std::string& path, const std::string& te
   s.say("wrote " + path);
 }
 
-std::string write_profile_json(const Session& s, const MachineProfile& p) {
+std::string write_profile_json(const Session& s, const profile::MachineProfile& p) {
   const std::string& path = s.options.profile_path;
-  std::string text = profile_to_json(p, path.empty() ? "<profile>" : path);
+  std::string text = profile::profile_to_json(p, path.empty() ? "<profile>" : path);
   if (!path.empty()) {
-    write_profile(p, path);
+    profile::write_profile(p, path);
     s.say("wrote " + path);
   }
   return text;
 }
 
-std::string write_outputs(const Session& s, const Measurements& m, const MachineProfile& p) {
+std::string write_outputs(const Session& s, const Measurements& m, const profile::MachineProfile& p) {
   const TuneOptions& options = s.options;
   // The profile CSV's lb column is the profile's lb (recorded_lb), as in the profile.
   write_text(s, options.profile_csv_path,

@@ -7,28 +7,22 @@
 #include <string>
 
 #include "core/kernel_time_model.hpp"
-#include "tuner/kernel_timings.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 #include "tuner/network_calibration.hpp"
-#include "tuner/network_levels_record.hpp"
+#include "profile/network_levels_record.hpp"
 #include "tuner/tune_steps.hpp"
 
 namespace mmbench::tuner::steps {
-
-// The kernel model's raw timings, one row per timed call: kind (dgemm, add,
-// copy, pack), the DGEMM's shape or the pass's bytes, the time and the
-// model's price of it (docs/csv-columns.md, "Kernel model timings").
-std::string kernel_model_csv(const KernelTimings& t, const KernelTimeModel& model);
 
 // The two-level section from what this job saw: the ping-pong is the
 // level its pair crossed, the node exchange the intra-node throughput at
 // once; the other level stays 0 (not known: the models keep pricing one
 // level until a platform or a hand adds it), and so do the capacities
 // shared between nodes, which one node cannot see.
-NetworkLevelsRecord network_levels_of(const NetworkCalibration& net);
+profile::NetworkLevelsRecord network_levels_of(const NetworkCalibration& net);
 
 // The machine profile from the measurements (rank 0: the host facts are its own).
-MachineProfile assemble_profile(const Session& s, const Measurements& m);
+profile::MachineProfile assemble_profile(const Session& s, const Measurements& m);
 
 // Rank 0: `text` into `path` (atomically; nothing where path is empty),
 // and a progress line saying so.
@@ -36,10 +30,10 @@ void write_text(const Session& s, const std::string& path, const std::string& te
 
 // Rank 0: the profile as JSON text, written to options.profile_path where
 // that is set.
-std::string write_profile_json(const Session& s, const MachineProfile& p);
+std::string write_profile_json(const Session& s, const profile::MachineProfile& p);
 
 // Step 7: rank 0 writes the raw profile CSV, the lb check CSV and the
 // profile JSON; returns the profile as JSON text.
-std::string write_outputs(const Session& s, const Measurements& m, const MachineProfile& p);
+std::string write_outputs(const Session& s, const Measurements& m, const profile::MachineProfile& p);
 
 }  // namespace mmbench::tuner::steps

@@ -15,7 +15,6 @@
 #include "tuner/kernel_timings.hpp"
 #include "tuner/machine_check.hpp"
 #include "tuner/packed_ladder.hpp"
-#include "tuner/tune_outputs.hpp"
 
 namespace mmbench::tuner::steps {
 
@@ -29,12 +28,11 @@ std::string bytes_text(std::int64_t b) {
 
 }  // namespace
 
-PeakRecord measure_peak(Session& s) {
-  const PeakRecord cpu_peak = check_machine({{}, threaded_dgemm_size(s.options.n)}, s.comm);
+profile::PeakRecord measure_peak(Session& s) {
+  const profile::PeakRecord cpu_peak = check_machine({{}, threaded_dgemm_size(s.options.n)}, s.comm);
   s.say(describe_peak_record(cpu_peak));
   return cpu_peak;
 }
-
 
 DgemmProfileStep profile_dgemm(Session& s) {
   const TuneOptions& options = s.options;
@@ -124,7 +122,7 @@ Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
     return out;
   }
   auto speed = [&](std::int64_t lb) {
-    for (const LbCheckCandidate& c : check.record.candidates)
+    for (const profile::LbCheckCandidate& c : check.record.candidates)
       if (c.lb == lb) return c.ratio_median;
     return 0.0;
   };
@@ -268,8 +266,8 @@ ThreadsStep measure_threads(Session& s) {
   return out;
 }
 
-Timed<PackedTuneRecord> tune_packed(Session& s) {
-  Timed<PackedTuneRecord> out;
+Timed<profile::PackedTuneRecord> tune_packed(Session& s) {
+  Timed<profile::PackedTuneRecord> out;
   if (!s.options.packed_tune) return out;
   const double t0 = MPI_Wtime();
   const std::int64_t pn = packed_ladder_size(s.options.n);
@@ -278,13 +276,12 @@ Timed<PackedTuneRecord> tune_packed(Session& s) {
                     static_cast<long long>(pn), s.options.reps));
   out.value = measure_packed_ladder(pn, s.options.reps, std::min(s.options.warmup, 1), s.comm, s.say);
   out.seconds = MPI_Wtime() - t0;
-  const PackedTuneRecord& packed = out.value;
+  const profile::PackedTuneRecord& packed = out.value;
   s.say(fmt::format("packed GEMM: best blocking {} at {:.0f} MFLOPS, DGEMM {:.0f} MFLOPS: leaf {} ({:.1f} s)",
                     local::to_string(packed.best), packed.packed_mflops, packed.blas_mflops,
                     local::to_string(packed.leaf), out.seconds));
   return out;
 }
-
 
 KernelModelStep measure_kernel_model(Session& s) {
   KernelModelStep out;
@@ -321,12 +318,12 @@ KernelModelStep measure_kernel_model(Session& s) {
   return out;
 }
 
-Timed<BlasKernelRecord> probe_kernels(Session& s) {
-  Timed<BlasKernelRecord> out;
+Timed<profile::BlasKernelRecord> probe_kernels(Session& s) {
+  Timed<profile::BlasKernelRecord> out;
   if (!s.options.blas_probe || sim::simulated()) return out;
   const double t0 = MPI_Wtime();
   if (s.rank == 0) {
-    BlasKernelRecord& kernels = out.value;
+    profile::BlasKernelRecord& kernels = out.value;
     ProbeOptions po;
     po.executable = s.options.executable;
     kernels.probed = true;
@@ -334,7 +331,7 @@ Timed<BlasKernelRecord> probe_kernels(Session& s) {
     kernels.probes = probe_blas_kernels(po);
     const char* pin = std::getenv("OPENBLAS_CORETYPE");
     kernels.choice = choose_kernel(kernels.probes, blas_core_name(blas_config()), pin != nullptr && *pin != '\0');
-    for (const KernelProbe& k : kernels.probes)
+    for (const profile::KernelProbe& k : kernels.probes)
       s.say(k.verified ? fmt::format("BLAS core {} (ran {}): {:.0f} MFLOPS, verified",
                                      k.asked.empty() ? "detected" : k.asked, k.ran, k.mflops)
                        : fmt::format("BLAS core {}: rejected, {}", k.asked.empty() ? "detected" : k.asked, k.reason));

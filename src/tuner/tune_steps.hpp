@@ -16,17 +16,17 @@
 #include "core/kernel_time_model.hpp"
 #include "core/mpi_check.hpp"
 #include "tuner/add_bandwidth.hpp"
-#include "tuner/blas_kernel_record.hpp"
-#include "tuner/core_layout.hpp"
+#include "profile/blas_kernel_record.hpp"
+#include "profile/core_layout.hpp"
 #include "tuner/dgemm_profile.hpp"
 #include "tuner/lb_check.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/local_crossover.hpp"
 #include "tuner/network_calibration.hpp"
-#include "tuner/packed_tune_record.hpp"
-#include "tuner/peak_record.hpp"
+#include "profile/packed_tune_record.hpp"
+#include "profile/peak_record.hpp"
 #include "tuner/threaded_dgemm.hpp"
-#include "tuner/tuner.hpp"
+#include "tuner/tune_options.hpp"
 
 namespace mmbench::tuner::steps {
 
@@ -87,7 +87,7 @@ struct DgemmProfileStep {
 // better layout of the cores.
 struct ThreadsStep {
   ThreadedDgemm dgemm;
-  CoreLayoutRecord layout;
+  profile::CoreLayoutRecord layout;
   int blas_threads_per_rank = 0;  // as the caller set it
   double seconds = 0;
 };
@@ -102,7 +102,7 @@ struct KernelModelStep {
 
 // Step 0: the CPU's peak and the BLAS's one-thread DGEMM against it, on rank 0
 // alone (tuner/machine_check.hpp; DGEMM at the threaded step's size).
-PeakRecord measure_peak(Session& s);
+profile::PeakRecord measure_peak(Session& s);
 
 // Step 1 (DgemmProfileStep above).
 DgemmProfileStep profile_dgemm(Session& s);
@@ -133,7 +133,7 @@ Timed<LocalCrossover> measure_crossover(Session& s);
 ThreadsStep measure_threads(Session& s);
 
 // Step 6b: the packed GEMM's blockings and the leaf that pays (unless turned off).
-Timed<PackedTuneRecord> tune_packed(Session& s);
+Timed<profile::PackedTuneRecord> tune_packed(Session& s);
 
 // Step 6c (KernelModelStep above).
 KernelModelStep measure_kernel_model(Session& s);
@@ -141,11 +141,11 @@ KernelModelStep measure_kernel_model(Session& s);
 // Step 7a: OpenBLAS's cores, each in a child process of rank 0 while the
 // other ranks wait (tuner/blas_kernel_probe.hpp). Not under SMPI: the
 // simulated ranks share one process and one OpenBLAS.
-Timed<BlasKernelRecord> probe_kernels(Session& s);
+Timed<profile::BlasKernelRecord> probe_kernels(Session& s);
 
 // Everything the steps measured.
 struct Measurements {
-  PeakRecord cpu_peak;
+  profile::PeakRecord cpu_peak;
   DgemmProfileStep dgemm;
   Timed<LbCheckOutcome> check;
   std::int64_t lb = 0;  // the lb in force at the tuning size: the check's, or the rule's
@@ -157,8 +157,8 @@ struct Measurements {
   Timed<AddBandwidth> add;
   Timed<LocalCrossover> cross;
   ThreadsStep threads;
-  Timed<PackedTuneRecord> packed;
-  Timed<BlasKernelRecord> kernels;
+  Timed<profile::PackedTuneRecord> packed;
+  Timed<profile::BlasKernelRecord> kernels;
   KernelModelStep kernel_model;
 };
 

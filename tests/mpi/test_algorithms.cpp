@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
     if (algo->uses().local_levels)
       for (int L : {0, 2}) {
         Options opt;
-        opt.local.gemm = "packed";
+        opt.local.gemm = mmbench::local::LeafGemm::packed;
         opt.local.levels = L;
         opt.local.min_dim = 8;
         const Problem pb{12 * world.size() + 4, 11 * world.size() + 3, 80};

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
             Options opt;
             opt.local.levels = L;
             opt.local.min_dim = 8;
-            opt.local.gemm = gemm;
+            opt.local.gemm = mmbench::local::parse_leaf_gemm(gemm);
             opt.threads = threads;
             const Problem pb{24 * p + 4, 22 * p + 3, 80};
             check_case(*algo, pb, opt, world, fmt::format("{} L={} t={}", gemm, L, threads));

@@ -22,13 +22,14 @@
 #include "tuner/lb_check.hpp"
 #include "tuner/packed_ladder.hpp"
 #include "tuner/kernel_timings.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 #include "tuner/tuner.hpp"
 
 namespace {
 
 using namespace mmbench;
 using namespace mmbench::tuner;
+using namespace mmbench::profile;
 
 int failures = 0;
 int rank = 0;

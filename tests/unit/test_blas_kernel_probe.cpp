@@ -4,6 +4,9 @@
 // environment may pin one on purpose).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <cblas.h>
 
 #include <cstdlib>
@@ -11,10 +14,12 @@
 #include "core/blas.hpp"
 #include "core/openblas_cores.hpp"
 #include "tuner/blas_kernel_probe.hpp"
-#include "tuner/blas_kernel_record.hpp"
+#include "profile/blas_kernel_record.hpp"
+#include "profile/profile_error.hpp"
 
 using namespace mmbench;
 using namespace mmbench::tuner;
+using namespace mmbench::profile;
 
 TEST(OpenblasCores, CandidatesFollowTheCpuFlags) {
   EXPECT_TRUE(candidate_cores({}).empty());
@@ -108,6 +113,34 @@ TEST(BlasKernelRecord, RoundTrip) {
   ASSERT_EQ(back.probes.size(), 2u);
   EXPECT_EQ(back.probes[1].reason, r.probes[1].reason);
   EXPECT_EQ(back.choice.fastest, "Haswell");
+}
+
+// A core that computed garbage may have an infinite error, which JSON writes
+// as null: the profile still loads. A malformed record names its field.
+TEST(BlasKernelRecord, NullErrorReadsAsInfiniteAndBadFieldsAreNamed) {
+  BlasKernelRecord r;
+  r.probed = true;
+  r.n = 1536;
+  r.probes = {ok("", "Haswell", 50000), bad("Zen", "wrong result")};
+  r.probes[1].max_rel_err = std::numeric_limits<double>::infinity();
+  r.choice = choose_kernel(r.probes, "Haswell", false);
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(blas_kernels_to_json(r).dump());
+  ASSERT_TRUE(j["probes"][1]["max_rel_err"].is_null());
+  EXPECT_TRUE(std::isinf(blas_kernels_from_json(j, "x").probes[1].max_rel_err));
+  const auto error_of = [](nlohmann::ordered_json bad) {
+    try {
+      blas_kernels_from_json(bad, "p.json");
+    } catch (const ProfileError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::ordered_json b = j;
+  b["pinned"] = "no";
+  EXPECT_EQ(error_of(b), "p.json: field 'blas_kernels.pinned' must be true or false, got string");
+  b = j;
+  b["probes"][0].erase("ran");
+  EXPECT_EQ(error_of(b), "p.json: field 'blas_kernels.probes[0].ran' is missing");
 }
 
 // ---- real children, always with the core that runs now ----

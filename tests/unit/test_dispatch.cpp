@@ -13,7 +13,7 @@
 #include "dispatch/decision.hpp"
 #include "dispatch/dispatch_settings.hpp"
 #include "dispatch/pdgemm_call.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 using namespace mmbench;
 using namespace mmbench::dispatch;
@@ -39,7 +39,8 @@ DispatchSettings settings(std::map<std::string, std::string> env) {
 
 MachineFacts opteron() {
   MachineFacts m;
-  m.params = tuner::to_params(tuner::read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json"));
+  m.params =
+      profile::to_params(profile::read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json"));
   m.has_model = true;
   return m;
 }
@@ -149,7 +150,7 @@ TEST(DispatchSettings, DefaultsAndValues) {
   EXPECT_EQ(s.min_dim, 0);
   EXPECT_EQ(s.max_mib, 100);
   EXPECT_EQ(s.force, "ring:2");
-  EXPECT_EQ(s.gemm, "packed");
+  EXPECT_EQ(s.gemm, local::LeafGemm::packed);
   EXPECT_EQ(s.log_path, "c.csv");
   EXPECT_TRUE(s.problems.empty());
 }
@@ -163,7 +164,7 @@ TEST(DispatchSettings, BadValuesAreOneLineEachAndKeepTheDefault) {
   EXPECT_EQ(s.min_dim, kDefaultMinDim);
   EXPECT_EQ(s.max_mib, kDefaultMaxMiB);
   EXPECT_TRUE(s.force.empty());
-  EXPECT_EQ(s.gemm, "auto");
+  EXPECT_FALSE(s.gemm.has_value());  // auto
   ASSERT_EQ(s.problems.size(), 6u);
   EXPECT_NE(s.problems[2].find("MMBENCH_DISPATCH_FORCE='ringo'"), std::string::npos) << s.problems[2];
   std::string name;

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace mmbench::tuner {
+using namespace mmbench::profile;
 namespace {
 
 using V = std::vector<std::int64_t>;

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 namespace mmbench::preload {
 namespace {
@@ -33,7 +33,7 @@ class LbChoiceTest : public ::testing::Test {
   }
   // A profile with the given "lb" value (JSON text), otherwise well formed.
   std::string profile_with_lb(const std::string& name, const std::string& lb) const {
-    return file(name, std::string("{\"schema\": \"") + tuner::kProfileSchema + "\", \"lb\": " + lb + "}");
+    return file(name, std::string("{\"schema\": \"") + profile::kProfileSchema + "\", \"lb\": " + lb + "}");
   }
 
   fs::path dir_;
@@ -83,7 +83,7 @@ TEST_F(LbChoiceTest, EnvironmentWinsOverTheProfile) {
 }
 
 TEST_F(LbChoiceTest, ProfileAsMmbenchWritesIt) {
-  tuner::MachineProfile p;  // the fields write_profile insists on
+  profile::MachineProfile p;  // the fields write_profile insists on
   p.host = "node";
   p.cpu_model = "cpu";
   p.cores = 2;
@@ -94,7 +94,7 @@ TEST_F(LbChoiceTest, ProfileAsMmbenchWritesIt) {
   p.peak_dgemm_mflops = 1000;
   p.t_op_s = 1e-9;
   const std::string path = (dir_ / "node.json").string();
-  tuner::write_profile(p, path);
+  profile::write_profile(p, path);
   const LbChoice c = choose_lb(nullptr, path.c_str());
   EXPECT_EQ(c.lb, 192);
   EXPECT_TRUE(c.problem.empty()) << c.problem;
@@ -106,16 +106,16 @@ TEST_F(LbChoiceTest, ProfileAsMmbenchWritesIt) {
 // A profile with lb_panels: the cap keeps that many panels per share; a bad
 // value is refused like a bad lb (the default served, the field named).
 TEST_F(LbChoiceTest, ProfilePanelsLoosenTheCap) {
-  const std::string path = file("panels.json", std::string("{\"schema\": \"") + tuner::kProfileSchema +
-                                                  "\", \"lb\": 512, \"lb_panels\": 2}");
+  const std::string path = file(
+      "panels.json", std::string("{\"schema\": \"") + profile::kProfileSchema + "\", \"lb\": 512, \"lb_panels\": 2}");
   const LbChoice c = choose_lb(nullptr, path.c_str());
   ASSERT_EQ(c.lb, 512);
   EXPECT_EQ(c.cap.panels, 2);
   EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 256);
   EXPECT_EQ(lb_for_call(c, 4096, 1, 2, 64), 512);
   EXPECT_NE(describe(c).find("capped at 2 panels per process"), std::string::npos) << describe(c);
-  const std::string bad = file("bad-panels.json", std::string("{\"schema\": \"") + tuner::kProfileSchema +
-                                                     "\", \"lb\": 512, \"lb_panels\": 0}");
+  const std::string bad = file("bad-panels.json", std::string("{\"schema\": \"") + profile::kProfileSchema +
+                                                      "\", \"lb\": 512, \"lb_panels\": 0}");
   expect_default(choose_lb(nullptr, bad.c_str()), "field 'lb_panels' must be an integer from 1 to 64");
 }
 
@@ -154,8 +154,9 @@ TEST_F(LbChoiceTest, BadProfilesFallBack) {
   expect_default(choose_lb(nullptr, file("d.json", "{\"lb\": 64}").c_str()), "not an mmbench profile");
   expect_default(choose_lb(nullptr, file("e.json", "{\"schema\": \"mmbench-profile/0\", \"lb\": 64}").c_str()),
                  "not an mmbench profile");
-  expect_default(choose_lb(nullptr, file("f.json", std::string("{\"schema\": \"") + tuner::kProfileSchema + "\"}").c_str()),
-                 "field 'lb' is missing");
+  expect_default(
+      choose_lb(nullptr, file("f.json", std::string("{\"schema\": \"") + profile::kProfileSchema + "\"}").c_str()),
+      "field 'lb' is missing");
   for (const char* lb : {"0", "-3", "1.5", "\"64\"", "null", "2147483648", "18446744073709551615"}) {
     SCOPED_TRACE(lb);
     expect_default(choose_lb(nullptr, profile_with_lb("g.json", lb).c_str()),

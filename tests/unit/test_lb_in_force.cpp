@@ -15,7 +15,7 @@
 #include <utility>
 
 #include "ranking/selection.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 using namespace mmbench;
 
@@ -112,7 +112,7 @@ TEST(LbInForce, PanelsFromTheProfile) {
 namespace {
 
 model::MachineParams thesis_opteron() {
-  return tuner::to_params(tuner::read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json"));
+  return profile::to_params(profile::read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json"));
 }
 
 // A machine whose DGEMM gets faster with the panel width up to k = 512

@@ -1,7 +1,7 @@
 // Tests of the machine profile file: round trip, atomic write, the error
 // messages of every kind of bad file, and the mapping to the model's
 // parameters.
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 namespace mmbench::tuner {
+using namespace mmbench::profile;
 namespace {
 
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 // Tests of what tune records about the packed GEMM (tuner/packed_ladder.hpp,
-// tuner/packed_tune_record.hpp) and the cores' layout (tuner/core_layout.hpp):
+// profile/packed_tune_record.hpp) and the cores' layout (profile/core_layout.hpp):
 // the ladder of blockings per kernel, the leaf and layout choices, the
 // profile groups' round trip and validation, older profiles without them,
 // and how the model prices packed products with the measurement.
@@ -11,13 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "model/refined_model.hpp"
-#include "tuner/core_layout.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/core_layout.hpp"
+#include "profile/machine_profile.hpp"
 #include "tuner/packed_ladder.hpp"
-#include "tuner/packed_tune_record.hpp"
+#include "profile/packed_tune_record.hpp"
 #include "tuner/threaded_dgemm.hpp"
 
 namespace mmbench::tuner {
+using namespace mmbench::profile;
 namespace {
 
 using local::LeafGemm;
@@ -103,7 +104,8 @@ TEST(PackedRecord, JsonRoundTripAndValidation) {
   fails_with([](auto& b) { b["isa"] = "sse9"; }, "packed_gemm.isa");
   fails_with([](auto& b) { b["leaf"] = "fast"; }, "packed_gemm.leaf");
   fails_with([](auto& b) { b["best"]["mc"] = 50; }, "not a multiple");  // avx2: MR = 8
-  fails_with([](auto& b) { b["best"]["kc"] = 0; }, "> 0");
+  fails_with([](auto& b) { b["best"]["kc"] = 0; }, "field 'packed_gemm.best.kc' must be >= 1, got 0");
+  fails_with([](auto& b) { b.erase("rounds"); }, "field 'packed_gemm.rounds' is missing");
   fails_with([](auto& b) { b["blas_mflops"] = -1.0; }, "blas_mflops");
   fails_with([](auto& b) { b["candidates"] = nlohmann::ordered_json::array(); }, "non-empty");
   fails_with([](auto& b) { b["candidates"][1]["mflops_median"] = 0.0; }, "candidates[1]");
@@ -222,7 +224,7 @@ TEST(PackedPricing, MeasuredSpeedScalesThePackedLeaves) {
   mp.t_op = 1e-10;
   mp.add_bytes_per_s = 1e10;
   model::LocalKernel blas, packed;
-  packed.packed = true;
+  packed.gemm = local::LeafGemm::packed;
   const double dgemm = model::refined_local_time(1024, 1024, 1024, 1, blas, mp);
   EXPECT_DOUBLE_EQ(model::refined_local_time(1024, 1024, 1024, 1, packed, mp), dgemm);  // not measured
   mp.packed_speed = 1.25;
@@ -232,7 +234,7 @@ TEST(PackedPricing, MeasuredSpeedScalesThePackedLeaves) {
   packed.levels = blas.levels = 1;
   packed.min_dim = blas.min_dim = 2;
   model::LocalKernel packed_leaf;  // the 512³ products below the level
-  packed_leaf.packed = true;
+  packed_leaf.gemm = local::LeafGemm::packed;
   const double one = model::refined_local_time(1024, 1024, 1024, 1, packed, mp);
   EXPECT_DOUBLE_EQ(one, 7 * model::refined_local_time(512, 512, 512, 1, packed_leaf, mp));
   EXPECT_DOUBLE_EQ(one, 7 * dgemm / 8 / 1.25);

@@ -12,10 +12,11 @@
 #include "local/peak_loop.hpp"
 #include "tuner/blas_check.hpp"
 #include "tuner/peak.hpp"
-#include "tuner/peak_record.hpp"
+#include "profile/peak_record.hpp"
 
 using namespace mmbench;
 using namespace mmbench::tuner;
+using namespace mmbench::profile;
 
 TEST(PeakLoop, FlopsPerIterationPerIsa) {
   // doubles per vector x 2 flops per FMA x independent accumulators.

@@ -69,8 +69,8 @@ TEST(ProfileDrift, NoPredictionNoCheckAndNoRecordedNoise) {
   EXPECT_DOUBLE_EQ(j.at("sizes")[0].at("predicted_s").get<double>(), 1.04);
 }
 
-tuner::MachineProfile three_points() {
-  tuner::MachineProfile p;
+profile::MachineProfile three_points() {
+  profile::MachineProfile p;
   p.date = "2026-11-27T10:00:00Z";
   p.dgemm_profile = {{1024, 512, 32, 16000}, {1024, 512, 128, 17000}, {512, 512, 512, 18000}};
   p.t_op_s = 1 / 17e9;
@@ -84,8 +84,9 @@ tuner::MachineProfile three_points() {
 
 TEST(ProfileRefresh, TheHeadersExample) {
   // Ratios 1.15, 1.153, 1.139: the median 1.15.
-  const tuner::MachineProfile old = three_points();
-  const tuner::MachineProfile p = tuner::apply_refresh(old, {18400, 19600, 20500}, std::nullopt, "2026-11-27T11:00:00Z", 4.2);
+  const profile::MachineProfile old = three_points();
+  const profile::MachineProfile p =
+      tuner::apply_refresh(old, {18400, 19600, 20500}, std::nullopt, "2026-11-27T11:00:00Z", 4.2);
   EXPECT_DOUBLE_EQ(p.dgemm_profile[0].mflops, 18400);
   EXPECT_DOUBLE_EQ(p.dgemm_profile[2].mflops, 20500);
   EXPECT_EQ(p.dgemm_profile[1].k, 128);  // the shapes stay
@@ -106,10 +107,10 @@ TEST(ProfileRefresh, TheHeadersExample) {
 }
 
 TEST(ProfileRefresh, RefusesWhatItCannotScale) {
-  const tuner::MachineProfile old = three_points();
+  const profile::MachineProfile old = three_points();
   EXPECT_THROW(tuner::apply_refresh(old, {1, 2}, std::nullopt, "d", 0), std::invalid_argument);
   EXPECT_THROW(tuner::apply_refresh(old, {1, 0, 2}, std::nullopt, "d", 0), std::invalid_argument);
-  EXPECT_THROW(tuner::apply_refresh(tuner::MachineProfile{}, {}, std::nullopt, "d", 0), std::invalid_argument);
+  EXPECT_THROW(tuner::apply_refresh(profile::MachineProfile{}, {}, std::nullopt, "d", 0), std::invalid_argument);
 }
 
 }  // namespace

@@ -77,12 +77,12 @@ TEST(ThreadSpeedup, IdealWithoutAMeasurementMeasuredEfficiencyWithOne) {
 TEST(ThreadSpeedup, UsedByDgemmLocalAndPdgemm) {
   MachineParams mp = synthetic();
   const double dg = refined_dgemm_time(100, 200, 300, 2, mp);
-  const double loc = refined_local_time(4096, 4096, 4096, 2, {1, 256, true}, mp);
+  const double loc = refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 1, .min_dim = 256}, mp);
   const Prediction pd = refined_pdgemm(4096, 4096, 4096, 1, 2, 64, 256, 2, mp);
   mp.thread_efficiency = 0.8;
   mp.thread_efficiency_threads = 2;
   expect_rel(refined_dgemm_time(100, 200, 300, 2, mp), dg / 0.8);
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true}, mp), loc / 0.8);
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 1, .min_dim = 256}, mp), loc / 0.8);
   expect_rel(refined_pdgemm(4096, 4096, 4096, 1, 2, 64, 256, 2, mp).comp_s, pd.comp_s / 0.8);
   // One thread is unaffected.
   expect_rel(refined_dgemm_time(100, 200, 300, 1, mp), 2 * dg);
@@ -274,16 +274,21 @@ TEST(RefinedLocal, OneWinogradLevelByHand) {
   // One level is the deepest: the accumulate schedule's 12 + 12 + 8 touches
   // (the two-temporary schedule of every level above it: 12 + 12 + 14).
   const double products = 7 * 2 * h * h * h * 1e-10, additions = (12 + 12 + 8) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true, kUnfused}, mp), products + additions);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 1, .min_dim = 256, .fusion = kUnfused}, mp),
+             products + additions);
   EXPECT_NEAR(products + additions, 12.13, 0.01);
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {0, 256, true}, mp), refined_dgemm_time(4096, 4096, 4096, 1, mp));
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 0, .min_dim = 256}, mp),
+             refined_dgemm_time(4096, 4096, 4096, 1, mp));
   // Classic Strassen moves 15 + 15 + 17 quadrants.
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, false}, mp), products + (15 + 15 + 17) * h * h * 8 / 1e10);
+  expect_rel(refined_local_time(
+                 4096, 4096, 4096, 1,
+                 LocalKernel{.levels = 1, .min_dim = 256, .variant = mmbench::local::FastVariant::strassen}, mp),
+             products + (15 + 15 + 17) * h * h * 8 / 1e10);
   // Two threads: the parallel top level, whose passes are fused and split
   // whatever the schedule below (6 + 6 + 11 touches with streaming stores,
   // no accumulate schedule); without a measured add speedup additions scale
   // like DGEMM (ideal here).
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {1, 256, true, kUnfused}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 1, .min_dim = 256, .fusion = kUnfused}, mp),
              (products + 23 * h * h * 8 / 1e10) / 2);
 }
 
@@ -291,8 +296,8 @@ TEST(RefinedLocal, OneWinogradLevelByHand) {
 // sums are formed while packing), the levels above keep theirs.
 TEST(RefinedLocal, PackedDeepestLevelHasNoAdditions) {
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
-  LocalKernel packed{1, 256, true};
-  packed.packed = true;
+  LocalKernel packed{.levels = 1, .min_dim = 256};
+  packed.gemm = mmbench::local::LeafGemm::packed;
   const double h = 2048, q = 1024;
   expect_rel(refined_local_time(4096, 4096, 4096, 1, packed, mp), 7 * 2 * h * h * h * 1e-10);
   // Two levels: the top level's fused passes (6 + 6 + 11 touches) remain.
@@ -339,16 +344,26 @@ TEST(RefinedLocal, ThreadsSpeedUpLeavesAndAdditionsApart) {
   // below the top (the deepest, 6 + 6 + 8 on 1024^2 quadrants) and the
   // parallel top (6 + 6 + 11 on 2048^2).
   const double additions = 7 * 20 * q * q * 8 / 1e10 + 23 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {2, 256, true}, mp), leaves / 1.8 + additions / 1.2);
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 2, .min_dim = 256}, mp),
+             leaves / 1.8 + additions / 1.2);
   // Classic Strassen's parallel top: five sums from four quadrants per side,
   // 9 lines each streamed (6.75 touches), and the 11-touch combination;
   // below it the sequential level's 15 + 15 + 17.
   const double strassen_additions = 7 * 47 * q * q * 8 / 1e10 + (6.75 + 6.75 + 11) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {2, 256, false}, mp), leaves / 1.8 + strassen_additions / 1.2);
+  expect_rel(refined_local_time(
+                 4096, 4096, 4096, 2,
+                 LocalKernel{.levels = 2, .min_dim = 256, .variant = mmbench::local::FastVariant::strassen}, mp),
+             leaves / 1.8 + strassen_additions / 1.2);
   // Ordinary stores at the parallel top: 9 + 9 + 11.
   using F = mmbench::local::FastGemmConfig::Fusion;
   const double cached = 7 * 47 * q * q * 8 / 1e10 + (9 + 9 + 11) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, {2, 256, false, F::all, /*streaming=*/false}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 2,
+                                LocalKernel{.levels = 2,
+                                            .min_dim = 256,
+                                            .variant = mmbench::local::FastVariant::strassen,
+                                            .fusion = F::all,
+                                            .streaming = false},
+                                mp),
              leaves / 1.8 + cached / 1.2);
 }
 
@@ -361,20 +376,24 @@ TEST(RefinedLocal, FusedOperandSumsByHand) {
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
   const double h = 2048;
   const double products = 7 * 2 * h * h * h * 1e-10, additions = (6 + 6 + 8) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true}, mp), products + additions);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 1, .min_dim = 256}, mp),
+             products + additions);
   EXPECT_NEAR(products + additions, 12.10, 0.01);
   // Ordinary stores: 8 + 8 + 8.
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {1, 256, true, F::all, /*streaming=*/false}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 1,
+                                LocalKernel{.levels = 1, .min_dim = 256, .fusion = F::all, .streaming = false}, mp),
              products + 24 * h * h * 8 / 1e10);
   // Two levels on 4096 (cut-off 256): the top level fused but not the
   // deepest, 6 + 6 + 11; the 7 deepest on 1024^2 quadrants 6 + 6 + 8.
   const double q = 1024;
   const double two = 49 * 2 * q * q * q * 1e-10 + 7 * 20 * q * q * 8 / 1e10 + 23 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {2, 256, true}, mp), two);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 2, .min_dim = 256}, mp), two);
   // Only the deepest fused: the top level back to 12 + 12 + 14 (its
   // two-temporary passes are not operand passes: streaming does not apply).
   const double deepest_only = 49 * 2 * q * q * q * 1e-10 + 7 * 20 * q * q * 8 / 1e10 + 38 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, {2, 256, true, F::deepest}, mp), deepest_only);
+  expect_rel(
+      refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 2, .min_dim = 256, .fusion = F::deepest}, mp),
+      deepest_only);
 }
 
 TEST(RefinedLocal, LevelsStopAtTheCutoff) {
@@ -384,14 +403,16 @@ TEST(RefinedLocal, LevelsStopAtTheCutoff) {
   // The deepest level (7 of them on 750^2 quadrants) touches 12 + 12 + 8,
   // the top level 12 + 12 + 14.
   const double two = 49 * 2 * q * q * q * 1e-10 + 7 * 32 * q * q * 8 / 1e10 + 38 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(3000, 3000, 3000, 1, {3, 1024, true, kUnfused}, mp), two);
+  expect_rel(refined_local_time(3000, 3000, 3000, 1, LocalKernel{.levels = 3, .min_dim = 1024, .fusion = kUnfused}, mp),
+             two);
   // Below the cut-off at the top: plain DGEMM whatever L says.
-  expect_rel(refined_local_time(1000, 3000, 3000, 1, {3, 1024, true}, mp), refined_dgemm_time(1000, 3000, 3000, 1, mp));
+  expect_rel(refined_local_time(1000, 3000, 3000, 1, LocalKernel{.levels = 3, .min_dim = 1024}, mp),
+             refined_dgemm_time(1000, 3000, 3000, 1, mp));
 }
 
 TEST(RefinedLocal, RingAndTpmmPriceTheirBlocksWithTheKernel) {
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
-  const LocalKernel lk{2, 256, true};
+  const LocalKernel lk{.levels = 2, .min_dim = 256};
   // p = 2: blocks of 2048 x 2048 x 4096 for tpMM; ring multiplies its
   // first step in 4 chunks of 512 columns (ring_chunks: >= the 256 cut-off,
   // so both levels still apply) and its last step whole.
@@ -412,7 +433,7 @@ TEST(RefinedRing, ChunksKeepTheLocalLevels) {
   EXPECT_EQ(mmbench::space::ring_chunks(2048, false, 0, 256), 4);
   EXPECT_EQ(mmbench::space::ring_chunks(2048, true, 0, 256), 1);
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
-  const LocalKernel lk{1, 256, true};
+  const LocalKernel lk{.levels = 1, .min_dim = 256};
   const double block = refined_local_time(256, 256, 4096, 1, lk, mp);
   EXPECT_LT(block, refined_dgemm_time(256, 256, 4096, 1, mp));
   expect_rel(refined_ring(4096, 4096, 4096, 16, 1, mp, lk).comp_s, 16 * block);

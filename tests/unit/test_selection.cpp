@@ -20,7 +20,7 @@
 #include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 using namespace mmbench;
 using namespace mmbench::model;
@@ -346,8 +346,8 @@ TEST(ThesisOpteron, StrassenRingAheadOfPdgemmAtP56) {
 TEST(ThesisOpteron, ProfileFileHasTheThesisParameters) {
   std::string path = __FILE__;  // <repo>/tests/unit/test_selection.cpp
   path = path.substr(0, path.rfind("/tests/")) + "/configs/thesis-opteron.json";
-  const tuner::MachineProfile prof = tuner::read_profile(path);
-  const MachineParams mp = tuner::to_params(prof);
+  const profile::MachineProfile prof = profile::read_profile(path);
+  const MachineParams mp = profile::to_params(prof);
   EXPECT_DOUBLE_EQ(mp.latency_s, 17e-6);
   EXPECT_DOUBLE_EQ(mp.tau, 146e6 / 8);  // 146 MB/s all-to-all
   EXPECT_NEAR(1.0 / mp.t_op, 3300e6, 1e-3);

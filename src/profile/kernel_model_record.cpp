@@ -1,11 +1,11 @@
-#include "tuner/kernel_model_record.hpp"
+#include "profile/kernel_model_record.hpp"
 
 #include <cmath>
 
-#include "tuner/machine_profile.hpp"
-#include "tuner/profile_group_reader.hpp"
+#include "profile/profile_error.hpp"
+#include "profile/group_reader.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 namespace {
 
@@ -24,12 +24,9 @@ json dgemm_json(const DgemmTimeFit& f) {
 }
 
 json pass_json(const BytesTimeFit& f) {
-  return {{"a_s", f.a_s},
-          {"b_s_per_byte", f.b_s_per_byte},
-          {"log_sd", f.log_sd},
-          {"repeat_log_sd", f.repeat_log_sd},
-          {"sizes", f.sizes},
-          {"points", f.points}};
+  return {{"a_s", f.a_s},       {"b_s_per_byte", f.b_s_per_byte},
+          {"log_sd", f.log_sd}, {"repeat_log_sd", f.repeat_log_sd},
+          {"sizes", f.sizes},   {"points", f.points}};
 }
 
 // The fields of group `at` ("" or "dgemm." ...): a number >= 0 (> 0 where
@@ -61,9 +58,10 @@ BytesTimeFit pass_from(const GroupReader& r, const json& j, const char* key) {
 }  // namespace
 
 json kernel_model_to_json(const KernelTimeModel& m, const std::string& csv) {
-  return {{"max_dim", m.max_dim},       {"rounds", m.rounds},        {"ranks", m.ranks},
-          {"dgemm", dgemm_json(m.dgemm)}, {"add", pass_json(m.add)},   {"copy", pass_json(m.copy)},
-          {"pack", pass_json(m.pack)},  {"csv", csv}};
+  return {{"max_dim", m.max_dim},      {"rounds", m.rounds},
+          {"ranks", m.ranks},          {"dgemm", dgemm_json(m.dgemm)},
+          {"add", pass_json(m.add)},   {"copy", pass_json(m.copy)},
+          {"pack", pass_json(m.pack)}, {"csv", csv}};
 }
 
 KernelTimeModel kernel_model_from_json(const json& j, const std::string& origin, std::string& csv) {
@@ -95,4 +93,4 @@ KernelTimeModel kernel_model_from_json(const json& j, const std::string& origin,
   return m;
 }
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

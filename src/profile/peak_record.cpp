@@ -1,14 +1,14 @@
-#include "tuner/peak_record.hpp"
+#include "profile/peak_record.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <limits>
 
-#include "tuner/machine_profile.hpp"
-#include "tuner/profile_group_reader.hpp"
+#include "profile/profile_error.hpp"
+#include "profile/group_reader.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 using json = nlohmann::ordered_json;
 
@@ -118,8 +118,8 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
     if (!isas[i].is_object()) r.fail("field '" + path + "' must be an object, got " + isas[i].type_name());
     IsaPeakRecord ip;
     ip.isa = r.string(isas[i], path + ".isa", "isa");
-    ip.flops_per_iteration =
-        r.integer(isas[i], path + ".flops_per_iteration", "flops_per_iteration", 1, std::numeric_limits<std::int64_t>::max());
+    ip.flops_per_iteration = r.integer(isas[i], path + ".flops_per_iteration", "flops_per_iteration", 1,
+                                       std::numeric_limits<std::int64_t>::max());
     ip.one_core_gflops = r.number(isas[i], path + ".one_core_gflops", "one_core_gflops", true);
     ip.all_cores_gflops_per_core =
         r.number(isas[i], path + ".all_cores_gflops_per_core", "all_cores_gflops_per_core", false);
@@ -145,4 +145,4 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
   return p;
 }
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

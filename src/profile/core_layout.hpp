@@ -1,6 +1,6 @@
 // Ranks × threads: whether DGEMM on this machine's cores runs faster as one
 // MPI rank per core (one BLAS thread each) or as one rank with every core
-// as a BLAS thread, from tune's threaded DGEMM step (tuner/threaded_dgemm.hpp)
+// as a BLAS thread, from tune's threaded DGEMM step (tuner/threaded_dgemm.hpp, core_layout_of)
 // -- profile key "core_layout", docs/machine-profile.md.
 //
 // The two layouts use different numbers of cores where tune ran with fewer
@@ -20,31 +20,22 @@
 #include <string>
 #include <string_view>
 
-
-namespace mmbench::tuner {
-
-struct ThreadedDgemm;  // tuner/threaded_dgemm.hpp (this header stays free of MPI: the preload library reads it)
+namespace mmbench::profile {
 
 enum class CoreLayout { rank_per_core, threads };
 std::string_view to_string(CoreLayout layout);  // "rank-per-core" / "threads"
 
 struct CoreLayoutRecord {
-  bool measured = false;  // false: not measured (the key is left out)
-  std::int64_t n = 0;     // the DGEMM's size
-  int ranks = 0;          // ranks of the one-rank-per-core layout
-  int threads = 0;        // threads of the one-rank layout
+  bool measured = false;      // false: not measured (the key is left out)
+  std::int64_t n = 0;         // the DGEMM's size
+  int ranks = 0;              // ranks of the one-rank-per-core layout
+  int threads = 0;            // threads of the one-rank layout
   double ranks_mflops = 0;    // aggregate: single_mflops × ranks
   double threads_mflops = 0;  // aggregate: rank 0 with `threads` threads
   CoreLayout better = CoreLayout::rank_per_core;
   double ranks_per_core() const { return ranks > 0 ? ranks_mflops / ranks : 0; }
   double threads_per_core() const { return threads > 0 ? threads_mflops / threads : 0; }
 };
-
-// The record of a threaded DGEMM measured over `ranks` ranks (the better
-// layout: the higher rate per core; ties go to one rank per core, the
-// layout of the DGEMM profile and every multi-rank algorithm). Not measured
-// where threads < 2, ranks < 1 or a rate is not positive.
-CoreLayoutRecord core_layout_of(const ThreadedDgemm& measured, int ranks);
 
 // One line for tune's output and run's summary, e.g. "one rank per core
 // (47000 MFLOPS per core on 2 ranks; one rank with 2 threads: 45000 per
@@ -55,4 +46,4 @@ nlohmann::ordered_json core_layout_to_json(const CoreLayoutRecord& record);
 // Throws ProfileError(origin, "field 'core_layout.…' …") on a malformed record.
 CoreLayoutRecord core_layout_from_json(const nlohmann::ordered_json& j, const std::string& origin);
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

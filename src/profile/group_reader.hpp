@@ -1,5 +1,6 @@
-// The reader of the profile's optional groups (tuner/peak_record.cpp,
-// kernel_model_record.cpp, network_levels_record.cpp): one set of checks
+// The reader of the profile's optional groups (profile/peak_record.cpp,
+// kernel_model_record.cpp, network_levels_record.cpp, blas_kernel_record.cpp,
+// core_layout.cpp, packed_tune_record.cpp): one set of checks
 // and one wording for a missing, mistyped or out-of-range field.
 #pragma once
 
@@ -9,9 +10,9 @@
 #include <cstdint>
 #include <string>
 
-#include "tuner/machine_profile.hpp"
+#include "profile/profile_error.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 // Typed fields of an optional group of the profile (cpu_peak, kernel_model,
 // network_levels), each error naming the dotted path
@@ -37,6 +38,11 @@ class GroupReader {
     const json& v = field(obj, path, key);
     if (!v.is_string()) fail("field '" + path + "' must be a string, got " + v.type_name());
     return v.get<std::string>();
+  }
+  bool boolean(const json& obj, const std::string& path, const char* key) const {
+    const json& v = field(obj, path, key);
+    if (!v.is_boolean()) fail("field '" + path + "' must be true or false, got " + v.type_name());
+    return v.get<bool>();
   }
   std::int64_t integer(const json& obj, const std::string& path, const char* key, std::int64_t lo,
                        std::int64_t hi) const {
@@ -66,5 +72,4 @@ class GroupReader {
   const std::string& origin_;
 };
 
-
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

@@ -10,7 +10,7 @@
 
 #include "core/kernel_time_model.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 // `csv`: the raw timings' CSV ("" = not written).
 nlohmann::ordered_json kernel_model_to_json(const KernelTimeModel& model, const std::string& csv);
@@ -19,4 +19,4 @@ nlohmann::ordered_json kernel_model_to_json(const KernelTimeModel& model, const 
 // negative or not finite, a flop or byte term that is not positive.
 KernelTimeModel kernel_model_from_json(const nlohmann::ordered_json& j, const std::string& origin, std::string& csv);
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

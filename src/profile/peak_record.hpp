@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 struct BusyCoresRecord {
   int cores = 0;
@@ -44,23 +44,23 @@ struct BusyCoresRecord {
 };
 
 struct IsaPeakRecord {
-  std::string isa;                 // "avx512", "avx2+fma", "sse2" (core/cpu_features.hpp)
+  std::string isa;                       // "avx512", "avx2+fma", "sse2" (core/cpu_features.hpp)
   std::int64_t flops_per_iteration = 0;  // of its loop (local/peak_loop.hpp)
   double one_core_gflops = 0;
-  double all_cores_gflops_per_core = 0;  // 0: not measured
+  double all_cores_gflops_per_core = 0;        // 0: not measured
   std::vector<BusyCoresRecord> by_busy_cores;  // ascending cores; empty: not measured
   double all_threads_gflops_per_thread = 0;    // 0: no SMT, or not measured
 };
 
 struct PeakRecord {
   std::string cpu_model, vendor;
-  int family = -1, model = -1;  // -1: unknown
-  std::string flags;            // to_string(CpuFlags): "avx512f avx2 fma avx sse2"
-  int cores = 0;                // physical cores of the all-core measurement
-  int logical_cpus = 0;         // their logical CPUs; 0: not recorded (older profile)
-  std::vector<IsaPeakRecord> isas;  // widest first
-  double one_core_gflops = 0;            // the fastest ISA's; 0: no ISA measured (not x86-64)
-  double all_cores_gflops_per_core = 0;  // likewise; 0: not measured
+  int family = -1, model = -1;                 // -1: unknown
+  std::string flags;                           // to_string(CpuFlags): "avx512f avx2 fma avx sse2"
+  int cores = 0;                               // physical cores of the all-core measurement
+  int logical_cpus = 0;                        // their logical CPUs; 0: not recorded (older profile)
+  std::vector<IsaPeakRecord> isas;             // widest first
+  double one_core_gflops = 0;                  // the fastest ISA's; 0: no ISA measured (not x86-64)
+  double all_cores_gflops_per_core = 0;        // likewise; 0: not measured
   std::vector<BusyCoresRecord> by_busy_cores;  // the fastest ISA's, ascending cores
   double all_threads_gflops_per_thread = 0;    // the fastest ISA's SMT view
   // The BLAS check: OpenBLAS's core when it ran ("" = not OpenBLAS or
@@ -96,4 +96,4 @@ void write_peak_record(const std::optional<PeakRecord>& record, nlohmann::ordere
 // when it is there but malformed or out of range.
 std::optional<PeakRecord> read_peak_record(const nlohmann::ordered_json& profile, const std::string& origin);
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

@@ -13,7 +13,7 @@
 #include "local/fast_gemm.hpp"
 #include "local/packed_gemm.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 // One blocking the step timed: C = A·B, n × n × n, one thread.
 struct PackedCandidate {
@@ -22,14 +22,14 @@ struct PackedCandidate {
 };
 
 struct PackedTuneRecord {
-  bool measured = false;  // false: no step (the key is left out)
+  bool measured = false;                              // false: no step (the key is left out)
   local::PackedIsa isa = local::PackedIsa::portable;  // the kernel the blockings are for
   std::int64_t n = 0;
   int rounds = 0;
-  std::vector<PackedCandidate> candidates;  // in the ladder's order
-  local::PackedBlocking best;               // the fastest candidate's
-  double packed_mflops = 0;                 // its median
-  double blas_mflops = 0;                   // DGEMM of the same n in the same rounds
+  std::vector<PackedCandidate> candidates;       // in the ladder's order
+  local::PackedBlocking best;                    // the fastest candidate's
+  double packed_mflops = 0;                      // its median
+  double blas_mflops = 0;                        // DGEMM of the same n in the same rounds
   local::LeafGemm leaf = local::LeafGemm::blas;  // the faster of the two (packed_leaf_choice)
 };
 
@@ -50,4 +50,4 @@ nlohmann::ordered_json packed_tune_to_json(const PackedTuneRecord& record);
 // take, no candidates.
 PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const std::string& origin);
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

@@ -1,14 +1,14 @@
-#include "tuner/network_levels_record.hpp"
+#include "profile/network_levels_record.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
 
-#include "tuner/machine_profile.hpp"
-#include "tuner/profile_group_reader.hpp"
+#include "profile/profile_error.hpp"
+#include "profile/group_reader.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 namespace {
 
@@ -69,12 +69,12 @@ NetworkLevelsRecord network_levels_from_json(const json& j, const std::string& o
 }
 
 std::string describe(const model::TwoLevelNetwork& l) {
-  return fmt::format("{} ranks per node; inside a node {:.3g} us, {} ({} at once); between nodes {:.3g} us, {}, "
-                     "node link {}, backbone {}",
-                     l.ranks_per_node, l.intra.latency_s * 1e6, rate_text(l.intra.tau, "?"),
-                     rate_text(l.intra_tau_concurrent > 0 ? l.intra_tau_concurrent : l.intra.tau, "?"),
-                     l.inter.latency_s * 1e6, rate_text(l.inter.tau, "?"), rate_text(l.node_link_tau, "unlimited"),
-                     rate_text(l.backbone_tau, "unlimited"));
+  return fmt::format(
+      "{} ranks per node; inside a node {:.3g} us, {} ({} at once); between nodes {:.3g} us, {}, "
+      "node link {}, backbone {}",
+      l.ranks_per_node, l.intra.latency_s * 1e6, rate_text(l.intra.tau, "?"),
+      rate_text(l.intra_tau_concurrent > 0 ? l.intra_tau_concurrent : l.intra.tau, "?"), l.inter.latency_s * 1e6,
+      rate_text(l.inter.tau, "?"), rate_text(l.node_link_tau, "unlimited"), rate_text(l.backbone_tau, "unlimited"));
 }
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

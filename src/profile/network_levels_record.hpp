@@ -20,13 +20,13 @@
 
 #include "model/two_level_network.hpp"
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 struct NetworkLevelsRecord {
-  bool present = false;          // false: the key is left out
+  bool present = false;           // false: the key is left out
   model::TwoLevelNetwork levels;  // job_ranks stays 0 here
-  int nodes = 0;                 // nodes of the cluster described (its backbone's); 0 = not known
-  std::string source;            // where each value comes from, in words
+  int nodes = 0;                  // nodes of the cluster described (its backbone's); 0 = not known
+  std::string source;             // where each value comes from, in words
 };
 
 nlohmann::ordered_json network_levels_to_json(const NetworkLevelsRecord& record);
@@ -41,4 +41,4 @@ NetworkLevelsRecord network_levels_from_json(const nlohmann::ordered_json& j, co
 // for a capacity of 0).
 std::string describe(const model::TwoLevelNetwork& levels);
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

@@ -1,7 +1,7 @@
-#include "tuner/machine_profile.hpp"
+#include "profile/machine_profile.hpp"
 
 #include "core/csv_file.hpp"
-#include "tuner/kernel_model_record.hpp"
+#include "profile/kernel_model_record.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace mmbench::tuner {
+namespace mmbench::profile {
 
 namespace {
 
@@ -122,8 +122,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
            "\"): not an mmbench profile?");
   }
   if (!schema->is_string() || schema->get<std::string>() != kProfileSchema) {
-    r.fail("schema version " + schema->dump() + " is not supported (field 'schema', expected \"" +
-           kProfileSchema + "\")");
+    r.fail("schema version " + schema->dump() + " is not supported (field 'schema', expected \"" + kProfileSchema +
+           "\")");
   }
 
   MachineProfile p;
@@ -174,10 +174,8 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   // once measured they must be usable by the models.
   p.network_measured = r.boolean(doc, "network_measured");
   p.latency_s = r.non_negative(r.number(doc, "latency_s"), "latency_s");
-  p.tau_pingpong =
-      r.non_negative(r.number(doc, "tau_pingpong_doubles_per_s"), "tau_pingpong_doubles_per_s");
-  p.tau_alltoall =
-      r.non_negative(r.number(doc, "tau_alltoall_doubles_per_s"), "tau_alltoall_doubles_per_s");
+  p.tau_pingpong = r.non_negative(r.number(doc, "tau_pingpong_doubles_per_s"), "tau_pingpong_doubles_per_s");
+  p.tau_alltoall = r.non_negative(r.number(doc, "tau_alltoall_doubles_per_s"), "tau_alltoall_doubles_per_s");
   if (p.network_measured) {
     r.positive(p.latency_s, "latency_s");
     r.positive(p.tau_pingpong, "tau_pingpong_doubles_per_s");
@@ -198,24 +196,20 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   p.two_regime.eager_tau = nonneg("two_regime.eager_tau_doubles_per_s");
   p.two_regime.rendezvous_latency_s = nonneg("two_regime.rendezvous_latency_s");
   p.two_regime.rendezvous_tau = nonneg("two_regime.rendezvous_tau_doubles_per_s");
-  p.two_regime.break_bytes =
-      r.non_negative(r.integer(tr, "two_regime.break_bytes"), "two_regime.break_bytes");
+  p.two_regime.break_bytes = r.non_negative(r.integer(tr, "two_regime.break_bytes"), "two_regime.break_bytes");
 
   if (doc.contains("network_levels")) p.network_levels = network_levels_from_json(doc.at("network_levels"), origin);
 
-  p.add_bytes_per_s =
-      r.non_negative(r.number(doc, "add_bandwidth_bytes_per_s"), "add_bandwidth_bytes_per_s");
+  p.add_bytes_per_s = r.non_negative(r.number(doc, "add_bandwidth_bytes_per_s"), "add_bandwidth_bytes_per_s");
 
   if (doc.contains("strassen_crossover")) {
     const json& sc = r.object(doc, "strassen_crossover");
-    p.strassen_l1_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l1_n"),
-                                     "strassen_crossover.local_l1_n");
-    p.strassen_l2_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l2_n"),
-                                     "strassen_crossover.local_l2_n");
-    p.strassen_tried_n = sc.contains("largest_n_tried")
-                             ? r.non_negative(r.integer(sc, "strassen_crossover.largest_n_tried"),
-                                              "strassen_crossover.largest_n_tried")
-                             : std::max(p.strassen_l1_n, p.strassen_l2_n);
+    p.strassen_l1_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l1_n"), "strassen_crossover.local_l1_n");
+    p.strassen_l2_n = r.non_negative(r.integer(sc, "strassen_crossover.local_l2_n"), "strassen_crossover.local_l2_n");
+    p.strassen_tried_n =
+        sc.contains("largest_n_tried")
+            ? r.non_negative(r.integer(sc, "strassen_crossover.largest_n_tried"), "strassen_crossover.largest_n_tried")
+            : std::max(p.strassen_l1_n, p.strassen_l2_n);
   }
   if (doc.contains("blas_kernels")) p.blas_kernels = blas_kernels_from_json(r.object(doc, "blas_kernels"), origin);
   if (doc.contains("packed_gemm")) p.packed = packed_tune_from_json(r.object(doc, "packed_gemm"), origin);
@@ -279,8 +273,7 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
     p.first_touch_bytes_per_s = r.non_negative(r.number(doc, "first_touch_bytes_per_s"), "first_touch_bytes_per_s");
   if (group_present({"add_threads", "add_threaded_bytes_per_s"})) {
     p.add_threads = r.non_negative(r.small_integer(doc, "add_threads"), "add_threads");
-    p.add_threaded_bytes_per_s =
-        r.non_negative(r.number(doc, "add_threaded_bytes_per_s"), "add_threaded_bytes_per_s");
+    p.add_threaded_bytes_per_s = r.non_negative(r.number(doc, "add_threaded_bytes_per_s"), "add_threaded_bytes_per_s");
     if (p.add_threads > 0) r.positive(p.add_threaded_bytes_per_s, "add_threaded_bytes_per_s");  // measured: usable
   }
   p.cpu_peak = read_peak_record(doc, origin);
@@ -324,12 +317,13 @@ json to_json(const MachineProfile& p) {
   doc["cpu_model"] = p.cpu_model;
   doc["cores"] = p.cores;
   doc["date"] = p.date;
-  doc["libraries"] = {{"mpi", p.libraries.mpi},
-                      {"blas", p.libraries.blas},
-                      {"scalapack", p.libraries.scalapack}};
-  doc["tuning_problem"] = {{"n", p.problem.n},       {"pr", p.problem.pr},
-                           {"pc", p.problem.pc},     {"kmin", p.problem.kmin},
-                           {"kmax", p.problem.kmax}, {"x", p.problem.x},
+  doc["libraries"] = {{"mpi", p.libraries.mpi}, {"blas", p.libraries.blas}, {"scalapack", p.libraries.scalapack}};
+  doc["tuning_problem"] = {{"n", p.problem.n},
+                           {"pr", p.problem.pr},
+                           {"pc", p.problem.pc},
+                           {"kmin", p.problem.kmin},
+                           {"kmax", p.problem.kmax},
+                           {"x", p.problem.x},
                            {"exhaustive", p.problem.exhaustive}};
   doc["lb"] = p.lb;
   doc["rule_lb"] = p.rule_lb > 0 ? p.rule_lb : p.lb;
@@ -367,9 +361,8 @@ json to_json(const MachineProfile& p) {
                        {"break_bytes", p.two_regime.break_bytes}};
   if (p.network_levels.present) doc["network_levels"] = network_levels_to_json(p.network_levels);
   doc["add_bandwidth_bytes_per_s"] = p.add_bytes_per_s;
-  doc["strassen_crossover"] = {{"local_l1_n", p.strassen_l1_n},
-                               {"local_l2_n", p.strassen_l2_n},
-                               {"largest_n_tried", p.strassen_tried_n}};
+  doc["strassen_crossover"] = {
+      {"local_l1_n", p.strassen_l1_n}, {"local_l2_n", p.strassen_l2_n}, {"largest_n_tried", p.strassen_tried_n}};
   doc["dgemm_threads"] = p.dgemm_threads;
   doc["dgemm_threaded_n"] = p.dgemm_threaded_n;
   doc["dgemm_threaded_mflops"] = p.dgemm_threaded_mflops;
@@ -430,8 +423,8 @@ MachineProfile parse_profile(const std::string& json_text, const std::string& or
   } catch (const json::parse_error& e) {
     // e.byte counts from 1 and points just past the offending character.
     const auto [line, column] = line_column(json_text, e.byte > 0 ? e.byte - 1 : 0);
-    throw ProfileError(origin, "malformed JSON at line " + std::to_string(line) + ", column " +
-                                   std::to_string(column) + " (" + e.what() + ")");
+    throw ProfileError(origin, "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                                   " (" + e.what() + ")");
   }
   return from_json(doc, origin);
 }
@@ -473,8 +466,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
   m.dgemm_profile = profile.dgemm_profile;
   if (profile.dgemm_threads >= 2 && profile.dgemm_threaded_mflops > 0 && profile.dgemm_single_mflops > 0) {
     m.thread_efficiency_threads = profile.dgemm_threads;
-    m.thread_efficiency =
-        profile.dgemm_threaded_mflops / (profile.dgemm_threads * profile.dgemm_single_mflops);
+    m.thread_efficiency = profile.dgemm_threaded_mflops / (profile.dgemm_threads * profile.dgemm_single_mflops);
   }
   if (profile.add_threads >= 2 && profile.add_threaded_bytes_per_s > 0 && profile.add_bytes_per_s > 0) {
     m.add_thread_speedup_threads = profile.add_threads;
@@ -487,10 +479,9 @@ model::MachineParams to_params(const MachineProfile& profile) {
 
 std::string default_profile_path(const std::string& host) {
   if (host.empty() || host == "." || host == ".." || host.find('/') != std::string::npos) {
-    throw std::invalid_argument("default_profile_path: host name \"" + host +
-                                "\" is not usable as a file name");
+    throw std::invalid_argument("default_profile_path: host name \"" + host + "\" is not usable as a file name");
   }
   return "configs/" + host + ".json";
 }
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

@@ -40,8 +40,9 @@
 //
 // Unknown keys are ignored (a newer writer may add some); "strassen_crossover",
 // "notes", "rule_lb", "lb_check", the four "dgemm_thread..." keys, the two
-// "add_thread..." keys, "blas_kernels", "packed_gemm", "core_layout", "network_levels" and "kernel_model" may be left out (older profiles; all keys of a group
-// or none). Every other key is required. The full list with meanings: docs/machine-profile.md.
+// "add_thread..." keys, "blas_kernels", "packed_gemm", "core_layout", "network_levels" and "kernel_model" may be left
+// out (older profiles; all keys of a group or none). Every other key is required. The full list with meanings:
+// docs/machine-profile.md.
 #pragma once
 
 #include <cstdint>
@@ -53,24 +54,14 @@
 #include "core/kernel_time_model.hpp"
 #include "core/lb_in_force.hpp"
 #include "model/machine_params.hpp"
-#include "tuner/peak_record.hpp"
-#include "tuner/blas_kernel_record.hpp"
-#include "tuner/core_layout.hpp"
-#include "tuner/network_levels_record.hpp"
-#include "tuner/packed_tune_record.hpp"
+#include "profile/profile_error.hpp"
+#include "profile/peak_record.hpp"
+#include "profile/blas_kernel_record.hpp"
+#include "profile/core_layout.hpp"
+#include "profile/network_levels_record.hpp"
+#include "profile/packed_tune_record.hpp"
 
-namespace mmbench::tuner {
-
-inline constexpr const char* kProfileSchema = "mmbench-profile/1";
-
-// A profile file that cannot be used. The message always starts with the
-// file name and names the field or the problem, e.g.
-// "configs/node17.json: field 'tuning_problem.kmax' is missing".
-class ProfileError : public std::runtime_error {
- public:
-  ProfileError(const std::string& path, const std::string& problem)
-      : std::runtime_error(path + ": " + problem) {}
-};
+namespace mmbench::profile {
 
 struct LibraryVersions {
   std::string mpi;        // first line of MPI_Get_library_version
@@ -110,13 +101,13 @@ struct LbCheckCandidate {
 // The PDGEMM check of the lb candidates; rounds == 0: not done (tune
 // --no-lb-check, or a profile written before the check existed).
 struct LbCheckRecord {
-  std::int64_t n = 0;             // PDGEMM n x n x n on the tuning problem's grid
-  int nb = 0;                     // block-cyclic block size
-  int rounds = 0;                 // interleaved rounds (one call per candidate each)
-  std::int64_t reference_lb = 0;  // the ratios' denominator (32, ScaLAPACK's default)
-  double coverage = 0;            // true coverage of the ratio intervals
+  std::int64_t n = 0;                        // PDGEMM n x n x n on the tuning problem's grid
+  int nb = 0;                                // block-cyclic block size
+  int rounds = 0;                            // interleaved rounds (one call per candidate each)
+  std::int64_t reference_lb = 0;             // the ratios' denominator (32, ScaLAPACK's default)
+  double coverage = 0;                       // true coverage of the ratio intervals
   std::vector<LbCheckCandidate> candidates;  // sorted by lb
-  std::string csv;                // path of the check's CSV ("" = not written)
+  std::string csv;                           // path of the check's CSV ("" = not written)
 };
 
 // Which measured throughput the cost models use as tau. The thesis uses the
@@ -142,9 +133,9 @@ struct MachineProfile {
   // core/lb_in_force.hpp): what the PDGEMM check found, kLbPanelsPerProcess
   // where wider panels did not win (and in profiles from before).
   int lb_panels = kLbPanelsPerProcess;
-  std::int64_t lb_at_max = 0;  // k of the largest per-k median (smallest on ties)
+  std::int64_t lb_at_max = 0;    // k of the largest per-k median (smallest on ties)
   double peak_dgemm_mflops = 0;  // that median
-  double t_op_s = 0;  // seconds per flop the models use (DGEMM rate at lb)
+  double t_op_s = 0;             // seconds per flop the models use (DGEMM rate at lb)
   LbCheckRecord lb_check;
 
   // Network; all 0 and network_measured = false with one rank.
@@ -154,7 +145,7 @@ struct MachineProfile {
   double tau_alltoall = 0;  // doubles per second and rank, all-to-all
   TauModel tau_model = TauModel::alltoall;
   TwoRegimeNetwork two_regime;
-  // The two-level network (tuner/network_levels_record.hpp, key
+  // The two-level network (profile/network_levels_record.hpp, key
   // "network_levels"); present = false: none (one level, as before).
   NetworkLevelsRecord network_levels;
 
@@ -190,17 +181,17 @@ struct MachineProfile {
   double dgemm_single_mflops = 0;
 
   // The CPU, its measured peak and the BLAS's DGEMM against it
-  // (tuner/peak_record.hpp); empty in profiles written before it existed.
+  // (profile/peak_record.hpp); empty in profiles written before it existed.
   std::optional<PeakRecord> cpu_peak;
-  // tune's BLAS kernel probe (tuner/blas_kernel_record.hpp); probed = false: none.
+  // tune's BLAS kernel probe (profile/blas_kernel_record.hpp); probed = false: none.
   BlasKernelRecord blas_kernels;
-  // The packed GEMM's block-size ladder and leaf (tuner/packed_tune_record.hpp,
+  // The packed GEMM's block-size ladder and leaf (profile/packed_tune_record.hpp,
   // key "packed_gemm"); measured = false: none.
   PackedTuneRecord packed;
-  // One rank per core or one rank of threads (tuner/core_layout.hpp, key
+  // One rank per core or one rank of threads (profile/core_layout.hpp, key
   // "core_layout"); measured = false: none.
   CoreLayoutRecord core_layout;
-  // The kernel model (core/kernel_time_model.hpp, tuner/kernel_model_record.hpp,
+  // The kernel model (core/kernel_time_model.hpp, profile/kernel_model_record.hpp,
   // key "kernel_model"): fitted DGEMM and pass prices for charged
   // simulations; measured = false: none (flat prices).
   KernelTimeModel kernel_model;
@@ -227,7 +218,7 @@ struct MachineProfile {
     int points = 0;
     double seconds = 0;
   } refreshed;
-  std::string dgemm_profile_csv;                 // path of the raw profile CSV
+  std::string dgemm_profile_csv;  // path of the raw profile CSV
 };
 
 std::string to_string(TauModel model);  // "alltoall" / "pingpong"
@@ -267,4 +258,4 @@ model::MachineParams to_params(const MachineProfile& profile);
 // one that is not a plain file name ("/", ".", "..").
 std::string default_profile_path(const std::string& host);
 
-}  // namespace mmbench::tuner
+}  // namespace mmbench::profile

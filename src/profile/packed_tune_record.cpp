@@ -1,0 +1,89 @@
+#include "profile/packed_tune_record.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "profile/group_reader.hpp"
+
+namespace mmbench::profile {
+
+local::LeafGemm packed_leaf_choice(double packed_mflops, double blas_mflops) {
+  return packed_mflops > blas_mflops ? local::LeafGemm::packed : local::LeafGemm::blas;
+}
+
+local::PackedBlocking recorded_blocking(const PackedTuneRecord& record, local::PackedIsa isa) {
+  if (!record.measured || record.isa != isa) return {};
+  return record.best;
+}
+
+namespace {
+
+nlohmann::ordered_json blocking_json(const local::PackedBlocking& b) {
+  return {{"mc", b.mc}, {"kc", b.kc}, {"nc", b.nc}};
+}
+
+local::PackedIsa parse_isa(const GroupReader& g, const std::string& name) {
+  for (local::PackedIsa isa : {local::PackedIsa::avx512, local::PackedIsa::avx2, local::PackedIsa::portable})
+    if (name == local::to_string(isa)) return isa;
+  g.fail("field 'packed_gemm.isa' = '" + name + "' is not a kernel (avx512, avx2, portable)");
+}
+
+local::PackedBlocking blocking_of(const GroupReader& g, const nlohmann::ordered_json& j, local::PackedIsa isa,
+                                  const std::string& at) {
+  if (!j.is_object()) g.fail("field '" + at + "' must be an object, got " + j.type_name());
+  constexpr std::int64_t kHuge = std::int64_t{1} << 40;
+  const local::PackedBlocking b{g.integer(j, at + ".mc", "mc", 1, kHuge), g.integer(j, at + ".kc", "kc", 1, kHuge),
+                                g.integer(j, at + ".nc", "nc", 1, kHuge)};
+  // A record holds what ran: block sizes this kernel takes.
+  const std::string problem = local::packed_blocking_problem(b, isa);
+  if (!problem.empty()) g.fail("field '" + at + "' = " + local::to_string(b) + ": " + problem);
+  return b;
+}
+
+}  // namespace
+
+nlohmann::ordered_json packed_tune_to_json(const PackedTuneRecord& r) {
+  nlohmann::ordered_json cands = nlohmann::ordered_json::array();
+  for (const PackedCandidate& c : r.candidates) {
+    nlohmann::ordered_json e = blocking_json(c.blocking);
+    e["mflops_median"] = c.mflops_median;
+    cands.push_back(e);
+  }
+  return {{"isa", std::string(local::to_string(r.isa))},
+          {"n", r.n},
+          {"rounds", r.rounds},
+          {"best", blocking_json(r.best)},
+          {"packed_mflops", r.packed_mflops},
+          {"blas_mflops", r.blas_mflops},
+          {"leaf", std::string(local::to_string(r.leaf))},
+          {"candidates", cands}};
+}
+
+PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const std::string& origin) {
+  const GroupReader g(origin);
+  if (!j.is_object()) g.fail(std::string("field 'packed_gemm' must be an object, got ") + j.type_name());
+  PackedTuneRecord r;
+  r.measured = true;
+  r.isa = parse_isa(g, g.string(j, "packed_gemm.isa", "isa"));
+  r.n = g.integer(j, "packed_gemm.n", "n", 1, std::int64_t{1} << 40);
+  r.rounds = static_cast<int>(g.integer(j, "packed_gemm.rounds", "rounds", 1, 1 << 20));
+  r.best = blocking_of(g, g.object(j, "packed_gemm.best", "best"), r.isa, "packed_gemm.best");
+  r.packed_mflops = g.number(j, "packed_gemm.packed_mflops", "packed_mflops", true);
+  r.blas_mflops = g.number(j, "packed_gemm.blas_mflops", "blas_mflops", true);
+  const std::string leaf = g.string(j, "packed_gemm.leaf", "leaf");
+  try {
+    r.leaf = local::parse_leaf_gemm(leaf);
+  } catch (const std::invalid_argument&) {
+    g.fail("field 'packed_gemm.leaf' = '" + leaf + "' is not blas or packed");
+  }
+  const auto& cands = g.field(j, "packed_gemm.candidates", "candidates");
+  if (!cands.is_array() || cands.empty()) g.fail("field 'packed_gemm.candidates' must be a non-empty array");
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const std::string at = "packed_gemm.candidates[" + std::to_string(i) + "]";
+    r.candidates.push_back(
+        {blocking_of(g, cands[i], r.isa, at), g.number(cands[i], at + ".mflops_median", "mflops_median", true)});
+  }
+  return r;
+}
+
+}  // namespace mmbench::profile
