@@ -22,7 +22,7 @@ RESULTS_COLUMNS = (
     "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb", "exchanges_total",
     "exchanges_node_local", "status", "reason", "t_rounds", "peak_fraction", "local_gemm", "packed_isa",
     "packed_blocking", "local_fusion", "lb_asked", "mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
-    "mem_rss_mb")
+    "mem_rss_mb", "local_stores")
 
 # Columns that hold words or lists, not one number (local_levels may be
 # `auto`, reps_asked `auto`, t_rounds and the *_by_level columns are
@@ -31,7 +31,7 @@ RESULTS_TEXT_COLUMNS = frozenset((
     "timestamp", "host", "simulated", "algo", "schema", "cutoff", "grid", "lb_override", "local_levels",
     "local_variant", "local_add_share_by_level", "local_passes_by_level", "q7_split", "q7_split_rule",
     "reps_asked", "noisy", "selected_by", "runner_up", "verified", "status", "reason", "t_rounds", "local_gemm",
-    "packed_isa", "packed_blocking", "local_fusion", "lb_asked", "mem_pred_parts"))
+    "packed_isa", "packed_blocking", "local_fusion", "lb_asked", "mem_pred_parts", "local_stores"))
 
 RESULTS = Kind("run", "a `mmbench run` results CSV", "docs/csv-columns.md",
                key=("timestamp", "host", "p", "algo", "m", "n", "k", "t_median", "mflops_per_proc", "status"),

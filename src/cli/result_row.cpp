@@ -216,13 +216,15 @@ std::vector<std::string> table_cells(const ResultRow& r) {
   }
   // L: the local levels, with what is not the default under them ("2+packed"
   // for the packed GEMM, "+strassen" for the classic variant, "+none" or
-  // "+deepest" for the fusion schedule), so rows of one sweep differ.
+  // "+deepest" for the fusion schedule, "+cached" for cached stores), so
+  // rows of one sweep differ.
   std::string levels = g("local_levels");
   if (g("local_gemm") == "packed") levels += "+packed";
   if (levels != "0" && !levels.empty()) {
     if (g("local_variant") == "strassen") levels += "+strassen";
     const std::string fusion = g("local_fusion");
     if (!fusion.empty() && fusion != "all") levels += "+" + fusion;
+    if (g("local_stores") == "cached") levels += "+cached";
   }
   return {g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
           g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"),

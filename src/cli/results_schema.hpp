@@ -30,10 +30,12 @@ inline const std::vector<std::string>& base_results_columns() {
 
 // Columns added after the algorithms' and the options' columns existed, at
 // the very end, so that every earlier column keeps its place: the memory
-// per rank, predicted beside measured (docs/method.md §7.7).
+// per rank, predicted beside measured (docs/method.md §7.7); how the local
+// levels' passes store (--local-stores). An algorithm or an option may
+// declare one of these; it stays here, at the end.
 inline const std::vector<std::string>& appended_results_columns() {
-  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
-                                                "mem_rss_mb"};
+  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb",
+                                                "mem_err",     "mem_rss_mb",     "local_stores"};
   return cols;
 }
 
@@ -43,13 +45,17 @@ inline const std::vector<std::string>& appended_results_columns() {
 inline const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = [] {
     std::vector<std::string> c = base_results_columns();
+    const std::vector<std::string>& last = appended_results_columns();
     const auto add = [&c](const std::string& name) {
       if (std::find(c.begin(), c.end(), name) == c.end()) c.push_back(name);
     };
+    const auto add_unless_last = [&](const std::string& name) {
+      if (std::find(last.begin(), last.end(), name) == last.end()) add(name);
+    };
     for (const algos::Algorithm* a : algos::all_algorithms())
-      for (const std::string& name : a->columns()) add(name);
-    for (const ranking::OptionRow& row : ranking::option_table()) add(row.column);
-    for (const std::string& name : appended_results_columns()) add(name);
+      for (const std::string& name : a->columns()) add_unless_last(name);
+    for (const ranking::OptionRow& row : ranking::option_table()) add_unless_last(row.column);
+    for (const std::string& name : last) add(name);
     return c;
   }();
   return cols;

@@ -38,6 +38,9 @@ struct LocalKernelSpec {
   // FastGemmConfig::fusion; --local-fusion): all (the default), deepest,
   // none.
   FastGemmConfig::Fusion fusion = FastGemmConfig::Fusion::all;
+  // How the levels' operand passes write (FastGemmConfig::streaming_stores;
+  // --local-stores): streaming (non-temporal, the default) or cached.
+  bool streaming_stores = true;
 };
 
 }  // namespace mmbench::local

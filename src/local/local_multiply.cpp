@@ -16,6 +16,7 @@ FastGemmConfig config_for(const LocalKernelSpec& spec, int threads) {
   c.levels = spec.levels;
   c.variant = spec.variant;
   c.fusion = spec.fusion;
+  c.streaming_stores = spec.streaming_stores;
   c.threads = threads;
 #ifdef MMBENCH_SMPI
   c.threads = 1;  // simulated ranks must not start threads of their own
@@ -53,8 +54,9 @@ double LocalMultiply::error_growth() const {
 }
 
 std::vector<std::string> LocalMultiply::columns() {
-  return {"local_gemm", "packed_isa", "packed_blocking", "local_levels_applied", "local_variant", "local_cutoff", "local_add_share", "local_add_share_by_level",
-          "local_passes_by_level", "local_fusion"};
+  return {"local_gemm",   "packed_isa",      "packed_blocking",          "local_levels_applied",  "local_variant",
+          "local_cutoff", "local_add_share", "local_add_share_by_level", "local_passes_by_level", "local_fusion",
+          "local_stores"};
 }
 
 std::map<std::string, std::string> LocalMultiply::describe() const {
@@ -69,6 +71,7 @@ std::map<std::string, std::string> LocalMultiply::describe() const {
     d["local_variant"] = std::string(to_string(fast_.config().variant));
     d["local_cutoff"] = std::to_string(fast_.config().min_dim);
     d["local_fusion"] = std::string(to_string(fast_.config().fusion));
+    d["local_stores"] = fast_.config().streaming_stores ? "streaming" : "cached";
   }
   // Where the kernel's time went (FastGemmAccount), once a level was done:
   // the share of addition passes in all (and per level, top first), and the

@@ -45,6 +45,7 @@ LocalKernel local_of(const local::LocalKernelSpec& spec) {
   lk.variant = spec.variant;
   lk.gemm = spec.gemm;
   lk.fusion = spec.fusion;
+  lk.streaming = spec.streaming_stores;
   return lk;
 }
 

@@ -276,6 +276,17 @@ std::vector<Setting> parse_variants(const std::string& text, const OptionContext
   return out;
 }
 
+// ---- --local-stores ----
+std::vector<Setting> parse_stores(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--local-stores", text)) {
+    if (w != "streaming" && w != "cached")
+      throw UsageError("--local-stores: '" + w + "' is not a store kind; allowed streaming or cached");
+    out.push_back(plain(w, [streaming = w == "streaming"](Options& o) { o.local.streaming_stores = streaming; }));
+  }
+  return out;
+}
+
 // ---- --replicas ----
 // auto: the largest c whose copies fit (0 if none: the plan's default,
 // which the memory check then refuses).
@@ -507,6 +518,24 @@ const std::vector<OptionRow>& option_table() {
           .applies = [](const Options& o) { return o.local.levels > 0; },
       },
       {
+          .flag = "--local-stores",
+          .help = "How the local Strassen-Winograd levels' operand passes write: streaming (non-temporal stores, "
+                  "which skip reading each written line) or cached, or both: streaming,cached",
+          .default_text = "streaming",
+          .show_default = true,
+          .used = &algos::Uses::local_levels,
+          .column = "local_stores",
+          .parse = parse_stores,
+          .neutral = [](Options& o) { o.local.streaming_stores = true; },
+          .search = nullptr,
+          .label =
+              [](const Options& o) {
+                return o.local.levels > 0 && !o.local.streaming_stores ? std::string(" stores=cached") : std::string();
+              },
+          .label_position = 9,
+          .applies = [](const Options& o) { return o.local.levels > 0; },
+      },
+      {
           .flag = "--replicas",
           .help =
               "2.5d: layers c (p = q^2 x c), numbers or 'auto' (the largest c whose copies of A and B fit in memory)",
@@ -518,7 +547,7 @@ const std::vector<OptionRow>& option_table() {
           .neutral = [](Options& o) { o.replicas = 0; },
           .search = search_replicas,
           .label = [](const Options& o) { return o.replicas > 0 ? " c=" + std::to_string(o.replicas) : std::string(); },
-          .label_position = 9,
+          .label_position = 10,
       },
       {
           .flag = "--q7-split",
@@ -532,7 +561,7 @@ const std::vector<OptionRow>& option_table() {
           .neutral = [](Options&) {},
           .search = search_q7_split,
           .label = label_q7_split,
-          .label_position = 10,
+          .label_position = 11,
       },
   };
   return table;

@@ -4,6 +4,7 @@
 //   add bandwidth, no eager/rendezvous split.
 #include "space/ring_chunks.hpp"
 #include "model/refined_model.hpp"
+#include "model/algorithm_models.hpp"
 
 #include <gtest/gtest.h>
 
@@ -365,6 +366,22 @@ TEST(RefinedLocal, ThreadsSpeedUpLeavesAndAdditionsApart) {
                                             .streaming = false},
                                 mp),
              leaves / 1.8 + cached / 1.2);
+}
+
+// The model prices the value the option rows set (local_of): --local-stores
+// cached on one fused level moves 8 + 8 + 8 quadrants instead of 6 + 6 + 8.
+TEST(RefinedLocal, PricesTheKernelValueTheRunSets) {
+  const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
+  mmbench::local::LocalKernelSpec spec;
+  spec.levels = 1;
+  const double h = 2048, products = 7 * 2 * h * h * h * 1e-10;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, local_of(spec), mp), products + (6 + 6 + 8) * h * h * 8 / 1e10);
+  spec.streaming_stores = false;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, local_of(spec), mp), products + (8 + 8 + 8) * h * h * 8 / 1e10);
+  spec.variant = mmbench::local::FastVariant::strassen;
+  EXPECT_FALSE(local_of(spec).winograd());
+  spec.gemm = mmbench::local::LeafGemm::packed;
+  EXPECT_TRUE(local_of(spec).packed());
 }
 
 TEST(RefinedLocal, FusedOperandSumsByHand) {
