@@ -47,13 +47,7 @@ ranking::OptionContext option_context(const Machine* m, const std::string& profi
   ctx.profile = profile_path;
   if (!m) return ctx;
   ctx.params = &m->params;
-  ctx.tuned_lb = m->lb;
-  ctx.tuned_lb_panels = m->lb_panels;
-  ctx.local_tried_n = m->local_tried_n;
-  ctx.local_l1_n = m->local_l1_n;
-  ctx.packed_measured = m->packed.measured;
-  ctx.packed_leaf = m->packed.leaf;
-  ctx.packed_blocking = [m] { return profile::recorded_blocking(m->packed, local::packed_isa()); };
+  ctx.facts = &m->facts;
   return ctx;
 }
 

@@ -32,8 +32,8 @@ void add_machine_options(CLI::App* cmd, MachineArgs& a) {
 MemoryLimit memory_limit(const MachineArgs& a, const Machine* machine) {
   if (!a.memory_per_rank.empty())
     return {double(parse_byte_size("--memory-per-rank", a.memory_per_rank)), "--memory-per-rank"};
-  if (machine && machine->profile_memory_per_rank > 0)
-    return {machine->profile_memory_per_rank, "the profile's memory per rank"};
+  if (machine && machine->facts.memory_per_rank_bytes > 0)
+    return {machine->facts.memory_per_rank_bytes, "the profile's memory per rank"};
   return {};
 }
 
@@ -43,17 +43,8 @@ Machine load_machine(const MachineArgs& a) {
     try {
       const profile::MachineProfile prof = profile::read_profile(a.profile);
       m.params = profile::to_params(prof);
-      m.lb = static_cast<int>(prof.lb);
-      m.lb_panels = prof.lb_panels;
       m.cores = prof.cores;
-      m.local_tried_n = prof.strassen_tried_n;
-      m.local_l1_n = prof.strassen_l1_n;
-      m.profile_blas = prof.libraries.blas;
-      m.peak = prof.cpu_peak;
-      m.profile_noise = prof.dgemm_profile_noise;
-      m.packed = prof.packed;
-      m.core_layout = prof.core_layout;
-      m.profile_memory_per_rank = double(prof.memory_per_rank_bytes);
+      m.facts = profile::facts_of(prof);
     } catch (const std::exception& e) {
       throw UsageError(std::string("--profile: ") + e.what());
     }
@@ -108,8 +99,9 @@ std::string describe(const Machine& m) {
              "DGEMM profile {} points, {} cores per node{}{}",
              m.origin, p.latency_s, p.tau * 8 / 1e6, p.tau, p.t_op > 0 ? fmt::format("{:.5g}", 1e-6 / p.t_op) : "-",
              p.t_op, p.add_bytes_per_s > 0 ? fmt::format("{:.4g} MB/s", p.add_bytes_per_s / 1e6) : "-",
-             p.dgemm_profile.size(), m.cores, m.lb > 0 ? fmt::format(", lb {}", m.lb) : "",
-             m.profile_memory_per_rank > 0 ? ", " + format_bytes(m.profile_memory_per_rank) + " per rank" : "") +
+             p.dgemm_profile.size(), m.cores, m.facts.lb > 0 ? fmt::format(", lb {}", m.facts.lb) : "",
+             m.facts.memory_per_rank_bytes > 0 ? ", " + format_bytes(m.facts.memory_per_rank_bytes) + " per rank"
+                                               : "") +
          (p.network.two_level() ? "; two-level network: " + profile::describe(p.network) : "");
 }
 

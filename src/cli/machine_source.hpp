@@ -16,9 +16,7 @@
 
 #include "core/lb_in_force.hpp"
 #include "model/machine_params.hpp"
-#include "profile/peak_record.hpp"
-#include "profile/core_layout.hpp"
-#include "profile/packed_tune_record.hpp"
+#include "profile/profile_facts.hpp"
 
 namespace mmbench::cli {
 
@@ -44,27 +42,12 @@ void add_machine_options(CLI::App* cmd, MachineArgs& args);
 
 struct Machine {
   model::MachineParams params;
-  int lb = 0;          // the profile's tuned lb (0 = none)
-  int lb_panels = kLbPanelsPerProcess;  // and its panels per share (lb_panels)
   int cores = 0;       // cores of one node: --cores-per-node, the profile's, or this host's
-  // Local Strassen crossover from the profile (`--local-strassen auto`):
-  // largest n the tuner tried (0 = not measured) and the smallest n from
-  // which one level beat DGEMM (0 = never within the sizes tried).
-  std::int64_t local_tried_n = 0;
-  std::int64_t local_l1_n = 0;
   std::string origin;  // "configs/x.json", "command line", or both
-  std::string profile_blas;  // the profile's libraries.blas ("" without a profile)
-  std::optional<profile::PeakRecord> peak;  // the profile's cpu_peak (none: older profile, or no profile)
-  // The profile's packed GEMM step (its blocking and leaf: --local-gemm
-  // auto) and its ranks-x-threads finding (the run's summary); measured =
-  // false without them.
-  profile::PackedTuneRecord packed;
-  profile::CoreLayoutRecord core_layout;
-  // The profile's memory per rank (memory_per_rank_bytes), 0 = none.
-  double profile_memory_per_rank = 0;
-  // The profile's DGEMM timing noise (dgemm_profile_noise; 0 = not
-  // recorded), for the run's staleness check (cli/profile_drift.hpp).
-  double profile_noise = 0;
+  // What the profile says beyond the model's parameters (present = false
+  // without a profile): its lb, local kernel findings, peak, layout, memory,
+  // noise -- and the choices made from them (profile/profile_facts.hpp).
+  profile::ProfileFacts facts;
 };
 
 // The memory a rank may use, for excluding candidates (predict, explain,

@@ -159,7 +159,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   for (const ranking::LbValue v : ranking::parse_lb_values(a.lb, ctx))
     if (!v.tuned) space.lbs.push_back(v.lb);
   // The profile's tuned lb is always a candidate, capped per PDGEMM.
-  if (machine.lb > 0) space.tuned_lb = machine.lb, space.tuned_lb_panels = machine.lb_panels;
+  space.tuned = profile::tuned_lb(machine.facts);
   if (!a.algos.empty())
     for (const std::string& name : parse_word_list("--algo", a.algos)) space.only.emplace_back(algorithm_named(name).name());
   algos::Options base;
@@ -171,7 +171,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   space.cores_per_node = machine.cores;
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
-  if (machine.local_l1_n > 0) base.local.min_dim = machine.local_l1_n;
+  if (machine.facts.local_l1_n > 0) base.local.min_dim = machine.facts.local_l1_n;
   const ranking::LocalGemmChoice gemm =
       ranking::resolve_local_gemm(parse_one_local_gemm(a.local_gemm, "predict takes one local GEMM"), ctx);
   base.local.gemm = gemm.gemm;

@@ -221,7 +221,7 @@ void add_to_sidecar(const std::string& csv_path, const std::string& started, con
 // (a simulated peer is priced from the profile itself).
 void report_profile_drift(const std::vector<PeerCheck>& checks, const Machine& machine, const std::string& profile,
                           const std::string& csv_path, const std::string& started) {
-  const ProfileDrift drift = assess_drift(checks, machine.profile_noise);
+  const ProfileDrift drift = assess_drift(checks, machine.facts.dgemm_noise);
   if (!drift.checked) return;
   if (const std::string line = describe_drift(drift, profile); !line.empty()) fmt::print(stderr, "{}\n", line);
   add_to_sidecar(csv_path, started, "profile_check", drift_json(drift, profile));
@@ -259,7 +259,7 @@ int run_command(const RunArgs& a, const Comm& world) {
                      std::any_of(configs.begin(), configs.end(), [](const Config& c) { return !c.model_pick; }));
   std::unique_ptr<RunExports> exports;  // --json, --markdown
   const MachineFacts facts =
-      machine_facts(world.size(), machine ? machine->peak : std::nullopt, "profile " + a.machine.profile);
+      machine_facts(world.size(), machine ? machine->facts.peak : std::nullopt, "profile " + a.machine.profile);
   const std::string started = utc_timestamp();  // the sidecar and the JSON name the run alike
   std::string err;
   if (world.rank() == 0) {
@@ -289,15 +289,16 @@ int run_command(const RunArgs& a, const Comm& world) {
   // the profile's measured verdict on them if it has one, else the pin.
   if (world.rank() == 0) {
     print_run_header(a.command_line, facts);
-    const std::string slow =
-        machine && machine->peak ? tuner::recorded_blas_warning(*machine->peak, blas_core_name(blas_config())) : "";
+    const std::string slow = machine && machine->facts.peak
+                                 ? tuner::recorded_blas_warning(*machine->facts.peak, blas_core_name(blas_config()))
+                                 : "";
     if (!slow.empty()) fmt::print(stderr, "{}\n", slow);
     else if (const std::string core = blas_core_note(); !core.empty()) fmt::print(stderr, "{}\n", core);
     if (const std::string sw = switched_blas_kernel(); !sw.empty())
       fmt::print(stderr, "note: OpenBLAS runs core {}, the fastest verified one of the profile's probe "
                          "(--keep-blas-kernel keeps the detected core)\n", sw);
     if (machine)
-      if (const std::string mismatch = profile_core_note(a.machine.profile, machine->profile_blas, blas_config());
+      if (const std::string mismatch = profile_core_note(a.machine.profile, machine->facts.blas, blas_config());
           !mismatch.empty())
         fmt::print(stderr, "{}\n", mismatch);
   }
@@ -397,7 +398,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       }
       results[i].measured = &measurements[i];
       add_measurement(rows[i], configs[i], ms[j]);
-      if (machine && machine->peak) add_peak_fraction(rows[i], *machine->peak);
+      if (machine && machine->facts.peak) add_peak_fraction(rows[i], *machine->facts.peak);
       if (peer_ok && configs[i].cores(world.size()) == runnable[*peer]->cores(world.size()))
         add_peer_ratio(rows[i], ms[*peer], ms[j]);
       if (sel.machine) {
@@ -433,9 +434,9 @@ int run_command(const RunArgs& a, const Comm& world) {
   if (world.rank() == 0) fmt::print("results appended to {} (metadata: {}.json)\n", csv_path, csv_path);
   // What the profile found about the cores (tune's threaded DGEMM), against
   // the layout this run used.
-  if (world.rank() == 0 && machine && machine->core_layout.measured)
+  if (world.rank() == 0 && machine && machine->facts.core_layout.measured)
     fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
-               profile::describe(machine->core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
+               profile::describe(machine->facts.core_layout), world.size(), world.size() == 1 ? "" : "s", a.threads,
                a.threads == 1 ? "" : "s");
   if (machine && !a.machine.profile.empty() && !sim::simulated() && world.rank() == 0)
     report_profile_drift(peer_checks, *machine, a.machine.profile, csv_path, started);

@@ -55,7 +55,7 @@ RepsRule parse_reps(const RunArgs& a) {
 std::string local_gemm_text(const RunArgs& a, const Selection& sel, bool ranking) {
   const std::string& given = a.option("--local-gemm");
   if (!given.empty()) return given;
-  if (!sel.machine || a.machine.profile.empty() || !sel.machine->packed.measured) return "blas";
+  if (!sel.machine || a.machine.profile.empty() || !sel.machine->facts.packed.measured) return "blas";
   const auto asks_auto = [](const std::string& option, const std::string& text) {
     if (text.empty()) return false;
     const std::vector<std::string> words = parse_word_list(option, text);
@@ -77,7 +77,7 @@ ranking::OptionContext option_context(const RunArgs& a, int ranks, const Selecti
 AutoSpace auto_space(const RunArgs& a, const Selection& sel, int ranks) {
   AutoSpace out;
   out.base.threads = a.threads;
-  if (sel.machine && sel.machine->local_l1_n > 0) out.base.local.min_dim = sel.machine->local_l1_n;
+  if (sel.machine && sel.machine->facts.local_l1_n > 0) out.base.local.min_dim = sel.machine->facts.local_l1_n;
   const ranking::OptionContext ctx = option_context(a, ranks, sel, true);
   for (const ranking::OptionRow& row : ranking::option_table())
     out.given.push_back(row.search ? std::vector<ranking::Setting>{} : row.parse(a.option(row.flag), ctx));
@@ -99,7 +99,7 @@ ranking::Ranking rank_for(const Problem& pb, const AutoSpace& as, int ranks, con
   space.local_levels = as.levels;
   space.given = as.given;
   // The profile's lb is a candidate as tuned: capped per PDGEMM.
-  if (sel.machine && sel.machine->lb > 0) space.tuned_lb = sel.machine->lb, space.tuned_lb_panels = sel.machine->lb_panels;
+  if (sel.machine) space.tuned = profile::tuned_lb(sel.machine->facts);
   space.max_doubles_per_rank = sel.max_doubles_per_rank;
   if (!sel.memory_limit_source.empty()) space.memory_limit_source = sel.memory_limit_source;
   // dgemm runs here, on this node.

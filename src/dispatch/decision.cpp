@@ -23,10 +23,9 @@ Options member_options(const MachineFacts& m, const DispatchSettings& s, int lev
   Options o;
   o.threads = m.threads;
   o.local.levels = levels;
-  if (levels > 0 && m.local_cutoff > 0) o.local.min_dim = m.local_cutoff;
-  const local::LeafGemm gemm = s.gemm.value_or(m.leaf);  // none: auto, the profile's leaf
-  o.local.gemm = gemm;
-  if (gemm == local::LeafGemm::packed) o.local.packed_blocking = m.blocking;
+  if (levels > 0 && m.facts.local_l1_n > 0) o.local.min_dim = m.facts.local_l1_n;
+  o.local.gemm = s.gemm.value_or(m.auto_leaf.gemm);  // none: auto
+  if (o.local.gemm == local::LeafGemm::packed) o.local.packed_blocking = m.packed_blocking;
   return o;
 }
 

@@ -18,6 +18,7 @@
 #include "dispatch/dispatch_settings.hpp"
 #include "dispatch/pdgemm_call.hpp"
 #include "local/packed_gemm.hpp"
+#include "profile/profile_facts.hpp"
 #include "model/machine_params.hpp"
 
 namespace mmbench::dispatch {
@@ -37,9 +38,12 @@ struct MachineFacts {
   // ScaLAPACK's 32.
   int lb = 0;
   LbCap lb_cap = LbCap::none();
-  std::int64_t local_cutoff = 0;  // local Strassen crossover (0 = the kernel's 256)
-  local::LeafGemm leaf = local::LeafGemm::blas;  // the profile's faster GEMM in a rank
-  local::PackedBlocking blocking{};  // the profile's packed blocking for this CPU's kernel
+  // The profile's facts (its local Strassen crossover, packed GEMM step)
+  // and the GEMMs they choose (profile::leaf_choice), once per process:
+  // what `auto` runs, and the blocking a packed GEMM runs.
+  profile::ProfileFacts facts;
+  profile::LeafChoice auto_leaf;
+  local::PackedBlocking packed_blocking{};
   int threads = 1;            // BLAS threads per process
 };
 

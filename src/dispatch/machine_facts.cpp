@@ -5,6 +5,7 @@
 #include "core/blas.hpp"
 #include "local/packed_gemm.hpp"
 #include "profile/machine_profile.hpp"
+#include "profile/profile_facts.hpp"
 
 namespace mmbench::dispatch {
 
@@ -18,11 +19,9 @@ MachineFacts machine_facts(const std::string& profile_path, int lb, LbCap lb_cap
     const profile::MachineProfile p = profile::read_profile(profile_path);
     m.params = profile::to_params(p);
     m.has_model = true;
-    m.local_cutoff = p.strassen_l1_n;
-    if (p.packed.measured) {
-      m.leaf = p.packed.leaf;
-      m.blocking = profile::recorded_blocking(p.packed, local::packed_isa());
-    }
+    m.facts = profile::facts_of(p);
+    m.auto_leaf = profile::leaf_choice(std::nullopt, m.facts);
+    m.packed_blocking = profile::leaf_choice(local::LeafGemm::packed, m.facts).blocking;
   } catch (const std::exception& e) {
     *problem = std::string("MMBENCH_PROFILE: ") + e.what() + "; no model: every PDGEMM to ScaLAPACK";
     m.has_model = false;

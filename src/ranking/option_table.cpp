@@ -23,8 +23,9 @@ std::vector<LbValue> parse_lb_values(const std::string& text, const OptionContex
       lbs.push_back({0, false});
     } else if (w == "auto") {
       if (ctx.profile.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
-      if (ctx.tuned_lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
-      lbs.push_back({ctx.tuned_lb, true, ctx.tuned_lb_panels});
+      const profile::TunedLb tuned = ctx.facts ? profile::tuned_lb(*ctx.facts) : profile::TunedLb{};
+      if (tuned.lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
+      lbs.push_back({tuned.lb, true, tuned.panels});
     } else {
       lbs.push_back({static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)), false});
     }
@@ -49,7 +50,7 @@ std::vector<std::string> parse_local_gemm_words(const std::string& text) {
 }
 
 LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext& ctx) {
-  const bool profiled = !ctx.profile.empty() && ctx.packed_measured;
+  const bool profiled = !ctx.profile.empty() && ctx.facts && ctx.facts->packed.measured;
   if (word == "auto") {
     if (ctx.profile.empty())
       throw UsageError("--local-gemm auto needs --profile FILE (a machine profile from `mmbench tune`)");
@@ -59,10 +60,11 @@ LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext&
                        "tune` or give blas or packed");
   }
   // A word parse_local_gemm_words let through: auto, blas or packed.
-  const local::LeafGemm gemm = word == "auto" ? ctx.packed_leaf : local::parse_leaf_gemm(word);
-  if (gemm != local::LeafGemm::packed) return {gemm, {}};
+  const std::optional<local::LeafGemm> asked =
+      word == "auto" ? std::nullopt : std::optional<local::LeafGemm>(local::parse_leaf_gemm(word));
   try {
-    return {gemm, profiled && ctx.packed_blocking ? ctx.packed_blocking() : local::PackedBlocking{}};
+    const profile::LeafChoice c = profile::leaf_choice(asked, ctx.facts ? *ctx.facts : profile::ProfileFacts{});
+    return {c.gemm, c.blocking};
   } catch (const std::runtime_error& e) {  // MMBENCH_PACKED_ISA names no kernel this CPU runs
     throw UsageError(std::string("--local-gemm packed: ") + e.what());
   }
@@ -130,14 +132,14 @@ std::vector<Setting> parse_lb_settings(const std::string& text, const OptionCont
 std::vector<Options> search_lbs(const Options& o, const SearchContext& x) {
   std::vector<std::pair<int, bool>> lbs;  // (lb, tuned)
   for (int lb : x.lbs) lbs.emplace_back(lb, false);
-  if (x.tuned_lb > 0) lbs.emplace_back(x.tuned_lb, true);
+  if (x.tuned.lb > 0) lbs.emplace_back(x.tuned.lb, true);
   if (lbs.empty()) lbs.emplace_back(0, false);
   std::vector<Options> out;
   for (const auto& [lb, tuned] : lbs) {
     Options v = o;
     v.lb = lb;
     v.lb_tuned = tuned;
-    if (tuned) v.lb_panels = x.tuned_lb_panels;
+    if (tuned) v.lb_panels = x.tuned.panels;
     if (tuned && v.pr > 0) v.lb = model::lb_of(v, double(x.pb.k), v.pr, v.pc);
     out.push_back(v);
   }
@@ -173,10 +175,7 @@ std::vector<Options> search_recursions(const Options& o, const SearchContext& x)
 }
 
 // ---- --local-strassen ----
-// `--local-strassen auto` lets the kernel recurse while a block is at least
-// the measured crossover, up to this many levels (4096 -> 2048 -> 1024 ...:
-// with a crossover of 1536, 8192^3 gets 3 levels, 12288^3 4).
-constexpr int kAutoLocalLevels = 4;
+// `--local-strassen auto`: profile::auto_local_levels.
 
 std::vector<Setting> parse_local_levels(const std::string& text, const OptionContext& ctx) {
   std::vector<Setting> out;
@@ -194,12 +193,11 @@ std::vector<Setting> parse_local_levels(const std::string& text, const OptionCon
     }
     if (ctx.profile.empty())
       throw UsageError("--local-strassen auto needs --profile FILE (a machine profile from `mmbench tune`)");
-    if (ctx.local_tried_n <= 0)
+    if (!ctx.facts || ctx.facts->local_tried_n <= 0)
       throw UsageError("--local-strassen auto: the profile " + ctx.profile +
                        " has no local Strassen crossover (tuned with --no-local?); run `mmbench tune` or give L");
-    // No win up to the largest size tried: nothing shows a level pays.
-    if (ctx.local_l1_n <= 0) out.push_back(level(0, 0, "auto"));
-    else out.push_back(level(kAutoLocalLevels, ctx.local_l1_n, "auto"));
+    const profile::LocalLevels auto_levels = profile::auto_local_levels(*ctx.facts);
+    out.push_back(level(auto_levels.levels, auto_levels.min_dim, "auto"));
   }
   return out;
 }

@@ -22,6 +22,7 @@
 #include "algos/algorithm.hpp"
 #include "local/packed_gemm.hpp"
 #include "model/machine_params.hpp"
+#include "profile/profile_facts.hpp"
 
 namespace mmbench::ranking {
 
@@ -32,17 +33,9 @@ struct OptionContext {
   int ranks = 1;
   const model::MachineParams* params = nullptr;  // null: no machine given
   std::string profile;                            // --profile's path, "" = none
-  int tuned_lb = 0;                               // the profile's lb, 0 = none
-  int tuned_lb_panels = kLbPanelsPerProcess;      // its panels per share (the profile's lb_panels)
-  // The profile's local Strassen crossover: largest n tried (0 = not
-  // measured), smallest n where one level won (0 = none within those tried).
-  std::int64_t local_tried_n = 0, local_l1_n = 0;
-  // The profile's packed GEMM step: measured, its faster leaf ("blas" or
-  // "packed"), and its blocking for the kernel this process runs (may throw
-  // std::runtime_error when MMBENCH_PACKED_ISA names no kernel of this CPU).
-  bool packed_measured = false;
-  local::LeafGemm packed_leaf = local::LeafGemm::blas;
-  std::function<local::PackedBlocking()> packed_blocking;
+  // What the profile says (null: no profile): its lb, local Strassen
+  // crossover and packed GEMM step, through profile/profile_facts.hpp.
+  const profile::ProfileFacts* facts = nullptr;
   double max_doubles_per_rank = 0;  // memory per rank, 0 = unknown
   // What --local-gemm means where it is not given ("blas", or "auto" where
   // the profile measured the packed GEMM and a local level or the pick is
@@ -64,8 +57,7 @@ struct SearchContext {
   const algos::Problem& pb;
   int p;
   const std::vector<int>& lbs;           // untuned lbs to try (0 = the library's)
-  int tuned_lb;                          // the profile's, 0 = none
-  int tuned_lb_panels;                   // its panels per share
+  profile::TunedLb tuned;                // the profile's lb (0 = none) and its panels per share
   const std::vector<int>& local_levels;  // L to try; empty = the base's
   // Per row of option_table(), the values to rank where the row has no
   // search of its own (--nb 32,64 ranks both); empty: the base's value.

@@ -48,8 +48,7 @@ struct CandidateSpace {
   std::vector<int> lbs = {0, 64, 128, 256, 512};
   // A profile's tuned lb, ranked as tuned (Options::lb_tuned: every PDGEMM
   // caps it at its own problem and grid); 0 = none.
-  int tuned_lb = 0;
-  int tuned_lb_panels = kLbPanelsPerProcess;  // its panels per share (the profile's lb_panels)
+  profile::TunedLb tuned;
   // Exclude candidates whose predicted peak per rank (Algorithm::memory,
   // total) exceeds this (0 = no limit), naming where the limit comes from in
   // the reason ("--memory-per-rank", "the profile", ...).

@@ -141,7 +141,7 @@ TEST(RefinedModelLb, NeverRanksAnLbWiderThanTheShareFirst) {
     ranking::CandidateSpace space;
     space.only = {"pdgemm"};
     space.lbs = {0, 64, 128, 256, 512, 668, 1024, 2048, 4096};
-    space.tuned_lb = tuned;
+    space.tuned.lb = tuned;
     for (int p : {2, 4, 16, 56})
       for (std::int64_t n : {256, 512, 1024, 4096}) {
         const ranking::Ranking rk =
@@ -162,7 +162,7 @@ TEST(RefinedModelLb, NeverRanksAnLbWiderThanTheShareFirst) {
 TEST(RefinedModelLb, ThesisOpteronSmallProblem) {
   ranking::CandidateSpace space;
   space.only = {"pdgemm"};
-  space.tuned_lb = 668;
+  space.tuned.lb = 668;
   const ranking::Ranking rk =
       ranking::rank_candidates({512, 512, 512}, 4, {}, thesis_opteron(), model::ModelKind::refined, space);
   ASSERT_FALSE(rk.ranked.empty());

@@ -113,7 +113,8 @@ TEST(Registry, DeclaredColumnsAreResultsColumns) {
   EXPECT_TRUE(std::equal(base.begin(), base.end(), all.begin())) << "the base columns keep their order";
   EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(base.size()), all.end()),
             (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking", "local_fusion", "lb_asked",
-                                      "mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err", "mem_rss_mb"}))
+                                      "mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err", "mem_rss_mb",
+                                      "local_stores"}))
       << "the columns appended after the base ones";
   for (const Algorithm* a : all_algorithms()) {
     const std::vector<std::string> cols = a->columns();

@@ -1,0 +1,75 @@
+// What the rest of mmbench reads from a machine profile, as one value, and
+// the one place where a profile turns into choices: the lb a tuned PDGEMM
+// asks for, the GEMM at the bottom of the local kernel, the local levels
+// `auto` means. `run`, `predict` and the ranking (through cli::Machine and
+// ranking::OptionContext) and the dispatcher (dispatch::MachineFacts) hold
+// a ProfileFacts and ask these functions; none restates a profile field.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/lb_in_force.hpp"
+#include "local/fast_gemm.hpp"
+#include "local/packed_gemm.hpp"
+#include "profile/core_layout.hpp"
+#include "profile/machine_profile.hpp"
+#include "profile/packed_tune_record.hpp"
+#include "profile/peak_record.hpp"
+
+namespace mmbench::profile {
+
+struct ProfileFacts {
+  bool present = false;  // false: no profile (every field below its default)
+  // The tuned lb (0 = none) and the panels per process share every PDGEMM
+  // keeps with it (core/lb_in_force.hpp).
+  int lb = 0;
+  int lb_panels = kLbPanelsPerProcess;
+  // The local Strassen crossover: the largest n tune tried (0 = not
+  // measured) and the smallest n where one level beat DGEMM (0 = none).
+  std::int64_t local_tried_n = 0;
+  std::int64_t local_l1_n = 0;
+  PackedTuneRecord packed;           // tune's packed GEMM step (measured = false: none)
+  CoreLayoutRecord core_layout;      // ranks x threads (measured = false: none)
+  std::optional<PeakRecord> peak;    // cpu_peak (none: an older profile)
+  std::string blas;                  // libraries.blas
+  double memory_per_rank_bytes = 0;  // 0 = not recorded
+  double dgemm_noise = 0;            // dgemm_profile_noise, 0 = not recorded
+};
+
+ProfileFacts facts_of(const MachineProfile& profile);
+
+// The lb a tuned PDGEMM asks for: the profile's lb, held to lb_panels
+// panels per share by every PDGEMM (LbCap::tuned). lb 0: none tuned.
+struct TunedLb {
+  int lb = 0;
+  int panels = kLbPanelsPerProcess;
+};
+TunedLb tuned_lb(const ProfileFacts& facts);
+
+// The GEMM at the bottom of the local kernel: `asked`, or where it is
+// empty ("auto") the profile's faster leaf (tune's packed step; blas
+// without one). Packed runs the profile's measured blocking for the kernel
+// this process runs where the packed step was measured, else the kernel's
+// defaults. Throws std::runtime_error where MMBENCH_PACKED_ISA names no
+// kernel this CPU runs (local::packed_isa).
+struct LeafChoice {
+  local::LeafGemm gemm = local::LeafGemm::blas;
+  local::PackedBlocking blocking{};
+};
+LeafChoice leaf_choice(std::optional<local::LeafGemm> asked, const ProfileFacts& facts);
+
+// What `--local-strassen auto` means on this profile: up to
+// kAutoLocalLevels levels while a block is at least the measured crossover
+// (4096 -> 2048 -> 1024 ...: with a crossover of 1536, 8192^3 gets 3 levels,
+// 12288^3 4), or none where no level won within the sizes tune tried.
+// Only meaningful where the crossover was measured (local_tried_n > 0).
+inline constexpr int kAutoLocalLevels = 4;
+struct LocalLevels {
+  int levels = 0;
+  std::int64_t min_dim = 0;  // 0 = the kernel's default cut-off
+};
+LocalLevels auto_local_levels(const ProfileFacts& facts);
+
+}  // namespace mmbench::profile
