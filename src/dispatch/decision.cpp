@@ -24,7 +24,7 @@ Options member_options(const MachineFacts& m, const DispatchSettings& s, int lev
   o.threads = m.threads;
   o.local.levels = levels;
   if (levels > 0 && m.facts.local_l1_n > 0) o.local.min_dim = m.facts.local_l1_n;
-  o.local.gemm = s.gemm.value_or(m.auto_leaf.gemm);  // none: auto
+  o.local.gemm = s.gemm.value_or(m.auto_gemm);  // none: auto
   if (o.local.gemm == local::LeafGemm::packed) o.local.packed_blocking = m.packed_blocking;
   return o;
 }

@@ -39,10 +39,11 @@ struct MachineFacts {
   int lb = 0;
   LbCap lb_cap = LbCap::none();
   // The profile's facts (its local Strassen crossover, packed GEMM step)
-  // and the GEMMs they choose (profile::leaf_choice), once per process:
-  // what `auto` runs, and the blocking a packed GEMM runs.
+  // and what they choose (profile::leaf_choice), once per process, so that
+  // a bad MMBENCH_PACKED_ISA is found when the profile is read: the GEMM
+  // `auto` runs, and the blocking a packed GEMM runs.
   profile::ProfileFacts facts;
-  profile::LeafChoice auto_leaf;
+  local::LeafGemm auto_gemm = local::LeafGemm::blas;
   local::PackedBlocking packed_blocking{};
   int threads = 1;            // BLAS threads per process
 };

@@ -20,7 +20,7 @@ MachineFacts machine_facts(const std::string& profile_path, int lb, LbCap lb_cap
     m.params = profile::to_params(p);
     m.has_model = true;
     m.facts = profile::facts_of(p);
-    m.auto_leaf = profile::leaf_choice(std::nullopt, m.facts);
+    m.auto_gemm = profile::leaf_choice(std::nullopt, m.facts).gemm;
     m.packed_blocking = profile::leaf_choice(local::LeafGemm::packed, m.facts).blocking;
   } catch (const std::exception& e) {
     *problem = std::string("MMBENCH_PROFILE: ") + e.what() + "; no model: every PDGEMM to ScaLAPACK";

@@ -63,8 +63,7 @@ LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext&
   const std::optional<local::LeafGemm> asked =
       word == "auto" ? std::nullopt : std::optional<local::LeafGemm>(local::parse_leaf_gemm(word));
   try {
-    const profile::LeafChoice c = profile::leaf_choice(asked, ctx.facts ? *ctx.facts : profile::ProfileFacts{});
-    return {c.gemm, c.blocking};
+    return profile::leaf_choice(asked, ctx.facts ? *ctx.facts : profile::ProfileFacts{});
   } catch (const std::runtime_error& e) {  // MMBENCH_PACKED_ISA names no kernel this CPU runs
     throw UsageError(std::string("--local-gemm packed: ") + e.what());
   }

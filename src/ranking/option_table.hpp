@@ -120,10 +120,7 @@ std::vector<std::string> parse_local_gemm_words(const std::string& text);
 //               UsageError without --profile or where the profile has no
 //               packed step (tuned with --no-packed-tune or before it existed)
 // A packed word under a bad MMBENCH_PACKED_ISA is a UsageError with its text.
-struct LocalGemmChoice {
-  local::LeafGemm gemm = local::LeafGemm::blas;
-  local::PackedBlocking blocking;
-};
+using LocalGemmChoice = profile::LeafChoice;  // the GEMM and, for packed, its blocking
 LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext& ctx);
 
 }  // namespace mmbench::ranking
