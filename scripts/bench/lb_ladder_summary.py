@@ -11,9 +11,13 @@ that fits every size"), shown as `auto=<lb>`. CSVs from before `lb_asked`
 name the tuned lb on the command line instead (its rows are then the ones
 with that lb).
 
-usage: lb_ladder_summary.py LADDER.csv [TUNED_LB]
+Another profile's tuned lbs can be read from the explicit rows of the same
+ladder: NAME=N:LB,N:LB,... (the lb that profile's curve gives at each n, as
+`tune` prints it) adds a table of those rows' times over the best's.
+
+usage: lb_ladder_summary.py LADDER.csv [TUNED_LB] [NAME=N:LB,...]...
 Exit status 1 when an n has no row of the tuned lb or a tuned row lacks its
-lb in force.
+lb in force, or a NAME's lb has no row at its n.
 """
 import os
 import statistics
@@ -35,11 +39,14 @@ def label(row, tuned):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    args = sys.argv[1:]
+    others = [a for a in args[1:] if "=" in a]
+    plain = [args[0]] + [a for a in args[1:] if "=" not in a] if args else []
+    if len(plain) not in (1, 2):
         print(__doc__.strip().splitlines()[-3], file=sys.stderr)
         return 2
-    path = sys.argv[1]
-    tuned = sys.argv[2] if len(sys.argv) == 3 else None
+    path = plain[0]
+    tuned = plain[1] if len(plain) == 2 else None
     rows = [r for r in read_results(path).text_rows if r["status"] == "ok" and r["algo"] == "pdgemm"]
     by_n = defaultdict(dict)
     in_force = {}
@@ -75,6 +82,24 @@ def main():
             best_name = best
             bad.append(f"n = {n}: no row of the tuned lb")
         print(f"| {n} | {cells} | {best_name} | {in_force.get(n, '')} | {rt} |")
+    for other in others:
+        name, spec = other.split("=", 1)
+        print()
+        print(f"| n | {name}: lb in force | its median time [s] | best lb | {name} / best, median [min, max] over rounds |")
+        print("|---|---|---|---|---|")
+        for item in spec.split(","):
+            n_text, lb = item.split(":")
+            n = int(n_text)
+            lbs = by_n.get(n, {})
+            if lb not in lbs:
+                bad.append(f"n = {n}: no row of lb {lb} ({name})")
+                continue
+            med = {k: statistics.median(t) for k, t in lbs.items()}
+            best = min(med, key=med.get)
+            ratios = [a / b for a, b in zip(lbs[lb], lbs[best])]
+            best_name = f"auto={in_force.get(n, '?')}" if best == "auto" else best
+            print(f"| {n} | {lb} | {med[lb]:.4g} | {best_name} | "
+                  f"{statistics.median(ratios):.3f} [{min(ratios):.3f}, {max(ratios):.3f}] |")
     for b in bad:
         print(f"lb_ladder_summary.py: {b}", file=sys.stderr)
     return 1 if bad else 0

@@ -156,7 +156,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   ranking::CandidateSpace space;
   space.lbs.clear();
   const ranking::OptionContext ctx = option_context(&machine, a.machine.profile);
-  for (const ranking::LbValue v : ranking::parse_lb_values(a.lb, ctx))
+  for (const ranking::LbValue& v : ranking::parse_lb_values(a.lb, ctx))
     if (!v.tuned) space.lbs.push_back(v.lb);
   // The profile's tuned lb is always a candidate, capped per PDGEMM.
   space.tuned = profile::tuned_lb(machine.facts);

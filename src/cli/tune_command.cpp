@@ -18,6 +18,7 @@
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/lb_check.hpp"
 #include "profile/machine_profile.hpp"
+#include "profile/profile_facts.hpp"
 #include "tuner/tuner.hpp"
 
 namespace mmbench::cli {
@@ -224,40 +225,29 @@ int tune_command(const TuneArgs& a, const Comm& world) {
                prof.rule_lb, o.x, prof.peak_dgemm_mflops, prof.lb_at_max);
     if (prof.lb_check.rounds > 0) {
       const std::int64_t rule = tuner::rule_candidate(prof.lb_check, prof.rule_lb);
-      // The check's best (decide_lb: the highest median ratio, the smaller
-      // lb on a tie); the profile's lb differs where it recorded the rule's
-      // (tuner::recorded_lb).
-      const profile::LbCheckCandidate* best = nullptr;
-      double rule_speed = 0;
+      double best_speed = 0, rule_speed = 0;
       for (const profile::LbCheckCandidate& c : prof.lb_check.candidates) {
-        if (best == nullptr || c.ratio_median > best->ratio_median) best = &c;
+        if (c.lb == prof.lb) best_speed = c.ratio_median;
         if (c.lb == rule) rule_speed = c.ratio_median;
       }
       const std::string rule_text =
           rule == prof.rule_lb ? std::string("the rule's lb") : fmt::format("the rule's lb capped at {}", rule);
-      const std::int64_t checked = best != nullptr ? best->lb : prof.lb;
-      const LbCap cap = LbCap::tuned(prof.lb_panels);
-      const int nb = prof.lb_check.nb;
-      const std::int64_t n0 = prof.lb_check.n;
-      if (prof.lb_panels != kLbPanelsPerProcess)
-        fmt::print("  lb = {}, kept at {} panel(s) per share by each PDGEMM ({} at n = {}, {} at n = {}, {} at n = {}): "
-                   "the PDGEMM check at n = {} ({} rounds) found it {:.3f}x the speed of lb = {}, surely faster than "
-                   "the default cap of {} panels; in {}\n",
-                   prof.lb, prof.lb_panels, lb_in_force(prof.lb, cap, n0 / 2, pr, pc, nb), n0 / 2,
-                   lb_in_force(prof.lb, cap, n0, pr, pc, nb), n0, lb_in_force(prof.lb, cap, 2 * n0, pr, pc, nb), 2 * n0,
-                   n0, prof.lb_check.rounds, best != nullptr ? best->ratio_median : 0.0, kScalapackDefaultLb,
-                   kLbPanelsPerProcess, o.lb_check_csv_path);
-      else if (checked == prof.lb)
-        fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
-                   prof.lb, n0, prof.lb_check.rounds, best != nullptr ? best->ratio_median : 0.0,
-                   kScalapackDefaultLb, rule_text, rule_speed, o.lb_check_csv_path);
-      else
-        fmt::print("  lb = {}, the rule's, capped by each PDGEMM at its share ({} at n = {}, {} at n = {}): the PDGEMM "
-                   "check at n = {} ({} rounds) found {} best, {:.3f}x the speed of lb = {}, and no wider lb surely "
-                   "slower; in {}\n",
-                   prof.lb, lb_in_force(prof.lb, cap, n0, pr, pc, nb), n0, lb_in_force(prof.lb, cap, 2 * n0, pr, pc, nb),
-                   2 * n0, n0, prof.lb_check.rounds, checked, best->ratio_median, kScalapackDefaultLb,
-                   o.lb_check_csv_path);
+      fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
+                 prof.lb, prof.lb_check.n, prof.lb_check.rounds, best_speed, kScalapackDefaultLb, rule_text, rule_speed,
+                 o.lb_check_csv_path);
+      const profile::TunedLb tuned = profile::tuned_lb(profile::facts_of(prof));
+      std::string curve;
+      for (const profile::LbCurvePointRecord& pt : prof.lb_curve.points)
+        curve += fmt::format("{}{}: {}", curve.empty() ? "" : ", ", pt.n, pt.lb);
+      std::string by_n;
+      for (std::int64_t n = std::max<std::int64_t>(1, prof.lb_check.n / 4); n <= 4 * prof.lb_check.n; n *= 2)
+        by_n += fmt::format("{}{}: {}", by_n.empty() ? "" : ", ", n,
+                            lb_in_force(tuned.lb, tuned.cap, n, pr, pc, prof.lb_check.nb));
+      if (!curve.empty())
+        fmt::print(
+            "  lb per size: best at n = {} (the checks), ceiling {}; every PDGEMM follows the curve "
+            "(n = {})\n",
+            curve, tuned.cap.curve.ceiling, by_n);
     } else {
       fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
     }

@@ -1,6 +1,7 @@
 #include "core/lb_in_force.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace mmbench {
@@ -14,9 +15,44 @@ std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb, int panels) {
   return std::max<std::int64_t>(kScalapackDefaultLb, whole_blocks);
 }
 
+std::int64_t lb_on_curve(const LbCurve& c, std::int64_t k, int pr, int pc, int nb) {
+  if (c.empty()) return 0;
+  const int count = std::min(c.count, LbCurve::kMaxPoints);
+  const std::int64_t w = std::max<std::int64_t>(1, k) / std::max({1, pr, pc});
+  for (int i = 0; i < count; ++i)
+    if (c.points[i].share == w) return c.points[i].lb;
+  const LbPoint& first = c.points[0];
+  const LbPoint& last = c.points[count - 1];
+  const double x = static_cast<double>(w);
+  double raw = 0;
+  double floor = 1;
+  if (w < first.share) {
+    raw = static_cast<double>(first.lb) * x / static_cast<double>(first.share);
+    floor = static_cast<double>(std::min<std::int64_t>(first.lb, kScalapackDefaultLb));
+  } else if (w > last.share) {
+    raw = std::min(static_cast<double>(last.lb) * x / static_cast<double>(last.share),
+                   static_cast<double>(std::max(last.lb, c.ceiling)));
+  } else {
+    int i = 0;
+    while (i + 1 < count && c.points[i + 1].share < w) ++i;
+    const LbPoint& a = c.points[i];
+    const LbPoint& b = c.points[i + 1];
+    const double t = std::log(x / static_cast<double>(a.share)) /
+                     std::log(static_cast<double>(b.share) / static_cast<double>(a.share));
+    raw = std::exp(std::log(static_cast<double>(a.lb)) +
+                   t * (std::log(static_cast<double>(b.lb)) - std::log(static_cast<double>(a.lb))));
+  }
+  const double block = std::max(1, nb);
+  const double rounded = raw >= block ? std::round(raw / block) * block : std::round(raw);
+  return static_cast<std::int64_t>(std::max(rounded, floor));
+}
+
 int lb_in_force(std::int64_t requested, LbCap cap, std::int64_t k, int pr, int pc, int nb) {
   if (requested <= 0) return kScalapackDefaultLb;
-  const std::int64_t lb = cap.panels > 0 ? std::min(requested, lb_cap(k, pr, pc, nb, cap.panels)) : requested;
+  std::int64_t lb = requested;
+  if (cap.panels > 0)
+    lb = cap.curve.empty() ? std::min(requested, lb_cap(k, pr, pc, nb, cap.panels))
+                           : lb_on_curve(cap.curve, k, pr, pc, nb);
   return static_cast<int>(std::min<std::int64_t>(lb, std::numeric_limits<int>::max()));
 }
 

@@ -22,6 +22,7 @@
 // measurement request.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace mmbench {
@@ -38,14 +39,45 @@ inline constexpr int kScalapackDefaultLb = 32;
 // found (the profile's lb_panels).
 inline constexpr int kLbPanelsPerProcess = 8;
 
+// One point of a measured lb curve: at a process share of `share` columns
+// of k (k / max(pr, pc)), PDGEMM ran fastest with `lb`.
+struct LbPoint {
+  std::int64_t share = 0;
+  std::int64_t lb = 0;
+};
+
+// The lb PDGEMM wants as a function of a process's share of k, as `tune`
+// measured it: its PDGEMM check at up to kMaxPoints problem sizes (the
+// profile's "lb_curve"), and the widest lb worth running beyond the largest
+// of them (the ceiling, profile/lb_curve_record.hpp curve_of: twice the
+// largest point's lb or the DGEMM rule's plateau lb, whichever is wider).
+// Fixed size, so that LbCap stays a plain value the preload library can hold
+// without allocating.
+struct LbCurve {
+  static constexpr int kMaxPoints = 4;
+  std::array<LbPoint, kMaxPoints> points{};  // the first `count`, ascending share
+  int count = 0;                             // 0: no curve
+  std::int64_t ceiling = 0;
+  bool empty() const { return count == 0; }
+};
+
 // How a requested lb is held to a PDGEMM's share: panels > 0 keeps at least
 // that many panels in every process's share (a tuned lb); 0 runs the lb as
-// requested (an explicit lb). No conversion from bool, so that a caller
+// requested (an explicit lb). A tuned lb with a measured curve follows the
+// curve instead (lb_on_curve). No conversion from bool, so that a caller
 // cannot pass "capped" where a count is meant.
 struct LbCap {
   int panels = 0;
-  static LbCap none() { return {0}; }
-  static LbCap tuned(int panels = kLbPanelsPerProcess) { return {panels > 0 ? panels : kLbPanelsPerProcess}; }
+  LbCurve curve{};
+  static LbCap none() { return {}; }
+  static LbCap tuned(int panels = kLbPanelsPerProcess) { return {panels > 0 ? panels : kLbPanelsPerProcess, {}}; }
+  // A tuned lb that follows a measured curve; `panels` holds where the
+  // curve is empty (a profile written before curves existed).
+  static LbCap measured(const LbCurve& curve, int panels = kLbPanelsPerProcess) {
+    LbCap c = tuned(panels);
+    c.curve = curve;
+    return c;
+  }
 };
 
 // The widest lb that keeps `panels` panels in every process's share of k on
@@ -65,10 +97,31 @@ struct LbCap {
 // Arguments < 1 count as 1.
 std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb, int panels = kLbPanelsPerProcess);
 
+// The lb a measured curve gives a PDGEMM of inner dimension k on a pr x pc
+// grid with block size nb. With w = floor(k / max(pr, pc)) and the points
+// (s_i, l_i):
+//   w equal to a point's share   -> that point's lb, exactly as measured;
+//   w between two points         -> interpolated on log(lb) over log(w);
+//   w below the smallest point   -> l_0 * w / s_0 (as many panels per share
+//                                   as there), at least min(l_0, 32);
+//   w above the largest point    -> l_n * w / s_n (as many panels per
+//                                   share), at most max(l_n, ceiling);
+// an interpolated value is rounded to the nearest multiple of nb where it
+// is at least nb (a panel of whole blocks), else to an integer.
+// Example, 1 x 2, nb 64, points (256, 128), (512, 256), (1024, 512),
+// ceiling 512: k = 1024 (w 512) -> 256; k = 1536 (w 768) -> 384;
+// k = 256 (w 128) -> 64; k = 4096 (w 2048) -> min(1024, 512) = 512.
+// 0 where the curve is empty.
+std::int64_t lb_on_curve(const LbCurve& curve, std::int64_t k, int pr, int pc, int nb);
+
 // The lb PBLAS gets when `requested` was asked for:
 //   requested <= 0        -> kScalapackDefaultLb (the library default)
 //   cap.panels == 0       -> requested (an explicit lb is an experiment:
 //                            `--lb 512`, MMBENCH_LB=512 run exactly that)
+//   a measured curve      -> lb_on_curve(cap.curve, k, pr, pc, nb) (a tuned
+//                            lb from a profile with a curve: `requested`,
+//                            the curve's lb at the tuning size, is only its
+//                            name)
 //   cap.panels > 0        -> min(requested, lb_cap(k, pr, pc, nb, panels))
 //                            (a tuned lb: `--lb auto`, a profile's lb, the
 //                            model's choice from a profile)

@@ -75,7 +75,7 @@ Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts&
   s.opt.nb = static_cast<int>(k_blocking(c));
   s.opt.lb = m.lb;
   s.opt.lb_tuned = m.lb_cap.panels > 0;
-  if (s.opt.lb_tuned) s.opt.lb_panels = m.lb_cap.panels;
+  if (s.opt.lb_tuned) s.opt.lb_tuned_cap = m.lb_cap;
   s.opt.threads = m.threads;
   const int lb = lb_in_force(m.lb, m.lb_cap, c.k, pr, pc, s.opt.nb);
   s.label = "scalapack lb=" + std::to_string(lb);

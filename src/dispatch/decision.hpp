@@ -34,7 +34,7 @@ struct MachineFacts {
   bool has_model = false;     // no profile: no model decisions
   model::MachineParams params;
   // The lb ScaLAPACK's PDGEMM gets (the lb library's choice: MMBENCH_LB as
-  // given, else the profile's lb capped per call at its lb_panels); 0 =
+  // given, else the profile's lb following its curve or lb_panels); 0 =
   // ScaLAPACK's 32.
   int lb = 0;
   LbCap lb_cap = LbCap::none();

@@ -11,4 +11,16 @@ PeakLoop peak_loop(VectorIsa isa) {
   return nullptr;
 }
 
+MixLoop gemm_mix_loop(VectorIsa isa) {
+  switch (isa) {
+    case VectorIsa::avx512:
+      return avx512_gemm_mix_loop();
+    case VectorIsa::avx2_fma:
+      return avx2_fma_gemm_mix_loop();
+    case VectorIsa::sse2:
+      return sse2_gemm_mix_loop();
+  }
+  return nullptr;
+}
+
 }  // namespace mmbench::local

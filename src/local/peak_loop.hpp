@@ -55,4 +55,35 @@ PeakLoop avx512_peak_loop();
 PeakLoop avx2_fma_peak_loop();
 PeakLoop sse2_peak_loop();
 
+// ---- The peak under a GEMM's loads ----
+//
+// The register-only loop above says what the FMA units can do. A GEMM
+// micro-kernel also loads: per k step it loads a column of its A sliver
+// (mr doubles) and broadcasts a row of its B sliver (nr loads), then runs
+// its mr x nr multiply-adds. The GEMM-mix loop is exactly that step,
+// without packing, edges or stores, on a 2-vector x kMixColumns(isa) tile
+// (local/packed_kernels.hpp's tiles: AVX-512 16 x 12, AVX2 8 x 6; SSE2 4 x
+// 6): AVX2 does 8 loads per 12 FMAs, AVX-512 14 per 24. Timed with the
+// slivers in L1 it is the core's ceiling for any GEMM micro-kernel of that
+// tile; with A streamed from a panel in L2 (B in L1, as a packed GEMM
+// keeps them) the ceiling of a blocked GEMM's inner loop. A BLAS whose
+// DGEMM reaches the L2 ceiling is as fast as this core lets a GEMM be,
+// whatever fraction of the FMA peak that is.
+constexpr int mix_columns(VectorIsa isa) { return isa == VectorIsa::avx512 ? 12 : 6; }
+constexpr std::int64_t mix_flops_per_step(VectorIsa isa) {
+  return 2 * doubles_per_vector(isa) * mix_columns(isa) * kFlopsPerMultiplyAdd;  // AVX2: 2 x 4 x 6 x 2 = 96
+}
+// Runs passes x slivers x kc steps: A holds `slivers` slivers of 2 W kc
+// doubles (W = doubles_per_vector) one after the other, B one sliver of
+// mix_columns x kc doubles; returns a value of the accumulators (so that
+// the compiler cannot drop the loop). Operands in [0.5, 1] keep it finite.
+using MixLoop = double (*)(const double* a, std::int64_t slivers, const double* b, std::int64_t kc,
+                           std::int64_t passes);
+// The ISA's loop, or nullptr where this build has none (call it only where
+// the CPU has the ISA).
+MixLoop gemm_mix_loop(VectorIsa isa);
+MixLoop avx512_gemm_mix_loop();
+MixLoop avx2_fma_gemm_mix_loop();
+MixLoop sse2_gemm_mix_loop();
+
 }  // namespace mmbench::local

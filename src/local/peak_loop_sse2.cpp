@@ -5,6 +5,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
+#include "local/gemm_mix_body.hpp"
 #include "local/peak_loop_body.hpp"
 
 namespace mmbench::local {
@@ -14,6 +15,8 @@ struct Sse2 {
   static constexpr VectorIsa isa = VectorIsa::sse2;
   static vec set1(double x) { return _mm_set1_pd(x); }
   static vec madd(vec acc, vec a, vec b) { return _mm_add_pd(_mm_mul_pd(acc, a), b); }
+  static vec load(const double* p) { return _mm_loadu_pd(p); }
+  static vec fmadd(vec a, vec b, vec acc) { return _mm_add_pd(_mm_mul_pd(a, b), acc); }
   static double sum(vec v) {
     alignas(16) double d[2];
     _mm_store_pd(d, v);
@@ -21,11 +24,17 @@ struct Sse2 {
   }
 };
 [[gnu::noinline]] double loop(std::int64_t iterations) { return peak_body::run<Sse2>(iterations); }
+[[gnu::noinline]] double mix(const double* a, std::int64_t slivers, const double* b, std::int64_t kc,
+                             std::int64_t passes) {
+  return mix_body::run<Sse2, mix_columns(Sse2::isa)>(a, slivers, b, kc, passes);
+}
 }  // namespace
 PeakLoop sse2_peak_loop() { return &loop; }
+MixLoop sse2_gemm_mix_loop() { return &mix; }
 }  // namespace mmbench::local
 #else
 namespace mmbench::local {
 PeakLoop sse2_peak_loop() { return nullptr; }
+MixLoop sse2_gemm_mix_loop() { return nullptr; }
 }  // namespace mmbench::local
 #endif

@@ -8,7 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profile/machine_profile.hpp"  // kProfileSchema only: this library does not link mmbench
+#include "profile/lb_curve_record.hpp"  // the one reader of "lb_curve", linked in (nlohmann-json and std only)
+#include "profile/profile_error.hpp"    // kProfileSchema: this library links no other part of mmbench
 
 namespace mmbench::preload {
 
@@ -45,12 +46,13 @@ bool read_file(const char* path, std::string& text, std::string& why) {
 }
 
 // lb of a profile file, as machine_profile.cpp reads it; 0 and why if none.
-// Its lb_panels (absent: kLbPanelsPerProcess) into *panels.
-int profile_lb(const char* path, std::string& why, int* panels) {
-  *panels = kLbPanelsPerProcess;
+// How each PDGEMM follows it into *cap: its lb_curve, else its lb_panels
+// (absent: kLbPanelsPerProcess).
+int profile_lb(const char* path, std::string& why, LbCap* cap) {
+  *cap = LbCap::tuned();
   std::string text;
   if (!read_file(path, text, why)) return 0;
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     why = "not valid JSON";
     return 0;
@@ -84,7 +86,27 @@ int profile_lb(const char* path, std::string& why, int* panels) {
       why = "field 'lb_panels' must be an integer from 1 to 64, got " + p->dump();
       return 0;
     }
-    *panels = p->get<int>();
+    *cap = LbCap::tuned(p->get<int>());
+  }
+  try {
+    const profile::LbCurveRecord curve = profile::read_lb_curve_record(doc, path);
+    // rule_lb (absent in older profiles: lb) bounds the curve past its
+    // largest point, as machine_profile.cpp reads it.
+    long long rule = v;
+    if (auto r = doc.find("rule_lb"); r != doc.end()) {
+      if (!r->is_number_integer() || r->get<long long>() < 1 || r->get<long long>() > kMax) {
+        why = "field 'rule_lb' must be a positive integer, got " + r->dump();
+        return 0;
+      }
+      rule = r->get<long long>();
+    }
+    if (!curve.empty()) *cap = LbCap::measured(profile::curve_of(curve, rule), cap->panels);
+  } catch (const profile::ProfileError& e) {
+    // "<path>: field ...": the path is already in the caller's line.
+    const std::string prefix = std::string(path) + ": ";
+    why = e.what();
+    if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
+    return 0;
   }
   return static_cast<int>(v);
 }
@@ -104,11 +126,11 @@ LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
       }
     } else if (!unset(profile_env)) {
       std::string why;
-      int panels = kLbPanelsPerProcess;
-      const int lb = profile_lb(profile_env, why, &panels);
+      LbCap cap;
+      const int lb = profile_lb(profile_env, why, &cap);
       if (lb > 0) {
         c.lb = lb;
-        c.cap = LbCap::tuned(panels);
+        c.cap = cap;
         c.source = std::string("MMBENCH_PROFILE=") + profile_env;
       } else {
         c.problem = std::string("MMBENCH_PROFILE=") + profile_env + ": " + why;
@@ -131,7 +153,10 @@ std::string describe(const LbChoice& c) {
   if (!c.problem.empty()) return "mmbench-lb: " + c.problem + "; serving " + fallback + " instead";
   if (c.source.empty()) return "mmbench-lb: serving " + fallback + " (neither MMBENCH_LB nor MMBENCH_PROFILE is set)";
   std::string line = "mmbench-lb: serving lb = " + std::to_string(c.lb) + " to PBLAS (from " + c.source + ")";
-  if (c.cap.panels > 0)
+  if (!c.cap.curve.empty())
+    line += ", each PDGEMM's from the profile's lb curve for its own size (" + std::to_string(c.cap.curve.count) +
+            " sizes measured)";
+  else if (c.cap.panels > 0)
     line += ", each PDGEMM's capped at " + std::to_string(c.cap.panels) +
             " panels per process (at least " + std::to_string(kScalapackDefaultLb) + ")";
   return line;

@@ -14,10 +14,10 @@ using mmbench::kScalapackDefaultLb;
 
 struct LbChoice {
   int lb = kScalapackDefaultLb;
-  // A profile's lb was tuned at one size: each PDGEMM gets it capped at its
-  // own k, grid and nb, keeping the profile's lb_panels panels per share
-  // (lb_for_call). MMBENCH_LB is a value the user asked for and is served
-  // as given (LbCap::none()).
+  // A profile's lb was tuned at one size: each PDGEMM gets the profile's lb
+  // curve's lb for its own k, grid and nb, or without a curve lb capped to
+  // keep the profile's lb_panels panels per share (lb_for_call). MMBENCH_LB
+  // is a value the user asked for and is served as given (LbCap::none()).
   LbCap cap = LbCap::none();
   std::string source;   // where lb came from: "MMBENCH_LB", "MMBENCH_PROFILE=<path>"; empty: the default
   std::string problem;  // why the configuration was refused (then lb is the default); empty: none
@@ -27,8 +27,9 @@ struct LbChoice {
 // MMBENCH_LB wins; it must be a positive decimal integer that fits an int.
 // The profile must be an mmbench machine profile (schema
 // "mmbench-profile/1") with a positive integer "lb" and, if present, an
-// "lb_panels" from 1 to 64 (absent: kLbPanelsPerProcess), as `mmbench tune`
-// writes them. Never throws.
+// "lb_panels" from 1 to 64 (absent: kLbPanelsPerProcess) and, if present, a
+// well-formed "lb_curve" (profile/lb_curve_record.hpp) and a positive
+// integer "rule_lb", as `mmbench tune` writes them. Never throws.
 LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept;
 
 // The lb served to one PILAENV call: choice.lb, or for a profile's lb

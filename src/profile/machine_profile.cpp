@@ -277,6 +277,7 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
     if (p.add_threads > 0) r.positive(p.add_threaded_bytes_per_s, "add_threaded_bytes_per_s");  // measured: usable
   }
   p.cpu_peak = read_peak_record(doc, origin);
+  p.lb_curve = read_lb_curve_record(doc, origin);
   if (doc.contains("memory_per_rank_bytes"))
     p.memory_per_rank_bytes = r.non_negative(r.integer(doc, "memory_per_rank_bytes"), "memory_per_rank_bytes");
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");
@@ -349,6 +350,7 @@ json to_json(const MachineProfile& p) {
                        {"candidates", std::move(cands)},
                        {"csv", c.csv}};
   }
+  write_lb_curve_record(p.lb_curve, doc);
   doc["network_measured"] = p.network_measured;
   doc["latency_s"] = p.latency_s;
   doc["tau_pingpong_doubles_per_s"] = p.tau_pingpong;

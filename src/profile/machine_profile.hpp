@@ -58,6 +58,7 @@
 #include "profile/peak_record.hpp"
 #include "profile/blas_kernel_record.hpp"
 #include "profile/core_layout.hpp"
+#include "profile/lb_curve_record.hpp"
 #include "profile/network_levels_record.hpp"
 #include "profile/packed_tune_record.hpp"
 
@@ -124,15 +125,20 @@ struct MachineProfile {
   TuningProblem problem;
 
   // The lb every consumer reads (run --lb auto, predict, explain): the
-  // PDGEMM check's best candidate, or rule_lb where there was no check.
+  // PDGEMM check's best candidate at the tuning size, or rule_lb where there
+  // was no check. Each PDGEMM runs lb_curve's lb for its own size where the
+  // profile has a curve (profile_facts.hpp tuned_lb).
   std::int64_t lb = 0;
   // Eq. 2.26 on the smoothed profile with the statistical tie
   // (tuner/lb_rule.hpp). Profiles written before the field existed: lb.
   std::int64_t rule_lb = 0;
   // Panels per process share that every PDGEMM keeps of lb (lb_cap,
-  // core/lb_in_force.hpp): what the PDGEMM check found, kLbPanelsPerProcess
-  // where wider panels did not win (and in profiles from before).
+  // core/lb_in_force.hpp) where the profile has no lb_curve: the tuning
+  // size's share over lb (at most 64), kLbPanelsPerProcess in profiles from
+  // before the curve. A reader that knows no curve gets lb at the tuning
+  // size and proportionally less below it from this.
   int lb_panels = kLbPanelsPerProcess;
+  LbCurveRecord lb_curve;        // empty: none (older profiles, tune --no-lb-check)
   std::int64_t lb_at_max = 0;    // k of the largest per-k median (smallest on ties)
   double peak_dgemm_mflops = 0;  // that median
   double t_op_s = 0;             // seconds per flop the models use (DGEMM rate at lb)

@@ -53,7 +53,9 @@ void write_peak_record(const std::optional<PeakRecord>& record, json& profile) {
                     {"one_core_gflops", i.one_core_gflops},
                     {"all_cores_gflops_per_core", i.all_cores_gflops_per_core},
                     {"by_busy_cores", ladder(i.by_busy_cores)},
-                    {"all_threads_gflops_per_thread", i.all_threads_gflops_per_thread}});
+                    {"all_threads_gflops_per_thread", i.all_threads_gflops_per_thread},
+                    {"gemm_mix_l1_gflops", i.gemm_mix_l1_gflops},
+                    {"gemm_mix_l2_gflops", i.gemm_mix_l2_gflops}});
   profile["cpu_peak"] = {{"cpu_model", r.cpu_model},
                          {"vendor", r.vendor},
                          {"family", r.family},
@@ -66,6 +68,8 @@ void write_peak_record(const std::optional<PeakRecord>& record, json& profile) {
                          {"all_cores_gflops_per_core", r.all_cores_gflops_per_core},
                          {"by_busy_cores", ladder(r.by_busy_cores)},
                          {"all_threads_gflops_per_thread", r.all_threads_gflops_per_thread},
+                         {"gemm_mix_l1_gflops", r.gemm_mix_l1_gflops},
+                         {"gemm_mix_l2_gflops", r.gemm_mix_l2_gflops},
                          {"blas_core", r.blas_core},
                          {"blas_pin", r.blas_pin},
                          {"dgemm_n", r.dgemm_n},
@@ -126,6 +130,8 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
     ip.by_busy_cores = read_ladder(isas[i], path + ".by_busy_cores");
     ip.all_threads_gflops_per_thread =
         optional_number(isas[i], path + ".all_threads_gflops_per_thread", "all_threads_gflops_per_thread");
+    ip.gemm_mix_l1_gflops = optional_number(isas[i], path + ".gemm_mix_l1_gflops", "gemm_mix_l1_gflops");
+    ip.gemm_mix_l2_gflops = optional_number(isas[i], path + ".gemm_mix_l2_gflops", "gemm_mix_l2_gflops");
     p.isas.push_back(ip);
   }
   p.one_core_gflops = r.number(g, at("one_core_gflops"), "one_core_gflops", false);
@@ -133,6 +139,8 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
   p.by_busy_cores = read_ladder(g, at("by_busy_cores"));
   p.all_threads_gflops_per_thread =
       optional_number(g, at("all_threads_gflops_per_thread"), "all_threads_gflops_per_thread");
+  p.gemm_mix_l1_gflops = optional_number(g, at("gemm_mix_l1_gflops"), "gemm_mix_l1_gflops");
+  p.gemm_mix_l2_gflops = optional_number(g, at("gemm_mix_l2_gflops"), "gemm_mix_l2_gflops");
   p.blas_core = r.string(g, at("blas_core"), "blas_core");
   p.blas_pin = r.string(g, at("blas_pin"), "blas_pin");
   p.dgemm_n = r.integer(g, at("dgemm_n"), "dgemm_n", 0, std::numeric_limits<std::int64_t>::max());

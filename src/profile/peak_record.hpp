@@ -15,6 +15,7 @@
 //     "one_core_gflops": 58.1, "all_cores_gflops_per_core": 57.2,
 //     "by_busy_cores": [{"cores": 2, "gflops_per_core": 57.2}],
 //     "all_threads_gflops_per_thread": 28.7,
+//     "gemm_mix_l1_gflops": 57.0, "gemm_mix_l2_gflops": 55.2,
 //     "blas_core": "Cooperlake", "blas_pin": "",
 //     "dgemm_n": 2048, "dgemm_gflops": 54.7, "dgemm_fraction": 0.94
 //   }
@@ -50,6 +51,8 @@ struct IsaPeakRecord {
   double all_cores_gflops_per_core = 0;        // 0: not measured
   std::vector<BusyCoresRecord> by_busy_cores;  // ascending cores; empty: not measured
   double all_threads_gflops_per_thread = 0;    // 0: no SMT, or not measured
+  double gemm_mix_l1_gflops = 0;               // the GEMM-mix loop, slivers in L1; 0: not measured
+  double gemm_mix_l2_gflops = 0;               // the same with A streamed from L2; 0: not measured
 };
 
 struct PeakRecord {
@@ -63,6 +66,12 @@ struct PeakRecord {
   double all_cores_gflops_per_core = 0;        // likewise; 0: not measured
   std::vector<BusyCoresRecord> by_busy_cores;  // the fastest ISA's, ascending cores
   double all_threads_gflops_per_thread = 0;    // the fastest ISA's SMT view
+  // The fastest ISA's GEMM-mix loop on one core (local/peak_loop.hpp): the
+  // FMA rate under a GEMM micro-kernel's loads, its slivers in L1 and its A
+  // panel in L2; the L2 rate is the ceiling a blocked GEMM can reach on this
+  // core. 0: not measured (older profiles).
+  double gemm_mix_l1_gflops = 0;
+  double gemm_mix_l2_gflops = 0;
   // The BLAS check: OpenBLAS's core when it ran ("" = not OpenBLAS or
   // unnamed), OPENBLAS_CORETYPE at the time ("" = unset), and one-thread
   // DGEMM(n, n, n) on one core; dgemm_n = 0: not measured.

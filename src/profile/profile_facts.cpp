@@ -7,6 +7,7 @@ ProfileFacts facts_of(const MachineProfile& p) {
   f.present = true;
   f.lb = static_cast<int>(p.lb);
   f.lb_panels = p.lb_panels;
+  f.lb_curve = curve_of(p.lb_curve, p.rule_lb);
   f.local_tried_n = p.strassen_tried_n;
   f.local_l1_n = p.strassen_l1_n;
   f.packed = p.packed;
@@ -18,7 +19,10 @@ ProfileFacts facts_of(const MachineProfile& p) {
   return f;
 }
 
-TunedLb tuned_lb(const ProfileFacts& f) { return {f.lb > 0 ? f.lb : 0, f.lb_panels}; }
+TunedLb tuned_lb(const ProfileFacts& f) {
+  return {f.lb > 0 ? f.lb : 0,
+          f.lb_curve.empty() ? LbCap::tuned(f.lb_panels) : LbCap::measured(f.lb_curve, f.lb_panels)};
+}
 
 LeafChoice leaf_choice(std::optional<local::LeafGemm> asked, const ProfileFacts& f) {
   const local::LeafGemm gemm = asked.value_or(f.packed.measured ? f.packed.leaf : local::LeafGemm::blas);

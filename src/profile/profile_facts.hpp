@@ -22,9 +22,11 @@ namespace mmbench::profile {
 
 struct ProfileFacts {
   bool present = false;  // false: no profile (every field below its default)
-  // The tuned lb (0 = none) and the panels per process share every PDGEMM
-  // keeps with it (core/lb_in_force.hpp).
+  // The tuned lb at the tuning size (0 = none), the lb curve every PDGEMM
+  // follows (empty: none), and the panels per process share every PDGEMM
+  // keeps of lb without a curve (core/lb_in_force.hpp).
   int lb = 0;
+  LbCurve lb_curve;
   int lb_panels = kLbPanelsPerProcess;
   // The local Strassen crossover: the largest n tune tried (0 = not
   // measured) and the smallest n where one level beat DGEMM (0 = none).
@@ -40,11 +42,13 @@ struct ProfileFacts {
 
 ProfileFacts facts_of(const MachineProfile& profile);
 
-// The lb a tuned PDGEMM asks for: the profile's lb, held to lb_panels
-// panels per share by every PDGEMM (LbCap::tuned). lb 0: none tuned.
+// The lb a tuned PDGEMM asks for: the profile's lb, and how every PDGEMM
+// turns it into the lb for its own size: the profile's lb curve
+// (LbCap::measured), or without one lb held to lb_panels panels per share
+// (LbCap::tuned). lb 0: none tuned.
 struct TunedLb {
   int lb = 0;
-  int panels = kLbPanelsPerProcess;
+  LbCap cap = LbCap::tuned();
 };
 TunedLb tuned_lb(const ProfileFacts& facts);
 

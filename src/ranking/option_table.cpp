@@ -25,7 +25,7 @@ std::vector<LbValue> parse_lb_values(const std::string& text, const OptionContex
       if (ctx.profile.empty()) throw UsageError("--lb auto needs --profile FILE (a machine profile from `mmbench tune`)");
       const profile::TunedLb tuned = ctx.facts ? profile::tuned_lb(*ctx.facts) : profile::TunedLb{};
       if (tuned.lb <= 0) throw UsageError("--lb auto: the profile has no tuned lb");
-      lbs.push_back({tuned.lb, true, tuned.panels});
+      lbs.push_back({tuned.lb, true, tuned.cap});
     } else {
       lbs.push_back({static_cast<int>(parse_int_list("--lb", w, 1, 1 << 20).at(0)), false});
     }
@@ -120,8 +120,9 @@ std::vector<Setting> parse_nb_values(const std::string& text, const OptionContex
 // ---- --lb ----
 std::vector<Setting> parse_lb_settings(const std::string& text, const OptionContext& ctx) {
   std::vector<Setting> out;
-  for (const LbValue v : parse_lb_values(text, ctx))
-    out.push_back(plain(v.tuned ? "auto" : std::to_string(v.lb), [v](Options& o) { o.lb = v.lb, o.lb_tuned = v.tuned, o.lb_panels = v.panels; }));
+  for (const LbValue& v : parse_lb_values(text, ctx))
+    out.push_back(plain(v.tuned ? "auto" : std::to_string(v.lb),
+                        [v](Options& o) { o.lb = v.lb, o.lb_tuned = v.tuned, o.lb_tuned_cap = v.cap; }));
   return out;
 }
 
@@ -138,7 +139,7 @@ std::vector<Options> search_lbs(const Options& o, const SearchContext& x) {
     Options v = o;
     v.lb = lb;
     v.lb_tuned = tuned;
-    if (tuned) v.lb_panels = x.tuned.panels;
+    if (tuned) v.lb_tuned_cap = x.tuned.cap;
     if (tuned && v.pr > 0) v.lb = model::lb_of(v, double(x.pb.k), v.pr, v.pc);
     out.push_back(v);
   }

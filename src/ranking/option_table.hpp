@@ -57,7 +57,7 @@ struct SearchContext {
   const algos::Problem& pb;
   int p;
   const std::vector<int>& lbs;           // untuned lbs to try (0 = the library's)
-  profile::TunedLb tuned;                // the profile's lb (0 = none) and its panels per share
+  profile::TunedLb tuned;                // the profile's lb (0 = none) and how it follows the size
   const std::vector<int>& local_levels;  // L to try; empty = the base's
   // Per row of option_table(), the values to rank where the row has no
   // search of its own (--nb 32,64 ranks both); empty: the base's value.
@@ -99,7 +99,7 @@ const OptionRow& option_row(const std::string& flag);
 struct LbValue {
   int lb = 0;
   bool tuned = false;
-  int panels = kLbPanelsPerProcess;  // a tuned lb's panels per share
+  LbCap cap = LbCap::tuned();  // how a tuned lb follows each PDGEMM's size (profile::tuned_lb)
 };
 // --lb words: 'default' -> {0}, 'auto' -> {the profile's lb, tuned} (needs
 // --profile with an lb), or numbers -> {n} (run as given).

@@ -23,11 +23,11 @@ struct Options {
   // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
   // every PDGEMM -- also each leaf of parallel Strassen -- runs
   // lb_in_force(lb, lb_cap_rule(), its k, its grid, nb)
-  // (core/lb_in_force.hpp), keeping lb_panels panels per share (the
-  // profile's lb_panels).
+  // (core/lb_in_force.hpp) with the profile's rule, lb_tuned_cap: its
+  // measured lb curve, or its lb_panels panels per share.
   bool lb_tuned = false;
-  int lb_panels = kLbPanelsPerProcess;
-  LbCap lb_cap_rule() const { return lb_tuned ? LbCap::tuned(lb_panels) : LbCap::none(); }
+  LbCap lb_tuned_cap = LbCap::tuned();
+  LbCap lb_cap_rule() const { return lb_tuned ? lb_tuned_cap : LbCap::none(); }
   int pr = 0, pc = 0;     // process grid; 0 = most square
   int recursions = -1;    // parallel Strassen levels; -1 = deepest that applies
   // The local kernel in each rank (levels, variant, cut-off, the GEMM at

@@ -41,9 +41,16 @@ std::string suggested_coretype(const CpuFlags& f, std::string_view vendor) {
 }
 
 std::string blas_kernel_warning(const BlasKernelFacts& f) {
-  if (!(f.dgemm_fraction > 0) || f.dgemm_fraction >= kBlasSlowFraction) return "";
-  const std::string reached = fmt::format("its one-thread DGEMM reached {:.0f} % of the measured peak (below {:.0f} %)",
-                                          100 * f.dgemm_fraction, 100 * kBlasSlowFraction);
+  const double ceiling = f.ceiling_fraction > 0 ? std::min(1.0, f.ceiling_fraction) : 1.0;
+  if (!(f.dgemm_fraction > 0) || f.dgemm_fraction >= kBlasSlowFraction * ceiling) return "";
+  const std::string reached =
+      f.ceiling_fraction > 0
+          ? fmt::format(
+                "its one-thread DGEMM reached {:.0f} % of this core's GEMM ceiling (below {:.0f} %; the "
+                "ceiling, the FMA rate under a GEMM micro-kernel's loads, is {:.0f} % of the FMA peak)",
+                100 * f.dgemm_fraction / ceiling, 100 * kBlasSlowFraction, 100 * f.ceiling_fraction)
+          : fmt::format("its one-thread DGEMM reached {:.0f} % of the measured peak (below {:.0f} %)",
+                        100 * f.dgemm_fraction, 100 * kBlasSlowFraction);
   const KernelWidth cpu = cpu_width(f.flags);
   const std::string suggestion = suggested_coretype(f.flags, f.vendor);
   const std::string on_cpu = fmt::format("on a CPU with {}", width_label(cpu));
@@ -84,6 +91,7 @@ std::string recorded_blas_warning(const profile::PeakRecord& r, const std::strin
   f.core = r.blas_core;
   f.pinned = r.blas_pin;
   f.dgemm_fraction = r.dgemm_fraction;
+  f.ceiling_fraction = r.one_core_gflops > 0 ? r.gemm_mix_l2_gflops / r.one_core_gflops : 0;
   return blas_kernel_warning(f);
 }
 

@@ -20,12 +20,17 @@
 
 namespace mmbench::tuner {
 
-// Below this fraction of the one-core peak a one-thread DGEMM is slow
-// enough to warn about. A BLAS whose kernel fits the CPU runs DGEMM at this
-// size close to the peak (the packing and the edges cost a few per cent);
-// a kernel one vector width too narrow does half the work per instruction
-// and, where the CPU's FMA units are full width, stays well below. 0.75 lies between the
-// two, with room for a noisy measurement either way.
+// Below this fraction of the core's GEMM ceiling a one-thread DGEMM is slow
+// enough to warn about. The ceiling is the GEMM-mix loop's rate with A in
+// L2 (local/peak_loop.hpp: the FMA rate under a micro-kernel's loads),
+// where it was measured, else the register-only FMA peak. A BLAS whose
+// kernel fits the CPU runs DGEMM at this size close to the ceiling (the
+// packing and the edges cost a few per cent); a kernel one vector width too
+// narrow does half the work per instruction and, where the CPU's FMA units
+// are full width, stays near half of it. 0.75 lies between the two, with
+// room for a noisy measurement either way. Against the FMA peak alone the
+// line flipped with the noise on an AVX-512 Xeon whose DGEMM ran at 69-79 %
+// of it: that is why the ceiling is measured.
 inline constexpr double kBlasSlowFraction = 0.75;
 // The DGEMM size of the check: large enough for any BLAS to reach its best
 // rate, small enough for a fraction of a second at a good one.
@@ -48,9 +53,13 @@ struct BlasKernelFacts {
   std::string core;       // OpenBLAS's core ("" = not OpenBLAS, or unnamed)
   std::string pinned;     // OPENBLAS_CORETYPE ("" = unset)
   double dgemm_fraction = 0;  // measured one-thread DGEMM / one-core peak; <= 0: not measured
+  // The core's GEMM ceiling / one-core peak (the GEMM-mix loop with A in
+  // L2); <= 0: not measured, the FMA peak is the ceiling then.
+  double ceiling_fraction = 0;
 };
 
-// "" when the DGEMM was not measured or reached kBlasSlowFraction;
+// "" when the DGEMM was not measured or reached kBlasSlowFraction of the
+// ceiling;
 // otherwise one line starting "warning: " with the cause (the kernel
 // narrower than the CPU -- pinned or detected --, a kernel of unknown
 // width, an unnamed BLAS, or a fitting kernel that is slow anyway) and the

@@ -203,32 +203,44 @@ std::int64_t rule_candidate(const profile::LbCheckRecord& record, std::int64_t r
   return best;
 }
 
-namespace {
-// The candidate timed at `lb`; nullptr where the check did not time it.
-const profile::LbCheckCandidate* candidate_at(const profile::LbCheckRecord& record, std::int64_t lb) {
-  for (const profile::LbCheckCandidate& c : record.candidates)
-    if (c.lb == lb) return &c;
-  return nullptr;
-}
-}  // namespace
-
-int lb_panels_from_check(const profile::LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
-                         std::int64_t share) {
-  const profile::LbCheckCandidate* best = candidate_at(record, best_lb);
-  const profile::LbCheckCandidate* cap = candidate_at(record, cap8_lb);
-  if (best == nullptr || cap == nullptr || best_lb <= cap8_lb || !(best->ratio_ci_lo > cap->ratio_ci_hi))
-    return kLbPanelsPerProcess;
-  return static_cast<int>(std::clamp<std::int64_t>(share / best_lb, 1, kLbPanelsPerProcess));
+std::vector<std::int64_t> lb_candidates(std::int64_t rule_lb, std::int64_t n, int pr, int pc, int nb) {
+  const std::int64_t width = lb_cap(n, pr, pc, nb, 1);
+  std::vector<std::int64_t> lbs = lb_ladder(rule_lb, std::max<std::int64_t>(1, width), 4);
+  const std::int64_t cap8 = lb_cap(n, pr, pc, nb);
+  if (std::find(lbs.begin(), lbs.end(), cap8) == lbs.end()) {
+    lbs.push_back(cap8);
+    std::sort(lbs.begin(), lbs.end());
+  }
+  return lbs;
 }
 
-std::int64_t recorded_lb(const profile::LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb) {
-  const profile::LbCheckCandidate* best = candidate_at(record, checked_lb);
-  const profile::LbCheckCandidate* widest = nullptr;
-  for (const profile::LbCheckCandidate& c : record.candidates)
-    if (widest == nullptr || c.lb > widest->lb) widest = &c;
-  if (best == nullptr || widest == nullptr) return checked_lb;
-  const bool wider_lost = widest->lb > best->lb && widest->ratio_ci_hi < best->ratio_ci_lo;
-  return !wider_lost && rule_lb > checked_lb ? rule_lb : checked_lb;
+std::vector<std::int64_t> lb_curve_sizes(std::int64_t n) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d : {4, 2})
+    if (n / d >= kLbCurveMinN) out.push_back(n / d);
+  out.push_back(n);
+  return out;
+}
+
+profile::LbCurveRecord lb_curve_from_checks(const std::vector<LbCheckOutcome>& checks, int pr, int pc) {
+  profile::LbCurveRecord out;
+  std::vector<const LbCheckOutcome*> done;
+  for (const LbCheckOutcome& c : checks)
+    if (c.done) done.push_back(&c);
+  std::sort(done.begin(), done.end(),
+            [](const LbCheckOutcome* a, const LbCheckOutcome* b) { return a->record.n < b->record.n; });
+  const std::int64_t owners = std::max({1, pr, pc});
+  for (const LbCheckOutcome* c : done) {
+    const std::int64_t share = std::max<std::int64_t>(1, c->record.n / owners);
+    if (!out.points.empty() && share <= out.points.back().share) continue;  // the same share twice: the first
+    if (static_cast<int>(out.points.size()) == LbCurve::kMaxPoints) break;
+    out.points.push_back({c->record.n, share, c->lb, c->record.rounds});
+  }
+  return out;
+}
+
+int lb_panels_without_curve(std::int64_t lb, std::int64_t share) {
+  return static_cast<int>(std::clamp<std::int64_t>(share / std::max<std::int64_t>(1, lb), 1, 64));
 }
 
 }  // namespace mmbench::tuner

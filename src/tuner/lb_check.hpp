@@ -1,5 +1,7 @@
 // The PDGEMM check of lb: time PDGEMM itself at the tuning size for the
-// rule's lb and a few others, and keep the fastest.
+// rule's lb and a few others, and keep the fastest; the same at n/2 and n/4,
+// so that the profile records the best lb as a function of the size (the lb
+// curve, lb_curve_from_checks below).
 //
 // Why: eq. 2.26 (tuner/lb_rule.hpp) looks at DGEMM alone. What PDGEMM wants
 // also depends on its broadcasts (PBLAS uses lb for the panel width AND to
@@ -10,11 +12,9 @@
 //
 // Candidates (lb_ladder): the rule's lb r, r/2 and r x 2, x 4, ... (factor 2)
 // up to a width, at most 6, plus the library's default 32 as the reference.
-// The tuner passes the cap of the tuning problem (lb_cap(n, pr, pc, nb),
-// core/lb_in_force.hpp: 1/8 of the smaller local share), so the lb it keeps
-// is the one a tuned lb runs with at that size. Example: r = 78, width 2048
-// -> 32 (reference), 40, 78, 156, 312, 624, 1248; n = 4096 on 1 x 2, nb 64:
-// width 256 -> 32, 40, 78, 156, 256.
+// The tuner asks for four of them up to one panel per process share, and the
+// default 8-panel cap of the size (lb_candidates below). Example: r = 78,
+// width 2048 -> 32 (reference), 40, 78, 156, 312, 624, 1248.
 //
 // Measurement (check_lb_with_pdgemm): PDGEMM(n, n, n) on the tuning
 // problem's grid, nb = 64 (run's default), one untimed warm-up call, then
@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "core/lb_in_force.hpp"
+#include "profile/lb_curve_record.hpp"
 #include "profile/machine_profile.hpp"
 
 namespace mmbench::tuner {
@@ -70,37 +71,20 @@ std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, in
 // rule 40 -> 40. 0 when no candidate is at or below rule_lb.
 std::int64_t rule_candidate(const profile::LbCheckRecord& record, std::int64_t rule_lb);
 
-// The lb a profile records, for every size a consumer meets. The check
-// times candidates only up to the cap of the tuning problem (lb_cap at the
-// tuning n), so that what it keeps is what `--lb auto` runs there; it can
-// only say that wider panels lose up to that width. So:
-//  - the check's best, where the widest candidate it timed ran surely
-//    slower (its ratio interval entirely below the best's): wider panels
-//    lose, at least at this size;
-//  - else the rule's lb, where that is larger: the widest candidate won, or
-//    could not be told from the best, so the cap, not the measurement,
-//    stopped the check; every PDGEMM gets the rule's lb capped at its own
-//    share (core/lb_in_force.hpp);
-//  - else the check's best.
-// Example, 1 x 2, nb 64, tuned at n = 2048 (candidates 32, 64, 128), rule
-// 244: best 128 -> 244, run as 128 at n = 2048, 244 at 4096 (cap 256) and
-// 8192; best 64 at 1.333 [0.731, 1.624] beside 128 at 1.326 [1.180, 1.876]
-// -> 244 (no evidence that 128 loses); best 64 at 1.10 [1.09, 1.11] beside
-// 128 at 1.02 [1.01, 1.03] -> 64 at every n. Without candidates: checked_lb.
-std::int64_t recorded_lb(const profile::LbCheckRecord& record, std::int64_t checked_lb, std::int64_t rule_lb);
+// The candidates of the check at size n on a pr x pc grid: lb_ladder(rule,
+// width, 4) up to one panel per process share (width = lb_cap(n, pr, pc,
+// nb, 1)), with the default cap of that size (lb_cap(n, pr, pc, nb), 8
+// panels) among them, and 32. Four around the rule's, the cap and 32: at
+// most six, so that make run's tune stays within its time on slow machines.
+// Example: rule 78, n = 4096 on 1 x 2, nb 64 (width 2048, cap 256) -> 32,
+// 40, 78, 156, 256, 312.
+std::vector<std::int64_t> lb_candidates(std::int64_t rule_lb, std::int64_t n, int pr, int pc, int nb);
 
-// Panels per share that the check found: where its best lb is wider than
-// the default cap (cap8_lb, lb_cap at kLbPanelsPerProcess panels) and surely
-// faster than it (the best's ratio interval entirely above the cap's), the
-// cap is loosened to the best's panels, share / best_lb (at least 1);
-// otherwise kLbPanelsPerProcess. share: the tuning problem's smaller
-// process share of k (n / max(pr, pc)). Example: n = 2048 on 1 x 2 (share
-// 1024, cap 128), best 512 at 1.42 [1.40, 1.45] beside 128 at 1.32 [1.30,
-// 1.34] -> 2 panels: lb 512 then runs as 256 at n = 1024 and as 512 from
-// n = 2048 on; best 512 at 1.33 [1.20, 1.45] beside 128 at 1.32 [1.30,
-// 1.34] -> 8 (not surely faster).
-int lb_panels_from_check(const profile::LbCheckRecord& record, std::int64_t best_lb, std::int64_t cap8_lb,
-                         std::int64_t share);
+// The sizes the lb curve is measured at, ascending: n/4, n/2 where they are
+// at least kLbCurveMinN, and n itself. Example: 4096 -> 1024, 2048, 4096;
+// 512 -> 256, 512; 128 -> 128.
+inline constexpr std::int64_t kLbCurveMinN = 256;
+std::vector<std::int64_t> lb_curve_sizes(std::int64_t n);
 
 struct LbDecision {
   std::int64_t lb = 0;  // the chosen candidate
@@ -143,5 +127,20 @@ struct LbCheckOutcome {
 LbCheckOutcome check_lb_with_pdgemm(const LbCheckOptions& options, const std::vector<std::int64_t>& lbs,
                                     std::int64_t rule_lb, MPI_Comm comm,
                                     const std::function<void(const std::string&)>& say);
+
+// The lb curve a profile records (profile/lb_curve_record.hpp): one point
+// per check that was done, {n, share = n / max(pr, pc), the check's best,
+// its rounds}, ascending (the ceiling past the largest is the profile's
+// reading of them, curve_of). Why a curve and not one lb: the best lb
+// follows the problem in ways one panel count cannot hold, e.g. on two
+// namespace nodes at 1 Gbit/s 32 at n = 1024 and 256 from 2048 on (16 and
+// 4 panels per share), on the Zen 1 VM 512 at every n (1 to 8 panels).
+// Checks not done are left out; none done: an empty curve.
+profile::LbCurveRecord lb_curve_from_checks(const std::vector<LbCheckOutcome>& checks, int pr, int pc);
+
+// The panels per share a profile records for readers that know no curve:
+// share / lb, from 1 to 64, so that such a reader runs lb at the tuning size
+// and proportionally less below it. Example: lb 512, share 2048 -> 4.
+int lb_panels_without_curve(std::int64_t lb, std::int64_t share);
 
 }  // namespace mmbench::tuner

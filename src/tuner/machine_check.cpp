@@ -36,7 +36,9 @@ profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& 
                              p.one_core_gflops,
                              p.all_cores_gflops_per_core,
                              {},
-                             p.all_threads_gflops_per_thread};
+                             p.all_threads_gflops_per_thread,
+                             p.gemm_mix_l1_gflops,
+                             p.gemm_mix_l2_gflops};
     for (const BusyCoresRate& b : p.by_busy_cores) i.by_busy_cores.push_back({b.cores, b.gflops_per_core});
     r.isas.push_back(std::move(i));
     if (fastest == nullptr || p.one_core_gflops > fastest->one_core_gflops) fastest = &p;
@@ -46,6 +48,8 @@ profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& 
   if (fastest != nullptr) {
     r.by_busy_cores = r.isas[static_cast<std::size_t>(fastest - peak.isas.data())].by_busy_cores;
     r.all_threads_gflops_per_thread = fastest->all_threads_gflops_per_thread;
+    r.gemm_mix_l1_gflops = fastest->gemm_mix_l1_gflops;
+    r.gemm_mix_l2_gflops = fastest->gemm_mix_l2_gflops;
   }
   r.blas_core = blas_core;
   r.blas_pin = blas_pin;
@@ -101,14 +105,22 @@ std::string describe_recorded_peak(const profile::PeakRecord& r) {
                      r.all_cores_gflops_per_core * r.cores);
   if (r.all_threads_gflops_per_thread > 0)
     s += fmt::format("; SMT: {:.1f} per thread on {} logical CPUs", r.all_threads_gflops_per_thread, r.logical_cpus);
+  if (r.gemm_mix_l2_gflops > 0 && r.one_core_gflops > 0)
+    s += fmt::format(
+        "; GEMM ceiling (the FMA rate under a micro-kernel's loads) {:.1f} GFLOP/s with A in L2 = {:.0f} "
+        "% of the FMA peak ({:.1f} in L1)",
+        r.gemm_mix_l2_gflops, 100 * r.gemm_mix_l2_gflops / r.one_core_gflops, r.gemm_mix_l1_gflops);
   return s;
 }
 
 std::string describe_recorded_dgemm(const profile::PeakRecord& r) {
   if (r.dgemm_n <= 0) return "not measured";
   const std::string core = r.blas_core.empty() ? "the BLAS" : "OpenBLAS core " + r.blas_core;
-  return fmt::format("{:.1f} GFLOP/s at n = {}, one thread, {}: {:.0f} % of the one-core peak", r.dgemm_gflops,
-                     static_cast<long long>(r.dgemm_n), core, 100 * r.dgemm_fraction);
+  std::string s = fmt::format("{:.1f} GFLOP/s at n = {}, one thread, {}: {:.0f} % of the one-core peak", r.dgemm_gflops,
+                              static_cast<long long>(r.dgemm_n), core, 100 * r.dgemm_fraction);
+  if (r.gemm_mix_l2_gflops > 0)
+    s += fmt::format(", {:.0f} % of the GEMM ceiling", 100 * r.dgemm_gflops / r.gemm_mix_l2_gflops);
+  return s;
 }
 
 std::string describe_peak_record(const profile::PeakRecord& r) {

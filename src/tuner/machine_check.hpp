@@ -33,10 +33,12 @@ profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& 
 profile::PeakRecord check_machine(const MachineCheckOptions& options, MPI_Comm comm);
 
 // The record in words, for tune's and doctor's output:
-//   peak: "avx512 58.1 GFLOP/s one core, 57.2 per core on 2 cores at once"
-//         (the fastest ISA's; "not measured" without any);
+//   peak: "avx512 58.1 GFLOP/s one core, 57.2 per core on 2 cores at once;
+//         GEMM ceiling (...) 55.2 GFLOP/s with A in L2 = 95 % of the FMA
+//         peak (57.0 in L1)" (the fastest ISA's; "not measured" without any);
 //   dgemm: "54.7 GFLOP/s at n = 2048, one thread, OpenBLAS core Cooperlake:
-//          94 % of the one-core peak" ("not measured" with dgemm_n = 0);
+//          94 % of the one-core peak, 99 % of the GEMM ceiling" ("not
+//          measured" with dgemm_n = 0);
 //   describe_peak_record: "peak " + peak + "; DGEMM " + dgemm.
 std::string describe_recorded_peak(const profile::PeakRecord& record);
 std::string describe_recorded_dgemm(const profile::PeakRecord& record);

@@ -47,6 +47,38 @@ std::int64_t calibrate(local::PeakLoop loop, double seconds) {
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(iterations) * seconds / t));
 }
 
+// The GEMM-mix loop's rate on this thread: A's slivers (one in L1, or a
+// kMixL2PanelBytes panel of them in L2) against one B sliver, operands in
+// [0.5, 1]; passes calibrated like the peak loop's iterations, the best of
+// `repeats`.
+double gemm_mix_gflops(local::MixLoop loop, VectorIsa isa, bool l2, double seconds, int repeats) {
+  const std::int64_t kc = l2 ? kMixL2Kc : kMixL1Kc;
+  const std::int64_t sliver = 2 * doubles_per_vector(isa) * kc;
+  const std::int64_t slivers =
+      l2 ? std::max<std::int64_t>(2, kMixL2PanelBytes / (sliver * static_cast<std::int64_t>(sizeof(double)))) : 1;
+  std::vector<double> a(static_cast<std::size_t>(sliver * slivers)),
+      b(static_cast<std::size_t>(local::mix_columns(isa) * kc));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 0.5 + 0.5 * static_cast<double>(i % 7) / 7.0;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = 0.5 + 0.5 * static_cast<double>(i % 5) / 5.0;
+  const auto run = [&](std::int64_t passes) {
+    const double t0 = now_s();
+    g_sink = g_sink + loop(a.data(), slivers, b.data(), kc, passes);
+    return now_s() - t0;
+  };
+  std::int64_t passes = 16;
+  double t = run(passes);
+  while (t < 5e-3 && passes < (std::int64_t{1} << 40)) {
+    passes *= 4;
+    t = run(passes);
+  }
+  passes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(passes) * seconds / t));
+  const double flops = static_cast<double>(local::mix_flops_per_step(isa)) * static_cast<double>(kc * slivers) *
+                       static_cast<double>(passes);
+  double best = 0;
+  for (int r = 0; r < repeats; ++r) best = std::max(best, flops / run(passes) / 1e9);
+  return best;
+}
+
 // The CPUs this process may run on.
 std::vector<int> allowed_cpus() {
   cpu_set_t set;
@@ -131,6 +163,10 @@ PeakMeasurement measure_peak(const PeakOptions& o, const std::vector<int>& cpus_
     for (int r = 0; r < o.repeats; ++r)
       p.one_core_gflops =
           std::max(p.one_core_gflops, flops * static_cast<double>(iterations) / time_loop(loop, iterations) / 1e9);
+    if (const local::MixLoop mix = local::gemm_mix_loop(isa)) {
+      p.gemm_mix_l1_gflops = gemm_mix_gflops(mix, isa, false, o.seconds, o.repeats);
+      p.gemm_mix_l2_gflops = gemm_mix_gflops(mix, isa, true, o.seconds, o.repeats);
+    }
     if (o.all_cores && !cores.empty()) {
       for (int busy : busy_core_ladder(static_cast<int>(cores.size()))) {
         const std::vector<int> first(cores.begin(), cores.begin() + busy);
@@ -155,8 +191,8 @@ PeakMeasurement measure_peak_on_rank0(const PeakOptions& o, MPI_Comm comm_handle
   const bool root = comm.rank() == 0;
   record_node_cpus(comm);
   // Flattened for the broadcast: ISA count, threads, logical CPUs, pinned,
-  // then per ISA: isa, one core, all cores, all threads, ladder length L,
-  // then L (cores, rate) pairs.
+  // then per ISA: isa, one core, all cores, all threads, the two GEMM-mix
+  // rates, ladder length L, then L (cores, rate) pairs.
   std::vector<double> flat;
   std::string error;
   run_taking_part(
@@ -175,7 +211,8 @@ PeakMeasurement measure_peak_on_rank0(const PeakOptions& o, MPI_Comm comm_handle
                   static_cast<double>(m.logical_cpus), m.pinned ? 1.0 : 0.0};
           for (const IsaPeak& p : m.isas) {
             flat.insert(flat.end(), {static_cast<double>(p.isa), p.one_core_gflops, p.all_cores_gflops_per_core,
-                                     p.all_threads_gflops_per_thread, static_cast<double>(p.by_busy_cores.size())});
+                                     p.all_threads_gflops_per_thread, p.gemm_mix_l1_gflops, p.gemm_mix_l2_gflops,
+                                     static_cast<double>(p.by_busy_cores.size())});
             for (const BusyCoresRate& b : p.by_busy_cores)
               flat.insert(flat.end(), {static_cast<double>(b.cores), b.gflops_per_core});
           }
@@ -201,8 +238,10 @@ PeakMeasurement measure_peak_on_rank0(const PeakOptions& o, MPI_Comm comm_handle
     p.one_core_gflops = flat[at + 1];
     p.all_cores_gflops_per_core = flat[at + 2];
     p.all_threads_gflops_per_thread = flat[at + 3];
-    const int ladder = static_cast<int>(flat[at + 4]);
-    at += 5;
+    p.gemm_mix_l1_gflops = flat[at + 4];
+    p.gemm_mix_l2_gflops = flat[at + 5];
+    const int ladder = static_cast<int>(flat[at + 6]);
+    at += 7;
     for (int j = 0; j < ladder; ++j, at += 2) p.by_busy_cores.push_back({static_cast<int>(flat[at]), flat[at + 1]});
     m.isas.push_back(std::move(p));
   }

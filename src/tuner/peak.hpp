@@ -11,6 +11,10 @@
 // Each measurement runs the loop for `seconds` (its iteration count
 // calibrated first) `repeats` times and keeps the fastest: anything else
 // that runs only ever slows a repeat down. A few tenths of a second per ISA.
+// Beside the register-only loop, each ISA's GEMM-mix loop on one core (the
+// FMA rate under a micro-kernel's loads, local/peak_loop.hpp): the ceiling a
+// GEMM can reach here, so that a DGEMM well below the FMA peak can be told
+// from a slow BLAS.
 #pragma once
 
 #include <mpi.h>
@@ -38,7 +42,18 @@ struct IsaPeak {
   // One thread per logical CPU at once, per thread (SMT hosts; 0: no SMT
   // siblings among the CPUs, or not measured).
   double all_threads_gflops_per_thread = 0;
+  // The GEMM-mix loop (local/peak_loop.hpp) on one core: slivers in L1, and
+  // A streamed from a kMixL2PanelBytes panel in L2 (0: not built).
+  double gemm_mix_l1_gflops = 0;
+  double gemm_mix_l2_gflops = 0;
 };
+
+// The GEMM-mix loop's buffers: k steps per sliver in L1 and in L2, and the
+// size of the L2 case's A panel (fits the 256 KiB L2 of the smallest x86
+// core mmbench has met, twice over the largest L1).
+inline constexpr std::int64_t kMixL1Kc = 64;
+inline constexpr std::int64_t kMixL2Kc = 256;
+inline constexpr std::int64_t kMixL2PanelBytes = 192 * 1024;
 
 struct PeakMeasurement {
   std::vector<IsaPeak> isas;  // widest first; empty: no ISA measured (not x86-64)

@@ -53,16 +53,24 @@ std::string profile_csv(const RobustLb& rule, const std::map<std::int64_t, std::
   return csv;
 }
 
-// The PDGEMM check, columns as in docs/csv-columns.md ("lb check").
-std::string lb_check_csv(const profile::LbCheckRecord& c, int pr, int pc, std::int64_t rule_lb, std::int64_t lb) {
+// The PDGEMM checks, smaller sizes first, columns as in docs/csv-columns.md
+// ("lb check"); chosen marks each size's best.
+std::string lb_check_csv(const LbChecks& checks, int pr, int pc, std::int64_t rule_lb) {
   std::string csv =
       "n,pr,pc,nb,lb,rounds,mflops_median,ratio_median,ratio_ci_lo,ratio_ci_hi,coverage,reference_lb,rule_lb,"
       "chosen\n";
-  for (const profile::LbCheckCandidate& cd : c.candidates)
-    csv += fmt::format("{},{},{},{},{},{},{:.3f},{:.5f},{:.5f},{:.5f},{:.4f},{},{},{}\n", static_cast<long long>(c.n),
-                       pr, pc, c.nb, static_cast<long long>(cd.lb), c.rounds, cd.mflops_median, cd.ratio_median,
-                       cd.ratio_ci_lo, cd.ratio_ci_hi, c.coverage, static_cast<long long>(c.reference_lb),
-                       static_cast<long long>(rule_lb), cd.lb == lb ? 1 : 0);
+  std::vector<const LbCheckOutcome*> all;
+  for (const LbCheckOutcome& c : checks.smaller) all.push_back(&c);
+  all.push_back(&checks.at_n);
+  for (const LbCheckOutcome* check : all) {
+    if (!check->done) continue;
+    const profile::LbCheckRecord& c = check->record;
+    for (const profile::LbCheckCandidate& cd : c.candidates)
+      csv += fmt::format("{},{},{},{},{},{},{:.3f},{:.5f},{:.5f},{:.5f},{:.4f},{},{},{}\n", static_cast<long long>(c.n),
+                         pr, pc, c.nb, static_cast<long long>(cd.lb), c.rounds, cd.mflops_median, cd.ratio_median,
+                         cd.ratio_ci_lo, cd.ratio_ci_hi, c.coverage, static_cast<long long>(c.reference_lb),
+                         static_cast<long long>(rule_lb), cd.lb == check->lb ? 1 : 0);
+  }
   return csv;
 }
 
@@ -105,8 +113,8 @@ profile::NetworkLevelsRecord network_levels_of(const NetworkCalibration& net) {
 profile::MachineProfile assemble_profile(const Session& s, const Measurements& m) {
   const TuneOptions& options = s.options;
   const RobustLb& rule = m.dgemm.rule;
-  const std::int64_t lb = m.lb;
-  const LbCheckOutcome& check = m.check.value;
+  const std::int64_t lb = m.lb.lb;
+  const LbCheckOutcome& check = m.check.value.at_n;
   const NetworkCalibration& net = m.net.value;
   const AddBandwidth& add = m.add.value;
   const LocalCrossover& cross = m.cross.value;
@@ -122,8 +130,9 @@ profile::MachineProfile assemble_profile(const Session& s, const Measurements& m
   p.libraries.blas = trim(blas_config());
   p.libraries.scalapack = options.scalapack_version;
   p.problem = {options.n, options.pr, options.pc, options.kmin, s.kmax, options.x, options.exhaustive};
-  p.lb = m.recorded_lb > 0 ? m.recorded_lb : lb;
-  p.lb_panels = m.lb_panels;
+  p.lb = lb;
+  p.lb_panels = m.lb.panels;
+  p.lb_curve = m.lb.curve;
   p.rule_lb = rule.lb;
   p.lb_at_max = m.dgemm.best.k;
   p.peak_dgemm_mflops = m.dgemm.best.median;
@@ -202,12 +211,10 @@ std::string write_profile_json(const Session& s, const profile::MachineProfile& 
 
 std::string write_outputs(const Session& s, const Measurements& m, const profile::MachineProfile& p) {
   const TuneOptions& options = s.options;
-  // The profile CSV's lb column is the profile's lb (recorded_lb), as in the profile.
-  write_text(s, options.profile_csv_path,
-             profile_csv(m.dgemm.rule, m.dgemm.timings, options.x, m.recorded_lb > 0 ? m.recorded_lb : m.lb));
-  if (m.check.value.done)
-    write_text(s, options.lb_check_csv_path,
-               lb_check_csv(m.check.value.record, options.pr, options.pc, m.dgemm.rule.lb, m.lb));
+  // The profile CSV's lb column is the profile's lb, as in the profile.
+  write_text(s, options.profile_csv_path, profile_csv(m.dgemm.rule, m.dgemm.timings, options.x, m.lb.lb));
+  if (m.check.value.at_n.done)
+    write_text(s, options.lb_check_csv_path, lb_check_csv(m.check.value, options.pr, options.pc, m.dgemm.rule.lb));
   if (!m.kernel_model.csv.empty()) write_text(s, options.kernel_model_csv_path, m.kernel_model.csv);
   return write_profile_json(s, p);
 }

@@ -77,49 +77,31 @@ DgemmProfileStep profile_dgemm(Session& s) {
   return out;
 }
 
-Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
+namespace {
+// One PDGEMM check at size n (lb_candidates, check_lb_with_pdgemm), said
+// as it goes.
+LbCheckOutcome check_lb_at(Session& s, const RobustLb& rule, std::int64_t n, int rounds) {
   const TuneOptions& options = s.options;
-  Timed<LbCheckOutcome> out;
-  LbCheckOutcome& check = out.value;
-  check.lb = rule.lb;
-  if (!options.lb_check) {
-    s.note("lb check skipped (--no-lb-check): lb = the rule's");
-    return out;
-  }
-  const double t0 = MPI_Wtime();
-  // Up to one panel per process share, and the default cap of the tuning
-  // problem (core/lb_in_force.hpp) among them: whether panels wider than
-  // the cap win here decides the profile's lb_panels (lb_panels_from_check).
-  // Four around the rule's (r/2, r, 2r, 4r, clamped), the cap and 32: at
-  // most six candidates, where stopping at the cap usually left four: looking
-  // past it costs the check about half again, not twice (make run's tune
-  // must leave its sweep time within 10 minutes on slow machines).
-  const std::int64_t width = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb, 1);
-  std::vector<std::int64_t> lbs = lb_ladder(rule.lb, std::max<std::int64_t>(1, width), 4);
-  const std::int64_t cap8 = lb_cap(options.n, options.pr, options.pc, options.lb_check_nb);
-  if (std::find(lbs.begin(), lbs.end(), cap8) == lbs.end()) {
-    lbs.push_back(cap8);
-    std::sort(lbs.begin(), lbs.end());
-  }
+  const std::vector<std::int64_t> lbs = lb_candidates(rule.lb, n, options.pr, options.pc, options.lb_check_nb);
   std::string list;
   for (std::int64_t v : lbs) {
     if (!list.empty()) list += ',';
     list += std::to_string(v);
   }
-  s.say(fmt::format("lb check: PDGEMM n={} grid {}x{} nb={}, lb {} ({} rounds)", static_cast<long long>(options.n),
-                    options.pr, options.pc, options.lb_check_nb, list, options.lb_check_rounds));
+  s.say(fmt::format("lb check: PDGEMM n={} grid {}x{} nb={}, lb {} ({} rounds)", static_cast<long long>(n), options.pr,
+                    options.pc, options.lb_check_nb, list, rounds));
   LbCheckOptions co;
-  co.n = options.n;
+  co.n = n;
   co.pr = options.pr;
   co.pc = options.pc;
   co.nb = options.lb_check_nb;
-  co.rounds = options.lb_check_rounds;
+  co.rounds = rounds;
   co.warmup = std::max(1, options.warmup);
-  check = check_lb_with_pdgemm(co, lbs, rule.lb, s.comm, s.say);
-  out.seconds = MPI_Wtime() - t0;
+  const double t0 = MPI_Wtime();
+  LbCheckOutcome check = check_lb_with_pdgemm(co, lbs, rule.lb, s.comm, s.say);
   if (!check.done) {
-    s.say_and_note("lb check not done: " + check.reason + "; lb = the rule's");
-    return out;
+    s.say_and_note(fmt::format("lb check at n = {} not done: {}", static_cast<long long>(n), check.reason));
+    return check;
   }
   auto speed = [&](std::int64_t lb) {
     for (const profile::LbCheckCandidate& c : check.record.candidates)
@@ -127,48 +109,63 @@ Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule) {
     return 0.0;
   };
   const std::int64_t rule_cand = rule_candidate(check.record, rule.lb);
-  s.say(fmt::format("lb check: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {} as checked, {}: {:.3f}x) in "
-                    "{:.1f} s",
-                    static_cast<long long>(check.lb), speed(check.lb), static_cast<long long>(rule.lb),
-                    static_cast<long long>(rule_cand), speed(rule_cand), out.seconds));
+  s.say(fmt::format(
+      "lb check: n = {}: lb = {} ({:.3f}x the speed of lb = 32; the rule's lb = {} as checked, {}: "
+      "{:.3f}x) in {:.1f} s",
+      static_cast<long long>(n), static_cast<long long>(check.lb), speed(check.lb), static_cast<long long>(rule.lb),
+      static_cast<long long>(rule_cand), speed(rule_cand), MPI_Wtime() - t0));
   s.note(fmt::format("lb: PDGEMM check at n = {} ({} candidates, {} rounds, nb {}): lb = {}, the rule's {}",
-                     static_cast<long long>(options.n), lbs.size(), options.lb_check_rounds, options.lb_check_nb,
+                     static_cast<long long>(n), lbs.size(), rounds, options.lb_check_nb,
                      static_cast<long long>(check.lb), static_cast<long long>(rule.lb)));
+  return check;
+}
+}  // namespace
+
+Timed<LbChecks> check_lb(Session& s, const RobustLb& rule) {
+  const TuneOptions& options = s.options;
+  Timed<LbChecks> out;
+  out.value.at_n.lb = rule.lb;
+  if (!options.lb_check) {
+    s.note("lb check skipped (--no-lb-check): lb = the rule's");
+    return out;
+  }
+  const double t0 = MPI_Wtime();
+  // The tuning size first (the profile's lb_check), then the smaller sizes
+  // of the curve, each with more rounds: a call there costs an eighth or a
+  // 64th of one at n, and its times are noisier.
+  out.value.at_n = check_lb_at(s, rule, options.n, options.lb_check_rounds);
+  if (out.value.at_n.done)
+    for (std::int64_t n : lb_curve_sizes(options.n)) {
+      if (n == options.n) continue;
+      const int rounds = options.lb_check_rounds * static_cast<int>(std::min<std::int64_t>(4, options.n / n));
+      LbCheckOutcome c = check_lb_at(s, rule, n, rounds);
+      if (c.done) out.value.smaller.push_back(std::move(c));
+    }
+  out.seconds = MPI_Wtime() - t0;
   return out;
 }
 
-RecordedLb record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule) {
-  if (!check.done) return {rule.lb, kLbPanelsPerProcess};
+RecordedLb record_lb(Session& s, const LbChecks& checks, const RobustLb& rule) {
+  if (!checks.at_n.done) return {rule.lb, kLbPanelsPerProcess, {}};
   const TuneOptions& options = s.options;
-  const std::int64_t share = options.n / std::max({1, options.pr, options.pc});
-  const int panels = lb_panels_from_check(check.record, check.lb,
-                                          lb_cap(options.n, options.pr, options.pc, options.lb_check_nb), share);
-  if (panels != kLbPanelsPerProcess) {
-    // Wider panels won, surely: the check's best, with its panels per share.
-    s.say_and_note(fmt::format(
-        "lb: the check's best, {}, is {} panel(s) per share at n = {} and surely faster than the default cap "
-        "of {} panels; the profile keeps {} panel(s) per share (n = {}: {}, n = {}: {})",
-        static_cast<long long>(check.lb), panels, static_cast<long long>(options.n), kLbPanelsPerProcess, panels,
-        static_cast<long long>(options.n / 2),
-        lb_in_force(check.lb, LbCap::tuned(panels), options.n / 2, options.pr, options.pc, options.lb_check_nb),
-        static_cast<long long>(options.n),
-        lb_in_force(check.lb, LbCap::tuned(panels), options.n, options.pr, options.pc, options.lb_check_nb)));
-    return {check.lb, panels};
+  std::vector<LbCheckOutcome> all = checks.smaller;
+  all.push_back(checks.at_n);
+  RecordedLb out;
+  out.lb = checks.at_n.lb;
+  out.curve = lb_curve_from_checks(all, options.pr, options.pc);
+  out.panels = lb_panels_without_curve(out.lb, options.n / std::max({1, options.pr, options.pc}));
+  const LbCurve curve = profile::curve_of(out.curve, rule.lb);
+  const LbCap cap = LbCap::measured(curve, out.panels);
+  std::string by_n;
+  for (std::int64_t n = options.n / 4; n <= 4 * options.n; n *= 2) {
+    if (n < 1) continue;
+    if (!by_n.empty()) by_n += ", ";
+    by_n += fmt::format("n = {}: {}", static_cast<long long>(n),
+                        lb_in_force(out.lb, cap, n, options.pr, options.pc, options.lb_check_nb));
   }
-  const std::int64_t recorded = recorded_lb(check.record, check.lb, rule.lb);
-  if (recorded != check.lb) {
-    const std::int64_t twice = 2 * options.n;
-    s.say_and_note(fmt::format(
-        "lb: the check found nothing wider than {} surely slower (n = {} on {}x{}, widest timed {}); the "
-        "profile records the rule's {}, which each PDGEMM gets capped at its own share (n = {}: {}, n = {}: {})",
-        static_cast<long long>(check.lb), static_cast<long long>(options.n), options.pr, options.pc,
-        static_cast<long long>(check.record.candidates.empty() ? 0 : check.record.candidates.back().lb),
-        static_cast<long long>(recorded), static_cast<long long>(options.n),
-        lb_in_force(recorded, LbCap::tuned(), options.n, options.pr, options.pc, options.lb_check_nb),
-        static_cast<long long>(twice),
-        lb_in_force(recorded, LbCap::tuned(), twice, options.pr, options.pc, options.lb_check_nb)));
-  }
-  return {recorded, kLbPanelsPerProcess};
+  s.say_and_note(fmt::format("lb: the curve from {} size(s), ceiling {}: {}", out.curve.points.size(),
+                             static_cast<long long>(curve.ceiling), by_n));
+  return out;
 }
 
 Timed<NetworkCalibration> calibrate(Session& s) {

@@ -107,17 +107,25 @@ profile::PeakRecord measure_peak(Session& s);
 // Step 1 (DgemmProfileStep above).
 DgemmProfileStep profile_dgemm(Session& s);
 
-// Step 2: PDGEMM check of lb candidates around the rule's (unless
-// --no-lb-check); check.lb is the rule's where it was not done.
-Timed<LbCheckOutcome> check_lb(Session& s, const RobustLb& rule);
-// The lb the profile records and its panels per share (lb_panels_from_check
-// and recorded_lb, lb_check.hpp), said when they differ from the check's
-// best under the default cap.
+// Step 2: PDGEMM checks of lb candidates around the rule's (unless
+// --no-lb-check) at the tuning size and the smaller sizes of the lb curve
+// (lb_curve_sizes, lb_check.hpp); at_n.lb is the rule's where the check at
+// the tuning size was not done.
+struct LbChecks {
+  LbCheckOutcome at_n;                  // the tuning size: the profile's lb_check
+  std::vector<LbCheckOutcome> smaller;  // the curve's smaller sizes that were checked, ascending n
+};
+Timed<LbChecks> check_lb(Session& s, const RobustLb& rule);
+// What the profile records of them: lb (the check's best at the tuning
+// size, or the rule's without a check), the curve (lb_curve_from_checks)
+// and the panels a reader without curves keeps (lb_panels_without_curve),
+// said with the lb the curve gives from n/4 to 4n.
 struct RecordedLb {
   std::int64_t lb = 0;
   int panels = kLbPanelsPerProcess;
+  profile::LbCurveRecord curve;
 };
-RecordedLb record_lb(Session& s, const LbCheckOutcome& check, const RobustLb& rule);
+RecordedLb record_lb(Session& s, const LbChecks& checks, const RobustLb& rule);
 
 // Step 3: the network.
 Timed<NetworkCalibration> calibrate(Session& s);
@@ -147,12 +155,8 @@ Timed<profile::BlasKernelRecord> probe_kernels(Session& s);
 struct Measurements {
   profile::PeakRecord cpu_peak;
   DgemmProfileStep dgemm;
-  Timed<LbCheckOutcome> check;
-  std::int64_t lb = 0;  // the lb in force at the tuning size: the check's, or the rule's
-  // The lb the profile records for every size (recorded_lb, lb_check.hpp):
-  // lb, or the rule's where the tuning size's cap bound the check.
-  std::int64_t recorded_lb = 0;
-  int lb_panels = kLbPanelsPerProcess;
+  Timed<LbChecks> check;
+  RecordedLb lb;  // the lb, its curve and panels the profile records
   Timed<NetworkCalibration> net;
   Timed<AddBandwidth> add;
   Timed<LocalCrossover> cross;

@@ -55,10 +55,7 @@ profile::MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   m.cpu_peak = measure_peak(s);
   m.dgemm = profile_dgemm(s);
   m.check = check_lb(s, m.dgemm.rule);
-  m.lb = m.check.value.done ? m.check.value.lb : m.dgemm.rule.lb;
-  const RecordedLb recorded = record_lb(s, m.check.value, m.dgemm.rule);
-  m.recorded_lb = recorded.lb;
-  m.lb_panels = recorded.panels;
+  m.lb = record_lb(s, m.check.value, m.dgemm.rule);
   m.net = calibrate(s);
   m.add = measure_add(s);
   m.cross = measure_crossover(s);

@@ -170,9 +170,10 @@ void run(int ranks) {
             "candidate lb " + std::to_string(c.lb) + " has a rate and an interval around its median");
     }
     check(has_rule && has_cap && has_ref, "candidates hold the rule's lb, the cap and 32 (ratio 1)");
-    // Exactly the documented ladder around the rule's lb (tuner/lb_check.hpp,
-    // four at most) up to that width, with the cap. Its length follows the
-    // rule's lb, which this tiny profile picks by timing noise.
+    // Exactly the documented candidates (lb_candidates, tuner/lb_check.hpp):
+    // the ladder around the rule's lb (four at most) up to that width, with
+    // the cap and 32. Its length follows the rule's lb, which this tiny
+    // profile picks by timing noise.
     std::vector<std::int64_t> checked;
     std::string listed;
     for (const LbCheckCandidate& c : p.lb_check.candidates) {
@@ -180,21 +181,18 @@ void run(int ranks) {
       listed += ' ';
       listed += std::to_string(c.lb);
     }
-    std::vector<std::int64_t> expected = lb_ladder(p.rule_lb, width, 4);
-    if (std::find(expected.begin(), expected.end(), cap8) == expected.end()) expected.push_back(cap8);
-    std::sort(expected.begin(), expected.end());
-    check(checked == expected, "the candidates are lb_ladder(rule_lb " + std::to_string(p.rule_lb) + ", width " +
-                                   std::to_string(width) + ", 4) and the cap " + std::to_string(cap8) + "; got" + listed);
-    // The profile's lb and panels follow from the check (lb_check.hpp): the
-    // best with fewer panels where it surely beat the cap, else
-    // recorded_lb's choice with 8.
-    const int want_panels = lb_panels_from_check(p.lb_check, best_lb, cap8, 128 / ranks);
-    check(p.lb_panels == want_panels,
-          "lb_panels " + std::to_string(p.lb_panels) + ", expected " + std::to_string(want_panels));
-    const std::int64_t want_lb =
-        want_panels != kLbPanelsPerProcess ? best_lb : recorded_lb(p.lb_check, best_lb, p.rule_lb);
-    check(p.lb == want_lb, "lb " + std::to_string(p.lb) + ", expected " + std::to_string(want_lb) + " (check's best " +
-                               std::to_string(best_lb) + ", rule " + std::to_string(p.rule_lb) + ")");
+    check(checked == lb_candidates(p.rule_lb, 128, 1, ranks, 64), "the candidates are lb_candidates(rule_lb " +
+                                                                      std::to_string(p.rule_lb) + ", 128, 1 x " +
+                                                                      std::to_string(ranks) + "); got" + listed);
+    // The profile's lb is the check's best; its curve has the one size
+    // (n = 128 is below kLbCurveMinN's halves) with that lb; readers
+    // without curves keep share / lb panels.
+    check(p.lb == best_lb, "lb " + std::to_string(p.lb) + ", expected the check's best " + std::to_string(best_lb));
+    check(p.lb_curve.points.size() == 1 && p.lb_curve.points[0].n == 128 && p.lb_curve.points[0].share == 128 / ranks &&
+              p.lb_curve.points[0].lb == best_lb && p.lb_curve.points[0].rounds == 3,
+          "lb_curve: one point {128, share, the best, 3 rounds}");
+    check(p.lb_panels == lb_panels_without_curve(best_lb, 128 / ranks),
+          "lb_panels " + std::to_string(p.lb_panels) + ", expected share / lb");
     check(p.lb_check.csv == check_csv_path, "lb_check.csv names the check's CSV");
     // The threaded DGEMM.
     check(p.dgemm_threads == p.cores && p.dgemm_threaded_n == 1024 && p.dgemm_threaded_mflops > 0 &&

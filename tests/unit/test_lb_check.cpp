@@ -3,6 +3,8 @@
 // tests/mpi/test_tune_small.cpp).
 #include "tuner/lb_check.hpp"
 
+#include "profile/lb_curve_record.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -97,83 +99,92 @@ namespace mmbench::tuner {
 namespace {
 
 // The lb a profile records, and what `--lb auto` then runs at other sizes
-// (lb_in_force with the cap): from one tune, at every n.
-LbCheckRecord check_of(std::vector<LbCheckCandidate> candidates) {
-  LbCheckRecord r;
-  r.n = 2048;
-  r.nb = 64;
-  r.rounds = 7;
-  r.reference_lb = 32;
-  r.candidates = std::move(candidates);
-  return r;
+// (lb_in_force with the profile's curve): from one tune, at every n.
+LbCheckOutcome checked(std::int64_t n, std::int64_t best, int rounds = 7) {
+  LbCheckOutcome o;
+  o.done = true;
+  o.lb = best;
+  o.record.n = n;
+  o.record.nb = 64;
+  o.record.rounds = rounds;
+  o.record.reference_lb = 32;
+  return o;
 }
 
-TEST(RecordedLb, TheRuleWhereTheCapStoppedTheCheck) {
-  // Tuned at n = 2048 on 1 x 2, nb 64: candidates up to lb_cap = 128.
-  ASSERT_EQ(lb_cap(2048, 1, 2, 64), 128);
-  // The widest candidate won, the rule wants 244: the rule's is recorded.
-  const LbCheckRecord widest_won =
-      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.05, 1.04, 1.06}, {128, 0, 1.10, 1.09, 1.11}});
-  const std::int64_t lb = recorded_lb(widest_won, 128, 244);
-  EXPECT_EQ(lb, 244);
-  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 1024, 1, 2, 64), 64);
-  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 2048, 1, 2, 64), 128);  // the tuning size: as checked
-  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 4096, 1, 2, 64), 244);  // 128 before
-  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 8192, 1, 2, 64), 244);
-  // The rule asks for no more than the check's best: the check's.
-  EXPECT_EQ(recorded_lb(widest_won, 128, 78), 128);
-  // The widest candidate surely slower: the check's best, at every n.
-  const LbCheckRecord wider_lost =
-      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.10, 1.09, 1.11}, {128, 0, 1.02, 1.01, 1.03}});
-  EXPECT_EQ(recorded_lb(wider_lost, 64, 244), 64);
-  EXPECT_EQ(lb_in_force(recorded_lb(wider_lost, 64, 244), LbCap::tuned(), 8192, 1, 2, 64), 64);
-  // No candidates (a record without the check): the checked lb.
-  EXPECT_EQ(recorded_lb(LbCheckRecord{}, 96, 244), 96);
+TEST(LbCandidates, UpToOnePanelPerShareWithTheCapAnd32) {
+  // n = 4096 on 1 x 2, nb 64: width 2048, cap 256; rule 78 -> 40, 78, 156, 312.
+  EXPECT_EQ(lb_candidates(78, 4096, 1, 2, 64), (std::vector<std::int64_t>{32, 40, 78, 156, 256, 312}));
+  // n = 1024: width 512, cap 64: rule 420 -> 210, 420 and 2 x 420 clamped to
+  // the width 512.
+  EXPECT_EQ(lb_candidates(420, 1024, 1, 2, 64), (std::vector<std::int64_t>{32, 64, 210, 420, 512}));
 }
 
-TEST(LbPanels, FewerPanelsWhereWiderSurelyWon) {
-  // n = 2048 on 1 x 2: share 1024, the default cap 128.
-  const LbCheckRecord wide_won = check_of(
-      {{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.32, 1.30, 1.34}, {512, 0, 1.42, 1.40, 1.45}, {1024, 0, 1.38, 1.35, 1.40}});
-  EXPECT_EQ(lb_panels_from_check(wide_won, 512, 128, 1024), 2);
-  // One panel per share won: 1.
-  EXPECT_EQ(lb_panels_from_check(wide_won, 1024, 128, 1024), 1);
-  // Wider best, but its interval overlaps the cap's: the default.
-  const LbCheckRecord unsure = check_of({{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.32, 1.30, 1.34}, {512, 0, 1.33, 1.20, 1.45}});
-  EXPECT_EQ(lb_panels_from_check(unsure, 512, 128, 1024), kLbPanelsPerProcess);
-  // The best at or below the cap: the default.
-  EXPECT_EQ(lb_panels_from_check(wide_won, 128, 128, 1024), kLbPanelsPerProcess);
-  // The cap not among the candidates: the default.
-  EXPECT_EQ(lb_panels_from_check(wide_won, 512, 256, 1024), kLbPanelsPerProcess);
+TEST(LbCurveSizes, AQuarterAndAHalfWhereLargeEnough) {
+  EXPECT_EQ(lb_curve_sizes(4096), (std::vector<std::int64_t>{1024, 2048, 4096}));
+  EXPECT_EQ(lb_curve_sizes(2048), (std::vector<std::int64_t>{512, 1024, 2048}));
+  EXPECT_EQ(lb_curve_sizes(512), (std::vector<std::int64_t>{256, 512}));
+  EXPECT_EQ(lb_curve_sizes(128), (std::vector<std::int64_t>{128}));
 }
 
-TEST(RecordedLb, RecordedProfiles) {
-  // results/netns-validation-vm-20261127/2x1-unlimited-profile.json: tuned
-  // at n = 2048 on 1 x 2 (2 namespace nodes), best 64 at 1.333 [0.731,
-  // 1.624], 128 at 1.326 [1.180, 1.876], rule 504. The profile held every
-  // n to 64; the run at n = 4096 found 256 and 512 1.17x faster. Now 504,
-  // capped: 128 at 2048, 256 at 4096.
-  const LbCheckRecord netns =
-      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.333, 0.731, 1.624}, {128, 0, 1.326, 1.180, 1.876}});
-  const std::int64_t lb = recorded_lb(netns, 64, 504);
-  EXPECT_EQ(lb, 504);
-  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 2048, 1, 2, 64), 128);
-  EXPECT_EQ(lb_in_force(lb, LbCap::tuned(), 4096, 1, 2, 64), 256);
-  // results/xeon16-device-20261126/profile-xeon16.json: n = 4096 on 4 x 4
-  // (candidates up to 128), best 128, rule 504 -> 504: 256 at n = 8192
-  // where the profile as written held the calls to 128.
-  const LbCheckRecord xeon =
-      check_of({{32, 0, 1.0, 1.0, 1.0}, {64, 0, 1.003, 0.990, 1.017}, {128, 0, 1.009, 0.993, 1.054}});
-  EXPECT_EQ(recorded_lb(xeon, 128, 504), 504);
-  EXPECT_EQ(lb_in_force(504, LbCap::tuned(), 4096, 4, 4, 64), 128);
-  EXPECT_EQ(lb_in_force(504, LbCap::tuned(), 8192, 4, 4, 64), 256);
-  // results/machine-limit-vm-20261125T0953Z/machine-profile-p2.json: n =
-  // 4096 on 1 x 2, best 128 at 1.135 [1.037, 1.162], 256 at 1.112 [1.012,
-  // 1.233], rule 292: 256 cannot be told from 128 -> 292, capped 256.
-  const LbCheckRecord vm =
-      check_of({{32, 0, 1.0, 1.0, 1.0}, {128, 0, 1.135, 1.037, 1.162}, {256, 0, 1.112, 1.012, 1.233}});
-  EXPECT_EQ(recorded_lb(vm, 128, 292), 292);
-  EXPECT_EQ(lb_in_force(292, LbCap::tuned(), 4096, 1, 2, 64), 256);
+TEST(LbCurveFromChecks, OnePointPerCheckDone) {
+  LbCheckOutcome not_done = checked(512, 64);
+  not_done.done = false;
+  const profile::LbCurveRecord c =
+      lb_curve_from_checks({checked(2048, 256, 7), not_done, checked(1024, 128, 14)}, 1, 2);
+  ASSERT_EQ(c.points.size(), 2u);
+  EXPECT_EQ(c.points[0].n, 1024);
+  EXPECT_EQ(c.points[0].share, 512);
+  EXPECT_EQ(c.points[0].lb, 128);
+  EXPECT_EQ(c.points[0].rounds, 14);
+  EXPECT_EQ(c.points[1].share, 1024);
+  // The ceiling past the largest point: the rule's where wider than twice
+  // that point's lb, else twice it.
+  EXPECT_EQ(profile::curve_of(c, 600).ceiling, 600);
+  EXPECT_EQ(profile::curve_of(c, 420).ceiling, 512);
+  EXPECT_TRUE(lb_curve_from_checks({not_done}, 1, 2).empty());
+}
+
+TEST(LbPanelsWithoutCurve, ShareOverLbFromOneTo64) {
+  EXPECT_EQ(lb_panels_without_curve(512, 2048), 4);
+  EXPECT_EQ(lb_panels_without_curve(2048, 1024), 1);
+  EXPECT_EQ(lb_panels_without_curve(8, 1024), 64);
+}
+
+// Recorded runs: one tune at n = 2048, then --lb auto at 1024, 4096, 8192,
+// against the best lb of the interleaved ladders measured there.
+TEST(LbCurveFromChecks, RecordedSlowLinkTunedAt2048) {
+  // Two namespace nodes, 1 Gbit/s, 1 x 2
+  // (results/netns-validation-vm-20261127/full-tune/2x1-1gbit-*): the check
+  // at n = 2048 chose 210 (1.100x lb 32), the rule 420; the ladders' best
+  // was 32 at n = 1024 (64 1.15-1.18x slower), 256 at 2048 and 4096 (512
+  // 1.01x slower at 4096). The check at 1024 times 32, 64, 210, 420 and
+  // 512 (LbCandidates above) and so picks 32 there.
+  const profile::LbCurveRecord c = lb_curve_from_checks({checked(1024, 32, 14), checked(2048, 210)}, 1, 2);
+  const LbCap cap = LbCap::measured(profile::curve_of(c, 420));
+  EXPECT_EQ(lb_in_force(210, cap, 1024, 1, 2, 64), 32);   // the one-size profile ran 64 (1.15x)
+  EXPECT_EQ(lb_in_force(210, cap, 2048, 1, 2, 64), 210);  // as checked
+  EXPECT_EQ(lb_in_force(210, cap, 1792, 1, 2, 64), 128);  // between: 32 * (210 / 32)^0.807 = 146 -> 128
+  EXPECT_EQ(lb_in_force(210, cap, 4096, 1, 2, 64), 448);  // min(2 x 210, ceiling 420) = 420 -> 448
+  EXPECT_EQ(lb_in_force(210, cap, 8192, 1, 2, 64), 448);  // the ceiling: max(2 x 210, rule 420)
+  EXPECT_EQ(lb_in_force(210, cap, 512, 1, 2, 64), 32);    // below: never under min(32, 32)
+  // The same profile without its curve (lb 420, 8 panels) ran 64 at 1024.
+  EXPECT_EQ(lb_in_force(420, LbCap::tuned(), 1024, 1, 2, 64), 64);
+}
+
+TEST(LbCurveFromChecks, RecordedOneNodeVmTunedAt2048) {
+  // The Zen 1 VM, one node, 1 x 2 (results/lb-per-n-vm-20261127/): the
+  // ladders' best was 512 at every n from 1024 to 8192 (1 to 8 panels per
+  // share), where the 8-panel cap ran 64 at 1024 (1.09x) and 128 at 2048
+  // (1.04x). Checks at 1024 and 2048 that find 512, rule 170: 512 there,
+  // 1024 (one doubling) from 4096 on, which the ladder of
+  // results/lb-curve-vm-20261127 ran at 1.01-1.02x the best.
+  const profile::LbCurveRecord c = lb_curve_from_checks({checked(1024, 512, 14), checked(2048, 512)}, 1, 2);
+  const LbCap cap = LbCap::measured(profile::curve_of(c, 170));
+  EXPECT_EQ(lb_in_force(512, cap, 1024, 1, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(512, cap, 2048, 1, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(512, cap, 4096, 1, 2, 64), 1024);
+  EXPECT_EQ(lb_in_force(512, cap, 8192, 1, 2, 64), 1024);
+  EXPECT_EQ(lb_in_force(512, cap, 512, 1, 2, 64), 256);  // one panel per share, as at 1024
 }
 
 }  // namespace

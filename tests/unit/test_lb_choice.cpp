@@ -119,6 +119,30 @@ TEST_F(LbChoiceTest, ProfilePanelsLoosenTheCap) {
   expect_default(choose_lb(nullptr, bad.c_str()), "field 'lb_panels' must be an integer from 1 to 64");
 }
 
+// A profile with an lb curve: each PDGEMM gets the curve's lb for its own
+// size (core/lb_in_force.hpp lb_on_curve); a malformed curve is refused
+// like a bad lb, through the profile's own reader of the group.
+TEST_F(LbChoiceTest, ProfileCurveGivesEachPdgemmItsLb) {
+  const std::string head =
+      std::string("{\"schema\": \"") + profile::kProfileSchema + "\", \"lb\": 210, \"rule_lb\": 420, ";
+  const std::string path = file("curve.json", head +
+                                                  "\"lb_panels\": 4, \"lb_curve\": {\"points\": ["
+                                                  "{\"n\": 1024, \"share\": 512, \"lb\": 32, \"rounds\": 14}, "
+                                                  "{\"n\": 2048, \"share\": 1024, \"lb\": 210, \"rounds\": 7}]}}");
+  const LbChoice c = choose_lb(nullptr, path.c_str());
+  ASSERT_EQ(c.lb, 210) << c.problem;
+  EXPECT_EQ(c.cap.curve.count, 2);
+  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 32);
+  EXPECT_EQ(lb_for_call(c, 2048, 1, 2, 64), 210);
+  EXPECT_EQ(lb_for_call(c, 8192, 1, 2, 64), 448);
+  EXPECT_EQ(lb_for_call(c, 0, 1, 2, 64), 210);  // not in a PDGEMM: the profile's lb
+  EXPECT_NE(describe(c).find("lb curve"), std::string::npos) << describe(c);
+  const std::string bad = file("bad-curve.json", head +
+                                                     "\"lb_curve\": {\"points\": ["
+                                                     "{\"n\": 1024, \"share\": 512, \"lb\": 0, \"rounds\": 14}]}}");
+  expect_default(choose_lb(nullptr, bad.c_str()), "field 'lb_curve.points[0].lb' must be >= 1");
+}
+
 // A profile's lb was tuned at one size: each PDGEMM gets it capped at its
 // own k and grid (core/lb_in_force.hpp: max(32, share / 8) in whole blocks);
 // MMBENCH_LB is the user's choice and is served as given.

@@ -107,6 +107,45 @@ TEST(LbInForce, PanelsFromTheProfile) {
   EXPECT_EQ(LbCap::tuned(0).panels, kLbPanelsPerProcess);
 }
 
+// The documented example of lb_on_curve (core/lb_in_force.hpp): 1 x 2,
+// nb 64, points (256, 128), (512, 256), (1024, 512), ceiling 512.
+LbCurve example_curve() {
+  LbCurve c;
+  c.points[0] = {256, 128};
+  c.points[1] = {512, 256};
+  c.points[2] = {1024, 512};
+  c.count = 3;
+  c.ceiling = 512;
+  return c;
+}
+
+TEST(LbOnCurve, PointsExactlyBetweenInterpolatedOutsideByPanels) {
+  const LbCurve c = example_curve();
+  EXPECT_EQ(lb_on_curve(c, 1024, 1, 2, 64), 256);  // w 512: a point
+  EXPECT_EQ(lb_on_curve(c, 1536, 1, 2, 64), 384);  // w 768: 256 * 2^0.585 = 384
+  EXPECT_EQ(lb_on_curve(c, 256, 1, 2, 64), 64);    // w 128: 128 * 128 / 256
+  EXPECT_EQ(lb_on_curve(c, 4096, 1, 2, 64), 512);  // w 2048: min(1024, ceiling 512)
+  EXPECT_EQ(lb_on_curve(c, 4096, 2, 1, 64), 512);  // the smaller share, either way
+  EXPECT_EQ(lb_on_curve(c, 64, 1, 2, 64), 32);     // w 32: 16, held at min(128, 32)
+  EXPECT_EQ(lb_on_curve(LbCurve{}, 4096, 1, 2, 64), 0);
+  // A measured point is served as measured, even off the nb grid.
+  LbCurve odd = c;
+  odd.points[1].lb = 210;
+  EXPECT_EQ(lb_on_curve(odd, 1024, 1, 2, 64), 210);
+}
+
+TEST(LbOnCurve, LbInForceFollowsTheCurveForATunedLbOnly) {
+  const LbCap measured = LbCap::measured(example_curve());
+  // The requested lb (the profile's, at the tuning size) only names it.
+  EXPECT_EQ(lb_in_force(512, measured, 1536, 1, 2, 64), 384);
+  EXPECT_EQ(lb_in_force(999, measured, 1536, 1, 2, 64), 384);
+  // An explicit lb runs as given; lb 0 is the library's default.
+  EXPECT_EQ(lb_in_force(999, LbCap::none(), 1536, 1, 2, 64), 999);
+  EXPECT_EQ(lb_in_force(0, measured, 1536, 1, 2, 64), kScalapackDefaultLb);
+  // An empty curve falls back to the panels.
+  EXPECT_EQ(lb_in_force(512, LbCap::measured(LbCurve{}, 2), 1024, 1, 2, 64), 256);
+}
+
 // ---------------------------------------------------------------- ranking
 
 namespace {

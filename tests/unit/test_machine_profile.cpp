@@ -31,6 +31,7 @@ MachineProfile sample_profile() {
   p.lb = 256;
   p.rule_lb = 78;
   p.lb_panels = 2;
+  p.lb_curve.points = {{1024, 512, 128, 28}, {2048, 1024, 256, 14}, {4096, 2048, 256, 7}};
   p.lb_at_max = 1102;
   p.peak_dgemm_mflops = 49123.456789012345;
   p.t_op_s = 1.0 / 48.5e9;
@@ -155,6 +156,13 @@ void expect_same(const MachineProfile& a, const MachineProfile& b) {
   EXPECT_EQ(a.memory_per_rank_bytes, b.memory_per_rank_bytes);
   EXPECT_EQ(a.lb_at_max, b.lb_at_max);
   EXPECT_EQ(a.lb_panels, b.lb_panels);
+  ASSERT_EQ(a.lb_curve.points.size(), b.lb_curve.points.size());
+  for (std::size_t i = 0; i < a.lb_curve.points.size(); ++i) {
+    EXPECT_EQ(a.lb_curve.points[i].n, b.lb_curve.points[i].n);
+    EXPECT_EQ(a.lb_curve.points[i].share, b.lb_curve.points[i].share);
+    EXPECT_EQ(a.lb_curve.points[i].lb, b.lb_curve.points[i].lb);
+    EXPECT_EQ(a.lb_curve.points[i].rounds, b.lb_curve.points[i].rounds);
+  }
   EXPECT_EQ(a.peak_dgemm_mflops, b.peak_dgemm_mflops);  // exact: 17 digits are written
   EXPECT_EQ(a.t_op_s, b.t_op_s);
   EXPECT_EQ(a.network_measured, b.network_measured);
@@ -238,13 +246,15 @@ TEST_F(ProfileFile, OptionalFieldsMayBeLeftOut) {
 TEST_F(ProfileFile, ProfilesWithoutTheLbCheckAndThreadFieldsStillLoad) {
   // A profile written before rule_lb, lb_check and the threaded DGEMM existed.
   nlohmann::json doc = sample_json();
-  for (const char* key : {"rule_lb", "lb_panels", "lb_check", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
-                          "dgemm_single_mflops", "add_threads", "add_threaded_bytes_per_s", "first_touch_bytes_per_s"})
+  for (const char* key :
+       {"rule_lb", "lb_panels", "lb_check", "lb_curve", "dgemm_threads", "dgemm_threaded_n", "dgemm_threaded_mflops",
+        "dgemm_single_mflops", "add_threads", "add_threaded_bytes_per_s", "first_touch_bytes_per_s"})
     doc.erase(key);
   const MachineProfile p = read_profile(write_text("old.json", doc.dump()));
   EXPECT_EQ(p.lb, 256);
   EXPECT_EQ(p.rule_lb, 256);  // the old lb was the rule's
   EXPECT_EQ(p.lb_panels, kLbPanelsPerProcess);  // the cap every profile kept before
+  EXPECT_TRUE(p.lb_curve.empty());              // no curve: the panels hold
   EXPECT_EQ(p.lb_check.rounds, 0);
   EXPECT_TRUE(p.lb_check.candidates.empty());
   EXPECT_EQ(p.dgemm_threads, 0);
@@ -446,6 +456,13 @@ TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
   expect_error("rulelb", [](auto& d) { d["rule_lb"] = -4; }, {"'rule_lb'", "must be > 0"});
   expect_error("panels0", [](auto& d) { d["lb_panels"] = 0; }, {"'lb_panels'", "must be > 0"});
   expect_error("panels65", [](auto& d) { d["lb_panels"] = 65; }, {"'lb_panels'", "[1, 64]"});
+  expect_error("curveorder", [](auto& d) { d["lb_curve"]["points"][1]["share"] = 512; },
+               {"'lb_curve.points[1].share'", "larger than the previous"});
+  expect_error("curvelb", [](auto& d) { d["lb_curve"]["points"][0]["lb"] = 0; },
+               {"'lb_curve.points[0].lb'", "must be >= 1"});
+  expect_error("curveempty", [](auto& d) { d["lb_curve"]["points"] = nlohmann::json::array(); },
+               {"'lb_curve.points'", "1 to 4 points"});
+  expect_error("curvepoints", [](auto& d) { d["lb_curve"].erase("points"); }, {"'lb_curve.points'", "missing"});
   expect_error("halfadd", [](auto& d) { d.erase("add_threads"); }, {"'add_threads'", "missing"});
   expect_error("zeroadd", [](auto& d) { d["add_threaded_bytes_per_s"] = 0; },
                {"'add_threaded_bytes_per_s'", "must be > 0"});

@@ -50,9 +50,47 @@ TEST(ProfileFacts, ReadFromTheProfile) {
 TEST(ProfileFacts, TunedLbCarriesItsPanels) {
   const TunedLb t = tuned_lb(facts_of(tuned_profile()));
   EXPECT_EQ(t.lb, 668);
-  EXPECT_EQ(t.panels, 2);
+  EXPECT_EQ(t.cap.panels, 2);
+  EXPECT_TRUE(t.cap.curve.empty());
   EXPECT_EQ(tuned_lb(ProfileFacts{}).lb, 0);  // no profile: none tuned
-  EXPECT_EQ(tuned_lb(ProfileFacts{}).panels, kLbPanelsPerProcess);
+  EXPECT_EQ(tuned_lb(ProfileFacts{}).cap.panels, kLbPanelsPerProcess);
+}
+
+// Recorded profiles (results/lb-curve-vm-20261127/): two tunes at p = 2 on
+// the Zen 1 VM, at n = 2048 and 4096, each with its curve; the lb every
+// PDGEMM of --lb auto then runs at n = 1024 ... 8192 on 1 x 2. The
+// interleaved ladders beside them (docs/results.md, "The lb curve") put
+// these within a few per cent of the best lb at every n.
+TEST(ProfileFacts, RecordedCurvesGiveEveryN) {
+  const std::string dir = std::string(MMBENCH_SOURCE_DIR) + "/results/lb-curve-vm-20261127/";
+  const TunedLb at2048 = tuned_lb(facts_of(read_profile(dir + "profile-n2048.json")));
+  ASSERT_EQ(at2048.cap.curve.count, 3);  // n = 512, 1024, 2048
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 1024, 1, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 2048, 1, 2, 64), 504);
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 4096, 1, 2, 64), 1024);  // 2 x 504 (one doubling), whole blocks
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 8192, 1, 2, 64), 1024);  // the ceiling max(2 x 504, rule 504)
+  // The same profile without its curve ran lb 504 under 8 panels per share
+  // at n = 1024 and 2048: 64 and 128, 1.09x and 1.04x the best here before.
+  EXPECT_EQ(lb_in_force(at2048.lb, LbCap::tuned(), 1024, 1, 2, 64), 64);
+  const TunedLb at4096 = tuned_lb(facts_of(read_profile(dir + "profile-n4096.json")));
+  ASSERT_EQ(at4096.cap.curve.count, 3);  // n = 1024, 2048, 4096
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 1024, 1, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 2048, 1, 2, 64), 976);
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 4096, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 8192, 1, 2, 64), 512);  // min(512, ceiling max(2 x 256, rule 244))
+}
+
+TEST(ProfileFacts, TunedLbFollowsTheProfilesCurve) {
+  MachineProfile p = tuned_profile();
+  p.lb_curve.points = {{1024, 512, 32, 14}, {2048, 1024, 668, 7}};
+  p.rule_lb = 300;  // below 2 x 668: the ceiling is 1336
+  const TunedLb t = tuned_lb(facts_of(p));
+  ASSERT_EQ(t.cap.curve.count, 2);
+  EXPECT_EQ(t.cap.panels, 2);  // kept for a curve-less path, unused with one
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 1024, 1, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 2048, 1, 2, 64), 668);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 4096, 1, 2, 64), 1344);  // 2 x 668 = 1336 on whole blocks
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 8192, 1, 2, 64), 1344);  // the ceiling
 }
 
 TEST(ProfileFacts, LeafChoiceUnderEachWord) {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Is `--lb auto` right at every n across nodes? On a cluster of network
+# namespaces (scripts/netns-cluster.sh: NODES nodes of one rank, each link
+# limited to RATE, or "unlimited"): `tune --n TUNE_N` there (its lb check
+# at TUNE_N, TUNE_N/2, TUNE_N/4 gives the profile's lb curve), then one
+# interleaved PDGEMM lb ladder with `--lb auto` beside the explicit lbs
+# (rounds interleave within each n), summarized by
+# scripts/bench/lb_ladder_summary.py: per n the tuned lb's time over the
+# best lb's. Needs root.
+#   NODES=2 RATE=1gbit TUNE_N=2048 NS="1024 2048 4096" LBS=32,64,128,256,512 ROUNDS=5 \
+#   OUT=results/netns-lb-ladder-... scripts/bench/netns_lb_ladder.sh
+# Writes OUT/profile.json, OUT/tune.txt, OUT/lb-ladder.csv (+ sidecar) and
+# OUT/lb-ladder-summary.md.
+source "$(dirname "$0")/common.sh"
+NODES=${NODES:-2}
+RATE=${RATE:-1gbit}
+TUNE_N=${TUNE_N:-2048}
+NS=${NS:-1024 2048 4096}
+LBS=${LBS:-32,64,128,256,512}
+ROUNDS=${ROUNDS:-5}
+TUNE_ARGS=${TUNE_ARGS:---no-blas-probe --no-packed-tune --no-local --no-kernel-model}
+OUT=${OUT:-results/netns-lb-ladder-$host-$stamp}
+[ "$(id -u)" = 0 ] || { echo "netns_lb_ladder.sh: needs root (network namespaces)" >&2; exit 2; }
+mkdir -p "$OUT"
+cluster=scripts/netns-cluster.sh
+prefix=mml
+trap '$cluster down --prefix $prefix >/dev/null 2>&1' EXIT
+rate_arg=(); [ "$RATE" = unlimited ] || rate_arg=(--rate "$RATE")
+$cluster down --prefix $prefix >/dev/null 2>&1 || true
+$cluster up "$NODES" --ranks-per-node 1 --prefix $prefix "${rate_arg[@]}"
+args=$(cat /tmp/$prefix-cluster/mpirun.args)
+echo "== ${NODES} x 1, $RATE: tune --n $TUNE_N"
+# shellcheck disable=SC2086
+mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/profile.json" \
+  --csv "$OUT/dgemm-profile.csv" >"$OUT/tune.txt" 2>&1 || { cat "$OUT/tune.txt"; exit 1; }
+grep -E "written|lb per size|lb = " "$OUT/tune.txt"
+echo "== ladder: n = $NS, lb $LBS and auto, $ROUNDS rounds"
+# shellcheck disable=SC2086
+mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "$MM" run --algo pdgemm --n "$(echo $NS | tr ' ' ,)" \
+  --lb "$LBS,auto" --profile "$OUT/profile.json" --reps "$ROUNDS" --csv "$OUT/lb-ladder.csv" --quiet \
+  >"$OUT/run.txt" 2>&1 || { cat "$OUT/run.txt"; exit 1; }
+$cluster down --prefix $prefix >/dev/null
+python3 scripts/bench/lb_ladder_summary.py "$OUT/lb-ladder.csv" | tee "$OUT/lb-ladder-summary.md"
