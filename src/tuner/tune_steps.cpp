@@ -157,8 +157,8 @@ RecordedLb record_lb(Session& s, const LbChecks& checks, const RobustLb& rule) {
   const LbCurve curve = profile::curve_of(out.curve, rule.lb);
   const LbCap cap = LbCap::measured(curve, out.panels);
   std::string by_n;
-  for (std::int64_t n = options.n / 4; n <= 4 * options.n; n *= 2) {
-    if (n < 1) continue;
+  // From n/4 (at least 1: n may be as small as the grid) to 4n.
+  for (std::int64_t n = std::max<std::int64_t>(1, options.n / 4); n <= 4 * options.n; n *= 2) {
     if (!by_n.empty()) by_n += ", ";
     by_n += fmt::format("n = {}: {}", static_cast<long long>(n),
                         lb_in_force(out.lb, cap, n, options.pr, options.pc, options.lb_check_nb));
