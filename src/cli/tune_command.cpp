@@ -106,13 +106,13 @@ void print_kernel_model(const KernelTimeModel& m) {
     fmt::print("    {:<4} t = {:.3g} s + bytes / {:.3g} GB/s, spread {:.3f} (repeat {:.3f})\n", name, f->a_s,
                1.0 / f->b_s_per_byte / 1e9, f->log_sd, f->repeat_log_sd);
 }
-}  // namespace
-
-int tune_command(const TuneArgs& a, const Comm& world) {
+// The tuner's options from the command line; the grid defaults to the most
+// square one of the ranks.
+tuner::TuneOptions tune_options(const TuneArgs& a, int ranks) {
   tuner::TuneOptions o;
   o.n = a.n;
   auto [pr, pc] = parse_grid("--grid", a.grid);
-  if (pr == 0) std::tie(pr, pc) = space::most_square_grid(world.size());
+  if (pr == 0) std::tie(pr, pc) = space::most_square_grid(ranks);
   o.pr = pr;
   o.pc = pc;
   o.kmin = a.kmin;
@@ -134,36 +134,33 @@ int tune_command(const TuneArgs& a, const Comm& world) {
       a.csv.empty() ? local_results_path(fmt::format("dgemm-profile-{}-n{}.csv", host_name(), a.n)) : a.csv;
   if (o.lb_check) o.lb_check_csv_path = lb_check_csv_path(o.profile_csv_path);
   if (o.kernel_model) o.kernel_model_csv_path = kernel_model_csv_path(o.profile_csv_path);
+  return o;
+}
+
+// --kernel-model-only and --refresh add to a profile tuned before: every
+// rank reads it, so every rank refuses a missing or broken one alike. Only
+// the kernel model's files are then written (--refresh: none).
+std::optional<profile::MachineProfile> existing_profile(const TuneArgs& a, tuner::TuneOptions& o) {
   if (a.kernel_model_only && a.no_kernel_model)
     throw UsageError("tune: --kernel-model-only and --no-kernel-model exclude each other");
   if (a.kernel_model_only && a.refresh) throw UsageError("tune: --kernel-model-only and --refresh exclude each other");
-  // --kernel-model-only and --refresh add to a profile tuned before: every
-  // rank reads it, so every rank refuses a missing or broken one alike.
+  if (!a.kernel_model_only && !a.refresh) return std::nullopt;
   std::optional<profile::MachineProfile> existing;
-  if (a.kernel_model_only || a.refresh) {
-    try {
-      existing = profile::read_profile(o.profile_path);
-    } catch (const profile::ProfileError& e) {
-      throw UsageError(fmt::format("tune {} needs a profile tuned before (mmbench tune): {}",
-                                   a.refresh ? "--refresh" : "--kernel-model-only", e.what()));
-    }
-    o.profile_csv_path.clear();  // only the kernel model's files are written, or none
-    o.lb_check_csv_path.clear();
-    if (a.refresh) o.kernel_model_csv_path.clear();
+  try {
+    existing = profile::read_profile(o.profile_path);
+  } catch (const profile::ProfileError& e) {
+    throw UsageError(fmt::format("tune {} needs a profile tuned before (mmbench tune): {}",
+                                 a.refresh ? "--refresh" : "--kernel-model-only", e.what()));
   }
-  // The kernel model alone needs no grid or k range: only its own values.
-  if (existing) {
-    if (o.n < 1) throw UsageError(fmt::format("tune: --n {} must be >= 1", o.n));
-    if (o.reps < 1) throw UsageError(fmt::format("tune: --reps {} must be >= 1", o.reps));
-    if (o.warmup < 0) throw UsageError(fmt::format("tune: --warmup {} must be >= 0", o.warmup));
-  } else {
-    try {
-      tuner::validate(o, world.size());
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());  // validate() already says "tune: ..."
-    }
-  }
-  // Both output files must be writable before minutes of measuring.
+  o.profile_csv_path.clear();
+  o.lb_check_csv_path.clear();
+  if (a.refresh) o.kernel_model_csv_path.clear();
+  return existing;
+}
+
+// Every file tune writes must be writable before minutes of measuring;
+// rank 0 checks, every rank throws alike.
+void check_writable(const TuneArgs& a, const tuner::TuneOptions& o, const Comm& world) {
   std::string err;
   if (world.rank() == 0 && a.csv.empty()) {
     try {
@@ -183,114 +180,132 @@ int tune_command(const TuneArgs& a, const Comm& world) {
     }
   err = world.bcast_string(err, 0);
   if (!err.empty()) throw UsageError("tune: " + err);
+}
+
+// The lb lines of tune's summary: the rule's, the check's, and the curve.
+void print_lb_summary(const profile::MachineProfile& prof, const tuner::TuneOptions& o) {
+  fmt::print("  rule's lb = {} (eq. 2.26, x = {:g}, on the smoothed profile; largest median {:.0f} MFLOPS at k = {})\n",
+             prof.rule_lb, o.x, prof.peak_dgemm_mflops, prof.lb_at_max);
+  if (prof.lb_check.rounds <= 0) {
+    fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
+    return;
+  }
+  const std::int64_t rule = tuner::rule_candidate(prof.lb_check, prof.rule_lb);
+  double best_speed = 0, rule_speed = 0;
+  for (const profile::LbCheckCandidate& c : prof.lb_check.candidates) {
+    if (c.lb == prof.lb) best_speed = c.ratio_median;
+    if (c.lb == rule) rule_speed = c.ratio_median;
+  }
+  const std::string rule_text =
+      rule == prof.rule_lb ? std::string("the rule's lb") : fmt::format("the rule's lb capped at {}", rule);
+  fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n", prof.lb,
+             prof.lb_check.n, prof.lb_check.rounds, best_speed, kScalapackDefaultLb, rule_text, rule_speed,
+             o.lb_check_csv_path);
+  const profile::TunedLb tuned = profile::tuned_lb(profile::facts_of(prof));
+  std::string curve;
+  for (const profile::LbCurvePointRecord& pt : prof.lb_curve.points)
+    curve += fmt::format("{}{}: {}", curve.empty() ? "" : ", ", pt.n, pt.lb);
+  if (!curve.empty())
+    fmt::print("  lb per size: best at n = {} (the checks), ceiling {}; every PDGEMM follows the curve (n = {})\n",
+               curve, tuned.cap.curve.ceiling,
+               profile::lb_by_size(tuned, prof.lb_check.n, o.pr, o.pc, prof.lb_check.nb));
+}
+
+// The network and memory lines of tune's summary.
+void print_network_summary(const profile::MachineProfile& prof) {
+  if (prof.network_measured)
+    fmt::print(
+        "  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
+        prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
+        profile::to_string(prof.tau_model));
+  if (prof.network_levels.present)
+    fmt::print("  two-level network: {}{}\n", profile::describe(prof.network_levels.levels),
+               prof.network_levels.levels.two_level() ? ""
+               : prof.network_levels.levels.complete()
+                   ? " (levels equal: the models price one level)"
+                   : " (one level measured: the models price one level until both are known; "
+                     "scripts/profile_network_from_platform.py adds a cluster's)");
+  if (!prof.network_measured) fmt::print("  network: not measured (one rank)\n");
+  fmt::print(
+      "  matrix addition: {:.3g} GB/s per rank; fresh memory written {:.3g} GB/s per rank (first touch); "
+      "t_op = {:.3g} s/flop\n",
+      prof.add_bytes_per_s / 1e9, prof.first_touch_bytes_per_s / 1e9, prof.t_op_s);
+  if (prof.add_threads > 0 && prof.add_bytes_per_s > 0)
+    fmt::print("  matrix addition with {} threads on one rank: {:.3g} GB/s ({:.2f}x one rank's; DGEMM's: {:.2f}x)\n",
+               prof.add_threads, prof.add_threaded_bytes_per_s / 1e9,
+               prof.add_threaded_bytes_per_s / prof.add_bytes_per_s,
+               prof.dgemm_single_mflops > 0 ? prof.dgemm_threaded_mflops / prof.dgemm_single_mflops : 0.0);
+}
+
+// Rank 0: what a full tune found, one line per step.
+void print_tune_summary(const TuneArgs& a, const tuner::TuneOptions& o, const profile::MachineProfile& prof,
+                        double secs) {
+  fmt::print("machine profile {} written ({:.1f} s)\n", o.profile_path, secs);
+  fmt::print("  DGEMM profile ({} x {} x k, k = {}..{}, {} passes): {} points in {}\n", prof.problem.n / o.pr,
+             prof.problem.n / o.pc, o.kmin, tuner::effective_kmax(o), o.passes, prof.dgemm_profile.size(),
+             o.profile_csv_path);
+  print_lb_summary(prof, o);
+  if (prof.dgemm_threads > 0)
+    fmt::print("  DGEMM n = {}: {:.0f} MFLOPS with {} threads, {:.0f} with one (efficiency {:.2f})\n",
+               prof.dgemm_threaded_n, prof.dgemm_threaded_mflops, prof.dgemm_threads, prof.dgemm_single_mflops,
+               prof.dgemm_threaded_mflops / (prof.dgemm_threads * prof.dgemm_single_mflops));
+  if (prof.core_layout.measured) fmt::print("  cores: this machine wants {}\n", profile::describe(prof.core_layout));
+  print_network_summary(prof);
+  if (!a.no_local)
+    fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
+               prof.strassen_l1_n, prof.strassen_l2_n);
+  if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
+  if (prof.packed.measured) {
+    const profile::PackedTuneRecord& pk = prof.packed;
+    fmt::print(
+        "  packed GEMM ({} kernel, n = {}, one thread): best blocking MCxKCxNC = {} at {:.0f} MFLOPS of {} "
+        "tried; DGEMM {:.0f} MFLOPS: the local levels' leaf is {} ({:.3f}x)\n",
+        local::to_string(pk.isa), pk.n, local::to_string(pk.best), pk.packed_mflops, pk.candidates.size(),
+        pk.blas_mflops, local::to_string(pk.leaf), pk.packed_mflops / pk.blas_mflops);
+  }
+  print_blas_kernels(prof.blas_kernels);
+  if (prof.kernel_model.measured) print_kernel_model(prof.kernel_model);
+}
+
+}  // namespace
+
+int tune_command(const TuneArgs& a, const Comm& world) {
+  tuner::TuneOptions o = tune_options(a, world.size());
+  const std::optional<profile::MachineProfile> existing = existing_profile(a, o);
+  try {
+    // The kernel model alone (or a refresh) needs no grid or k range: only its own values.
+    if (existing)
+      tuner::validate_timing(o);
+    else
+      tuner::validate(o, world.size());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());  // already says "tune: ..."
+  }
+  check_writable(a, o, world);
   if (world.rank() == 0) print_run_header(a.command_line, machine_facts(world.size()));
 
   // Progress like run's: on a terminal, or when asked; never on stdout.
   const bool show = world.rank() == 0 && !a.quiet && (isatty(STDERR_FILENO) || a.progress);
-  auto t0 = std::chrono::steady_clock::now();
+  const auto say = [show](const std::string& line) {
+    if (show) fmt::print(stderr, "tune: {}\n", line);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto seconds = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   if (existing && a.refresh) {
-    const profile::MachineProfile prof =
-        tuner::refresh_profile(o, *existing, world.get(), [&](const std::string& line) {
-          if (show) fmt::print(stderr, "tune: {}\n", line);
-        });
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const profile::MachineProfile prof = tuner::refresh_profile(o, *existing, world.get(), say);
     if (world.rank() == 0)
       fmt::print("{} refreshed ({:.1f} s): {} DGEMM points re-timed, compute prices x {:.3f} (profile tuned {})\n",
-                 o.profile_path, secs, prof.refreshed.points, prof.refreshed.factor, existing->date);
-    return 0;
-  }
-  if (existing) {
-    const profile::MachineProfile prof =
-        tuner::add_kernel_model(o, *existing, world.get(), [&](const std::string& line) {
-          if (show) fmt::print(stderr, "tune: {}\n", line);
-        });
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                 o.profile_path, seconds(), prof.refreshed.points, prof.refreshed.factor, existing->date);
+  } else if (existing) {
+    const profile::MachineProfile prof = tuner::add_kernel_model(o, *existing, world.get(), say);
     if (world.rank() == 0) {
-      fmt::print("kernel model added to {} ({:.1f} s); timings in {}\n", o.profile_path, secs,
+      fmt::print("kernel model added to {} ({:.1f} s); timings in {}\n", o.profile_path, seconds(),
                  o.kernel_model_csv_path);
       print_kernel_model(prof.kernel_model);
     }
-    return 0;
-  }
-  profile::MachineProfile prof = tuner::run_tuner(o, world.get(), [&](const std::string& line) {
-    if (show) fmt::print(stderr, "tune: {}\n", line);
-  });
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (world.rank() == 0) {
-    fmt::print("machine profile {} written ({:.1f} s)\n", o.profile_path, secs);
-    fmt::print("  DGEMM profile ({} x {} x k, k = {}..{}, {} passes): {} points in {}\n", prof.problem.n / pr,
-               prof.problem.n / pc, o.kmin, tuner::effective_kmax(o), o.passes, prof.dgemm_profile.size(),
-               o.profile_csv_path);
-    fmt::print("  rule's lb = {} (eq. 2.26, x = {:g}, on the smoothed profile; largest median {:.0f} MFLOPS at k = {})\n",
-               prof.rule_lb, o.x, prof.peak_dgemm_mflops, prof.lb_at_max);
-    if (prof.lb_check.rounds > 0) {
-      const std::int64_t rule = tuner::rule_candidate(prof.lb_check, prof.rule_lb);
-      double best_speed = 0, rule_speed = 0;
-      for (const profile::LbCheckCandidate& c : prof.lb_check.candidates) {
-        if (c.lb == prof.lb) best_speed = c.ratio_median;
-        if (c.lb == rule) rule_speed = c.ratio_median;
-      }
-      const std::string rule_text =
-          rule == prof.rule_lb ? std::string("the rule's lb") : fmt::format("the rule's lb capped at {}", rule);
-      fmt::print("  lb = {} (PDGEMM check at n = {}, {} rounds: {:.3f}x the speed of lb = {}; {} {:.3f}x) in {}\n",
-                 prof.lb, prof.lb_check.n, prof.lb_check.rounds, best_speed, kScalapackDefaultLb, rule_text, rule_speed,
-                 o.lb_check_csv_path);
-      const profile::TunedLb tuned = profile::tuned_lb(profile::facts_of(prof));
-      std::string curve;
-      for (const profile::LbCurvePointRecord& pt : prof.lb_curve.points)
-        curve += fmt::format("{}{}: {}", curve.empty() ? "" : ", ", pt.n, pt.lb);
-      std::string by_n;
-      for (std::int64_t n = std::max<std::int64_t>(1, prof.lb_check.n / 4); n <= 4 * prof.lb_check.n; n *= 2)
-        by_n += fmt::format("{}{}: {}", by_n.empty() ? "" : ", ", n,
-                            lb_in_force(tuned.lb, tuned.cap, n, pr, pc, prof.lb_check.nb));
-      if (!curve.empty())
-        fmt::print(
-            "  lb per size: best at n = {} (the checks), ceiling {}; every PDGEMM follows the curve "
-            "(n = {})\n",
-            curve, tuned.cap.curve.ceiling, by_n);
-    } else {
-      fmt::print("  lb = {} (the rule's; no PDGEMM check)\n", prof.lb);
-    }
-    if (prof.dgemm_threads > 0)
-      fmt::print("  DGEMM n = {}: {:.0f} MFLOPS with {} threads, {:.0f} with one (efficiency {:.2f})\n",
-                 prof.dgemm_threaded_n, prof.dgemm_threaded_mflops, prof.dgemm_threads, prof.dgemm_single_mflops,
-                 prof.dgemm_threaded_mflops / (prof.dgemm_threads * prof.dgemm_single_mflops));
-    if (prof.core_layout.measured) fmt::print("  cores: this machine wants {}\n", profile::describe(prof.core_layout));
-    if (prof.network_measured)
-      fmt::print(
-          "  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
-          prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
-          profile::to_string(prof.tau_model));
-    if (prof.network_levels.present)
-      fmt::print("  two-level network: {}{}\n", profile::describe(prof.network_levels.levels),
-                 prof.network_levels.levels.two_level() ? ""
-                 : prof.network_levels.levels.complete()
-                     ? " (levels equal: the models price one level)"
-                     : " (one level measured: the models price one level until both are known; "
-                       "scripts/profile_network_from_platform.py adds a cluster's)");
-    if (!prof.network_measured)
-      fmt::print("  network: not measured (one rank)\n");
-    fmt::print("  matrix addition: {:.3g} GB/s per rank; fresh memory written {:.3g} GB/s per rank (first touch); "
-               "t_op = {:.3g} s/flop\n",
-               prof.add_bytes_per_s / 1e9, prof.first_touch_bytes_per_s / 1e9, prof.t_op_s);
-    if (prof.add_threads > 0 && prof.add_bytes_per_s > 0)
-      fmt::print("  matrix addition with {} threads on one rank: {:.3g} GB/s ({:.2f}x one rank's; DGEMM's: {:.2f}x)\n",
-                 prof.add_threads, prof.add_threaded_bytes_per_s / 1e9,
-                 prof.add_threaded_bytes_per_s / prof.add_bytes_per_s,
-                 prof.dgemm_single_mflops > 0 ? prof.dgemm_threaded_mflops / prof.dgemm_single_mflops : 0.0);
-    if (!a.no_local)
-      fmt::print("  local Strassen-Winograd pays from n = {} (1 level), n = {} (2 levels); 0 = not within 256..3072\n",
-                 prof.strassen_l1_n, prof.strassen_l2_n);
-    if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
-    if (prof.packed.measured) {
-      const profile::PackedTuneRecord& pk = prof.packed;
-      fmt::print("  packed GEMM ({} kernel, n = {}, one thread): best blocking MCxKCxNC = {} at {:.0f} MFLOPS of {} "
-                 "tried; DGEMM {:.0f} MFLOPS: the local levels' leaf is {} ({:.3f}x)\n",
-                 local::to_string(pk.isa), pk.n, local::to_string(pk.best), pk.packed_mflops, pk.candidates.size(),
-                 pk.blas_mflops, local::to_string(pk.leaf), pk.packed_mflops / pk.blas_mflops);
-    }
-    print_blas_kernels(prof.blas_kernels);
-    if (prof.kernel_model.measured) print_kernel_model(prof.kernel_model);
+  } else {
+    const profile::MachineProfile prof = tuner::run_tuner(o, world.get(), say);
+    if (world.rank() == 0) print_tune_summary(a, o, prof, seconds());
   }
   return 0;
 }

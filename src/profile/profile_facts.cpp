@@ -1,5 +1,9 @@
 #include "profile/profile_facts.hpp"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 namespace mmbench::profile {
 
 ProfileFacts facts_of(const MachineProfile& p) {
@@ -22,6 +26,13 @@ ProfileFacts facts_of(const MachineProfile& p) {
 TunedLb tuned_lb(const ProfileFacts& f) {
   return {f.lb > 0 ? f.lb : 0,
           f.lb_curve.empty() ? LbCap::tuned(f.lb_panels) : LbCap::measured(f.lb_curve, f.lb_panels)};
+}
+
+std::string lb_by_size(const TunedLb& tuned, std::int64_t n0, int pr, int pc, int nb) {
+  std::string out;
+  for (std::int64_t n = std::max<std::int64_t>(1, n0 / 4); n <= 4 * n0; n *= 2)
+    out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", n, lb_in_force(tuned.lb, tuned.cap, n, pr, pc, nb));
+  return out;
 }
 
 LeafChoice leaf_choice(std::optional<local::LeafGemm> asked, const ProfileFacts& f) {

@@ -52,6 +52,11 @@ struct TunedLb {
 };
 TunedLb tuned_lb(const ProfileFacts& facts);
 
+// What `tuned` gives a PDGEMM of size n on a pr x pc grid, for n from
+// n0 / 4 (at least 1: n0 may be as small as the grid) to 4 n0, doubling:
+// "512: 256, 1024: 512, ..." (tune's report of a curve it recorded).
+std::string lb_by_size(const TunedLb& tuned, std::int64_t n0, int pr, int pc, int nb);
+
 // The GEMM at the bottom of the local kernel: `asked`, or where it is
 // empty ("auto") the profile's faster leaf (tune's packed step; blas
 // without one). Packed runs the profile's measured blocking for the kernel

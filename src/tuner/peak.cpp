@@ -35,16 +35,28 @@ double time_loop(local::PeakLoop loop, std::int64_t iterations) {
   return now_s() - t0;
 }
 
-// The iteration count that runs about `seconds`: grow a short run until it
-// is long enough to time (5 ms), then scale.
-std::int64_t calibrate(local::PeakLoop loop, double seconds) {
-  std::int64_t iterations = 1 << 14;
-  double t = time_loop(loop, iterations);
-  while (t < 5e-3 && iterations < (std::int64_t{1} << 40)) {
-    iterations *= 4;
-    t = time_loop(loop, iterations);
+// The count that runs about `seconds`: grow a short run of `first` until it
+// is long enough to time (5 ms), then scale. `timed(count)` runs `count`
+// iterations (or passes) of a loop and returns its seconds.
+template <class Timed>
+std::int64_t calibrate(Timed&& timed, std::int64_t first, double seconds) {
+  std::int64_t count = first;
+  double t = timed(count);
+  while (t < 5e-3 && count < (std::int64_t{1} << 40)) {
+    count *= 4;
+    t = timed(count);
   }
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(iterations) * seconds / t));
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(count) * seconds / t));
+}
+
+// The best rate of `repeats` runs of `count`, each doing `flops_per_count`
+// per unit of count.
+template <class Timed>
+double best_gflops(Timed&& timed, std::int64_t count, double flops_per_count, int repeats) {
+  double best = 0;
+  for (int r = 0; r < repeats; ++r)
+    best = std::max(best, flops_per_count * static_cast<double>(count) / timed(count) / 1e9);
+  return best;
 }
 
 // The GEMM-mix loop's rate on this thread: A's slivers (one in L1, or a
@@ -65,18 +77,8 @@ double gemm_mix_gflops(local::MixLoop loop, VectorIsa isa, bool l2, double secon
     g_sink = g_sink + loop(a.data(), slivers, b.data(), kc, passes);
     return now_s() - t0;
   };
-  std::int64_t passes = 16;
-  double t = run(passes);
-  while (t < 5e-3 && passes < (std::int64_t{1} << 40)) {
-    passes *= 4;
-    t = run(passes);
-  }
-  passes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(passes) * seconds / t));
-  const double flops = static_cast<double>(local::mix_flops_per_step(isa)) * static_cast<double>(kc * slivers) *
-                       static_cast<double>(passes);
-  double best = 0;
-  for (int r = 0; r < repeats; ++r) best = std::max(best, flops / run(passes) / 1e9);
-  return best;
+  const double flops_per_pass = static_cast<double>(local::mix_flops_per_step(isa)) * static_cast<double>(kc * slivers);
+  return best_gflops(run, calibrate(run, 16, seconds), flops_per_pass, repeats);
 }
 
 // The CPUs this process may run on.
@@ -157,12 +159,11 @@ PeakMeasurement measure_peak(const PeakOptions& o, const std::vector<int>& cpus_
     const local::PeakLoop loop = local::peak_loop(isa);
     if (loop == nullptr) continue;  // not built for this ISA
     const double flops = static_cast<double>(local::peak_flops_per_iteration(isa));
-    const std::int64_t iterations = calibrate(loop, o.seconds);
+    const auto timed = [loop](std::int64_t iterations) { return time_loop(loop, iterations); };
+    const std::int64_t iterations = calibrate(timed, 1 << 14, o.seconds);
     IsaPeak p;
     p.isa = isa;
-    for (int r = 0; r < o.repeats; ++r)
-      p.one_core_gflops =
-          std::max(p.one_core_gflops, flops * static_cast<double>(iterations) / time_loop(loop, iterations) / 1e9);
+    p.one_core_gflops = best_gflops(timed, iterations, flops, o.repeats);
     if (const local::MixLoop mix = local::gemm_mix_loop(isa)) {
       p.gemm_mix_l1_gflops = gemm_mix_gflops(mix, isa, false, o.seconds, o.repeats);
       p.gemm_mix_l2_gflops = gemm_mix_gflops(mix, isa, true, o.seconds, o.repeats);

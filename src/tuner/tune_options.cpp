@@ -19,8 +19,14 @@ std::int64_t effective_kmax(const TuneOptions& o) {
   return o.pr > o.pc ? o.n / o.pr : o.n / o.pc;
 }
 
-void validate(const TuneOptions& o, int ranks) {
+void validate_timing(const TuneOptions& o) {
   if (o.n < 1) fail(fmt::format("n = {} must be >= 1", static_cast<long long>(o.n)));
+  if (o.reps < 1) fail(fmt::format("reps = {} must be >= 1", o.reps));
+  if (o.warmup < 0) fail(fmt::format("warmup = {} must be >= 0", o.warmup));
+}
+
+void validate(const TuneOptions& o, int ranks) {
+  validate_timing(o);
   if (o.pr < 1 || o.pc < 1) fail(fmt::format("grid {}x{}: pr and pc must be >= 1", o.pr, o.pc));
   if (static_cast<long long>(o.pr) * o.pc != ranks) {
     fail(fmt::format("grid {}x{} has {} ranks, but the communicator has {} (pr * pc must equal it)", o.pr, o.pc,
@@ -42,8 +48,6 @@ void validate(const TuneOptions& o, int ranks) {
                      static_cast<long long>(kmax)));
   }
   if (o.passes < 1) fail(fmt::format("passes = {} must be >= 1", o.passes));
-  if (o.reps < 1) fail(fmt::format("reps = {} must be >= 1", o.reps));
-  if (o.warmup < 0) fail(fmt::format("warmup = {} must be >= 0", o.warmup));
   if (o.lb_check_rounds < 1) fail(fmt::format("lb check rounds = {} must be >= 1", o.lb_check_rounds));
   if (o.lb_check_nb < 1) fail(fmt::format("lb check nb = {} must be >= 1", o.lb_check_nb));
   if (o.add_n < 1) fail(fmt::format("add_n = {} must be >= 1", static_cast<long long>(o.add_n)));

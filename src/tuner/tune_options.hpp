@@ -48,4 +48,8 @@ std::int64_t effective_kmax(const TuneOptions& options);
 // network_reps < 1.
 void validate(const TuneOptions& options, int ranks);
 
+// The part of validate() that a step run alone (tune --kernel-model-only)
+// needs: n >= 1, reps >= 1, warmup >= 0.
+void validate_timing(const TuneOptions& options);
+
 }  // namespace mmbench::tuner

@@ -11,6 +11,7 @@
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 #include "local/packed_gemm.hpp"
+#include "profile/profile_facts.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/kernel_timings.hpp"
 #include "tuner/machine_check.hpp"
@@ -156,15 +157,10 @@ RecordedLb record_lb(Session& s, const LbChecks& checks, const RobustLb& rule) {
   out.panels = lb_panels_without_curve(out.lb, options.n / std::max({1, options.pr, options.pc}));
   const LbCurve curve = profile::curve_of(out.curve, rule.lb);
   const LbCap cap = LbCap::measured(curve, out.panels);
-  std::string by_n;
-  // From n/4 (at least 1: n may be as small as the grid) to 4n.
-  for (std::int64_t n = std::max<std::int64_t>(1, options.n / 4); n <= 4 * options.n; n *= 2) {
-    if (!by_n.empty()) by_n += ", ";
-    by_n += fmt::format("n = {}: {}", static_cast<long long>(n),
-                        lb_in_force(out.lb, cap, n, options.pr, options.pc, options.lb_check_nb));
-  }
-  s.say_and_note(fmt::format("lb: the curve from {} size(s), ceiling {}: {}", out.curve.points.size(),
-                             static_cast<long long>(curve.ceiling), by_n));
+  s.say_and_note(fmt::format(
+      "lb: the curve from {} size(s), ceiling {}; lb at n = {}", out.curve.points.size(),
+      static_cast<long long>(curve.ceiling),
+      profile::lb_by_size({static_cast<int>(out.lb), cap}, options.n, options.pr, options.pc, options.lb_check_nb)));
   return out;
 }
 

@@ -17,12 +17,6 @@
 
 namespace mmbench::tuner {
 
-namespace {
-
-void fail(const std::string& what) { throw std::invalid_argument("tune: " + what); }
-
-}  // namespace
-
 using namespace steps;
 
 namespace {
@@ -75,9 +69,7 @@ profile::MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
 
 profile::MachineProfile add_kernel_model(const TuneOptions& options, const profile::MachineProfile& existing,
                                          MPI_Comm comm, const std::function<void(const std::string&)>& progress) {
-  if (options.n < 1) fail(fmt::format("n = {} must be >= 1", static_cast<long long>(options.n)));
-  if (options.reps < 1) fail(fmt::format("reps = {} must be >= 1", options.reps));
-  if (options.warmup < 0) fail(fmt::format("warmup = {} must be >= 0", options.warmup));
+  validate_timing(options);
   TuneOptions o = options;
   o.kernel_model = true;
   Session s(o, comm, progress, false);

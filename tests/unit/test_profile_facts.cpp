@@ -93,6 +93,20 @@ TEST(ProfileFacts, TunedLbFollowsTheProfilesCurve) {
   EXPECT_EQ(lb_in_force(t.lb, t.cap, 8192, 1, 2, 64), 1344);  // the ceiling
 }
 
+// tune's report of a curve: n0/4 .. 4 n0, doubling, each with its lb; from 1
+// where n0 < 4 (tune --n 2 once looped for ever starting at 0).
+TEST(ProfileFacts, LbBySizeReportsNOverFourToFourN) {
+  MachineProfile p = tuned_profile();
+  p.lb_curve.points = {{1024, 512, 32, 14}, {2048, 1024, 668, 7}};
+  p.rule_lb = 300;
+  const TunedLb t = tuned_lb(facts_of(p));
+  EXPECT_EQ(lb_by_size(t, 2048, 1, 2, 64), "512: 32, 1024: 32, 2048: 668, 4096: 1344, 8192: 1344");
+  const std::string tiny = lb_by_size(t, 2, 1, 2, 1);
+  EXPECT_EQ(tiny.rfind("1: ", 0), 0u) << tiny;
+  EXPECT_NE(tiny.find(", 8: "), std::string::npos) << tiny;
+  EXPECT_EQ(tiny.find("16: "), std::string::npos) << tiny;
+}
+
 TEST(ProfileFacts, LeafChoiceUnderEachWord) {
   ProfileFacts f = facts_of(tuned_profile());
   // auto: the profile's faster leaf, with its measured blocking.
