@@ -11,7 +11,7 @@ import os
 
 from .table import Kind, read_table
 
-# The newest header, in the order mmbench writes it (src/cli/results_schema.hpp).
+# The newest header, in the order mmbench writes it (src/results/results_schema.hpp).
 RESULTS_COLUMNS = (
     "timestamp", "host", "simulated", "p", "threads", "algo", "schema", "recursions", "cutoff", "grid", "nb",
     "lb", "lb_override", "local_levels", "local_levels_applied", "local_cutoff", "local_variant",

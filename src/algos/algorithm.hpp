@@ -75,7 +75,7 @@ class Algorithm {
   virtual Uses uses() const { return {}; }
   // Every key its plans' describe() may write, i.e. the results CSV columns
   // it fills beyond the common ones. A name not yet in the CSV is appended
-  // to the header (cli/results_schema.hpp), so reporting a new value is a
+  // to the header (results/results_schema.hpp), so reporting a new value is a
   // change inside the algorithm's unit; tests/mpi/test_algorithms checks
   // that describe() writes nothing undeclared.
   virtual std::vector<std::string> columns() const = 0;

@@ -5,13 +5,22 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli/comparison.hpp"
-#include "cli/result_file.hpp"
+#include "results/comparison.hpp"
+#include "results/result_file.hpp"
 #include "core/usage_error.hpp"
 #include "core/csv_file.hpp"
 #include "core/mann_whitney.hpp"
 
 namespace mmbench::cli {
+
+using results::compare_results;
+using results::ComparedLine;
+using results::CompareSettings;
+using results::Comparison;
+using results::Measurement;
+using results::Method;
+using results::read_result_file;
+using results::ResultFile;
 
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& a) {
   CLI::App* c = app.add_subcommand(

@@ -6,13 +6,17 @@
 #include <cstdio>
 
 #include "cli/ranking_table.hpp"
-#include "cli/round_statistics.hpp"
+#include "run/round_statistics.hpp"
 #include "core/value_lists.hpp"
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 #include "ranking/selection.hpp"
 
 namespace mmbench::cli {
+
+using run::Config;
+using run::Measured;
+using run::paired_speed_ratio;
 
 std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
 

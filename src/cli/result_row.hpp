@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 #include "cli/machine_source.hpp"
 #include "cli/run_command.hpp"
-#include "cli/sweep_rounds.hpp"
+#include "run/sweep_rounds.hpp"
 #include "core/paired_stats.hpp"
 #include "core/verify.hpp"
 #include "core/timing.hpp"
@@ -28,7 +28,7 @@ struct Predicted {
   double error_refined(double t) const { return (refined - t) / t; }
 };
 // nullopt where a model does not cover the configuration.
-std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine);
+std::optional<Predicted> predict_as_ran(const run::Config& c, const run::Measured& m, const Machine& machine);
 
 // One configuration's line of the results: who it is, then what happened.
 struct ResultRow {
@@ -86,11 +86,11 @@ struct ResultRow {
 };
 
 // The identity part of a row.
-ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t order_seed);
+ResultRow identity_row(const run::Config& c, const RunArgs& a, int p, std::uint64_t order_seed);
 // Times, rates, noise and verification of a measured configuration.
-void add_measurement(ResultRow& row, const Config& c, const Measured& m);
+void add_measurement(ResultRow& row, const run::Config& c, const run::Measured& m);
 // Speed relative to the peer, round by round (peer time / this time).
-void add_peer_ratio(ResultRow& row, const Measured& peer, const Measured& m);
+void add_peer_ratio(ResultRow& row, const run::Measured& peer, const run::Measured& m);
 // peak_fraction of a measured row: its MFLOPS per core over the recorded
 // peak per core of p x threads cores (tuner::peak_fraction).
 void add_peak_fraction(ResultRow& row, const profile::PeakRecord& peak);

@@ -16,12 +16,12 @@
 #include "algos/registry.hpp"
 #include "cli/blas_kernel_switch.hpp"
 #include "cli/common_options.hpp"
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 #include "cli/machine_report.hpp"
 #include "cli/local_results.hpp"
 #include "cli/ranking_table.hpp"
-#include "cli/round_statistics.hpp"
-#include "cli/sweep_rounds.hpp"
+#include "run/round_statistics.hpp"
+#include "run/sweep_rounds.hpp"
 #include "cli/progress.hpp"
 #include "core/usage_error.hpp"
 #include "core/value_lists.hpp"
@@ -32,7 +32,7 @@
 #include "core/simulation.hpp"
 #include "local/packed_gemm.hpp"
 #include "ranking/option_table.hpp"
-#include "cli/results_schema.hpp"
+#include "results/results_schema.hpp"
 #include "cli/result_row.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/profile_drift.hpp"
@@ -46,6 +46,15 @@
 #include "tuner/blas_check.hpp"
 
 namespace mmbench::cli {
+
+using results::results_columns;
+using results::validation_columns;
+using run::Config;
+using run::kAutoFirstPreciseRounds;
+using run::measure_in_rounds;
+using run::Measured;
+using run::RoundSettings;
+using run::RoundsResult;
 
 using algos::Algorithm;
 using algos::Options;

@@ -5,12 +5,15 @@
 #include <csignal>
 #include <stdexcept>
 
-#include "cli/results_json.hpp"
+#include "results/results_json.hpp"
 #include "core/csv_file.hpp"
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 
 namespace mmbench::cli {
+
+using results::kResultsJsonSchema;
+using results::row_json;
 
 nlohmann::ordered_json run_metadata(const RunArgs& a, const MachineFacts& machine, std::uint64_t order_seed,
                                     const std::string& started) {

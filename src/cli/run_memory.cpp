@@ -13,6 +13,8 @@
 
 namespace mmbench::cli {
 
+using run::Config;
+
 namespace {
 constexpr double kUsable = 0.9;  // of MemAvailable: the rest for MPI, the libraries, the OS
 // What a simulated rank holds besides mmbench's buffers, on p ranks: SimGrid's

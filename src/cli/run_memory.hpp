@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 #include "cli/machine_source.hpp"
 #include "core/comm.hpp"
 
@@ -50,7 +50,7 @@ RunMemory run_memory(const MachineArgs& args, const Machine* machine, const Comm
 
 // Why this configuration is refused ("" = it is not): over --memory-per-rank
 // (or the profile's), or over a simulation's host budget.
-std::string memory_refusal(const RunMemory& mem, const Config& c, int ranks);
+std::string memory_refusal(const RunMemory& mem, const run::Config& c, int ranks);
 
 // Bytes the simulated ranks of configuration c together keep in this one
 // process (see above).
@@ -58,6 +58,6 @@ double simulated_host_bytes(const algos::MemoryEstimate& need, int ranks, bool c
 
 // Throws UsageError when a configuration that memory_refusal does not
 // refuse needs more than the node's share: the sweep could not run here.
-void check_node_memory(const RunMemory& mem, const std::vector<Config>& configs, int ranks);
+void check_node_memory(const RunMemory& mem, const std::vector<run::Config>& configs, int ranks);
 
 }  // namespace mmbench::cli

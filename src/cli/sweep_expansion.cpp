@@ -15,6 +15,8 @@
 
 namespace mmbench::cli {
 
+using run::Config;
+
 using algos::Algorithm;
 using algos::Options;
 using algos::Problem;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 #include "cli/machine_source.hpp"
 #include "cli/run_command.hpp"
 #include "ranking/selection.hpp"
@@ -64,6 +64,6 @@ ranking::Ranking rank_for(const algos::Problem& pb, const AutoSpace& as, int ran
 
 // The sweep's configurations, problems outermost, then the algorithms in
 // --algo order, then each swept option.
-std::vector<Config> expand(const RunArgs& a, int ranks, const Selection& sel);
+std::vector<run::Config> expand(const RunArgs& a, int ranks, const Selection& sel);
 
 }  // namespace mmbench::cli

@@ -6,14 +6,18 @@
 #include <cmath>
 #include <fstream>
 
-#include "cli/results_schema.hpp"
-#include "cli/round_statistics.hpp"
+#include "results/results_schema.hpp"
+#include "run/round_statistics.hpp"
 #include "cli/result_row.hpp"
 #include "core/byte_size.hpp"
 #include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 
 namespace mmbench::cli {
+
+using run::Config;
+using run::Measured;
+using run::paired_speed_ratio;
 
 using algos::Problem;
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 #include "cli/result_row.hpp"
-#include "cli/sweep_rounds.hpp"
+#include "run/sweep_rounds.hpp"
 #include "core/csv_file.hpp"
 #include "ranking/selection.hpp"
 
@@ -28,14 +28,14 @@ std::string validation_stem(const std::string& csv_path);
 // (null when it did not run), whether it ran and passed verification, and
 // the models' predictions as it ran.
 struct CandidateResult {
-  const Measured* measured = nullptr;
+  const run::Measured* measured = nullptr;
   bool verified = false;
   std::optional<Predicted> predicted;
 };
 
 // Appends one row per problem to `out` (<stem>-validate.csv) and the report
 // to <stem>-validate.txt, and prints it.
-void write_validation(CsvFile& out, const std::string& stem, const std::vector<Config>& configs,
+void write_validation(CsvFile& out, const std::string& stem, const std::vector<run::Config>& configs,
                       const std::vector<CandidateResult>& results, model::ModelKind kind, int ranks);
 
 }  // namespace mmbench::cli

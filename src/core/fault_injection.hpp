@@ -9,7 +9,7 @@
 //
 // A fault on one rank inside a collective phase (multiply) leaves the other
 // ranks waiting for it -- the case the sweep cannot survive (see
-// cli/sweep_rounds.hpp); inject multiply faults on all ranks.
+// run/sweep_rounds.hpp); inject multiply faults on all ranks.
 // Phases: plan, alloc, multiply (thrown before the rank's multiplication
 // starts). Unset (the normal case) costs one getenv at start. Not for users:
 // documented in README's testing section only.

@@ -6,7 +6,7 @@
 //                          algorithm does not read it (cli/sweep_expansion.cpp)
 //   `--algo auto`          search -> the values the ranking tries
 //   ranking tables         label  -> "pdgemm grid=2x4 nb=64 lb=32(default)"
-//   the results CSV        column -> the header (cli/results_schema.hpp)
+//   the results CSV        column -> the header (results/results_schema.hpp)
 //
 // Adding an option: one row here, the field it sets (space/options.hpp, and
 // the Uses flag of the algorithms that read it), the code that uses the

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <random>
 
-#include "cli/comparison.hpp"
+#include "results/comparison.hpp"
 #include "core/paired_stats.hpp"
 
-using namespace mmbench::cli;
+using namespace mmbench::results;
 
 namespace {
 std::map<std::string, std::string> row(const std::string& algo, const std::string& t_median,

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "algos/registry.hpp"
-#include "cli/results_schema.hpp"
+#include "results/results_schema.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sweep_expansion.hpp"
 #include "ranking/selection.hpp"
@@ -61,7 +61,7 @@ model::MachineParams opteron() {
 // The labels of a sweep's configurations, with each row's value as asked.
 std::vector<std::string> expanded(const cli::RunArgs& a, int ranks, const cli::Selection& sel) {
   std::vector<std::string> out;
-  for (const cli::Config& c : cli::expand(a, ranks, sel)) {
+  for (const run::Config& c : cli::expand(a, ranks, sel)) {
     ranking::Candidate cand;
     cand.algo = c.algo;
     cand.opt = c.opt;
@@ -85,7 +85,7 @@ TEST(OptionTable, EveryRowHasAProbeAndAReader) {
 }
 
 TEST(OptionTable, EveryRowIsAResultsColumn) {
-  const std::vector<std::string>& cols = cli::results_columns();
+  const std::vector<std::string>& cols = results::results_columns();
   for (const ranking::OptionRow& row : ranking::option_table())
     EXPECT_NE(std::find(cols.begin(), cols.end(), row.column), cols.end()) << row.flag << " -> " << row.column;
 }

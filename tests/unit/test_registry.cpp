@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "algos/registry.hpp"
-#include "cli/results_schema.hpp"
+#include "results/results_schema.hpp"
 #include "model/algorithm_models.hpp"
 #include "ranking/selection.hpp"
 
@@ -107,8 +107,8 @@ TEST(Registry, NamesInListOrder) {
 // the very end the memory per rank, predicted and measured; another new
 // column must be deliberate: it changes the header again.
 TEST(Registry, DeclaredColumnsAreResultsColumns) {
-  const auto& base = cli::base_results_columns();
-  const auto& all = cli::results_columns();
+  const auto& base = results::base_results_columns();
+  const auto& all = results::results_columns();
   ASSERT_GE(all.size(), base.size());
   EXPECT_TRUE(std::equal(base.begin(), base.end(), all.begin())) << "the base columns keep their order";
   EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(base.size()), all.end()),

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "cli/result_row.hpp"
-#include "cli/results_schema.hpp"
+#include "results/results_schema.hpp"
 
 using mmbench::cli::ResultRow;
 
@@ -54,7 +54,7 @@ TEST(ResultRow, EveryCellIsAColumn) {
   ResultRow r = measured();
   r.peer_ratio = mmbench::MedianInterval{1.1, 1.0, 1.2, 0.75, 3};
   r.predicted = mmbench::cli::Predicted{0.5, 0.75};
-  const auto& cols = mmbench::cli::results_columns();
+  const auto& cols = mmbench::results::results_columns();
   for (const auto& [name, value] : r.cells())
     EXPECT_NE(std::find(cols.begin(), cols.end(), name), cols.end()) << name << " is not a CSV column";
 }

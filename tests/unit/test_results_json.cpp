@@ -6,10 +6,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli/results_json.hpp"
-#include "cli/results_schema.hpp"
+#include "results/results_json.hpp"
+#include "results/results_schema.hpp"
 
-using namespace mmbench::cli;
+using namespace mmbench::results;
 
 namespace {
 nlohmann::json schema_file() {

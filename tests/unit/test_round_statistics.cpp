@@ -3,10 +3,10 @@
 
 #include <random>
 
-#include "cli/round_statistics.hpp"
+#include "run/round_statistics.hpp"
 
 using namespace mmbench;
-using namespace mmbench::cli;
+using namespace mmbench::run;
 
 TEST(RoundStatistics, PairedRatioCancelsDrift) {
   // The machine drifts by 2x over the rounds; x is always 10 % faster than

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 struct ResultFile {
   std::string path;
@@ -36,4 +36,4 @@ const std::vector<std::string>& required_result_columns();
 // is at fault).
 ResultFile read_result_file(const std::string& path);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

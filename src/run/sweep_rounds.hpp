@@ -38,17 +38,17 @@
 #include <string>
 #include <vector>
 
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 #include "core/comm.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::run {
 
 struct RoundSettings {
-  int rounds = 3;                // fixed number of rounds; 0 = auto (--reps auto)
-  int warmup = 1;                // untimed runs after each preparation
-  double precision = 0.02;       // auto: target relative half-width of every ratio's interval
+  int rounds = 3;           // fixed number of rounds; 0 = auto (--reps auto)
+  int warmup = 1;           // untimed runs after each preparation
+  double precision = 0.02;  // auto: target relative half-width of every ratio's interval
   double budget_s = std::numeric_limits<double>::infinity();  // auto: seconds of rounds for this problem size
-  std::uint64_t order_seed = 1;  // shuffles the order of every round
+  std::uint64_t order_seed = 1;                               // shuffles the order of every round
   std::uint64_t data_seed = 42;  // the generated matrices (A: seed, B: seed + 1, check vector: seed + 2)
   bool verify = true;
   double memory_doubles_per_rank = 0;  // for prepared configurations kept alive; 0 = keep one at a time
@@ -56,7 +56,7 @@ struct RoundSettings {
 
 // One configuration after its rounds.
 struct Measured {
-  std::vector<double> times;  // one per round: max over the ranks that took part
+  std::vector<double> times;                  // one per round: max over the ranks that took part
   double residual = -1, residual_limit = -1;  // -1: not verified
   double relative_residual = -1;              // core/verify.hpp
   double peak_mem_mb = 0;
@@ -74,8 +74,8 @@ struct Measured {
   // Plan::as_run() after the first round: set for every configuration that
   // did not fail (rows and model prices read it).
   std::optional<algos::AsRun> as_run;
-  std::string warning;                            // Plan::warning(), rank 0
-  std::string failure;                            // why it failed ("" = it did not), same on every rank
+  std::string warning;  // Plan::warning(), rank 0
+  std::string failure;  // why it failed ("" = it did not), same on every rank
 };
 
 struct RoundsResult {
@@ -88,7 +88,7 @@ struct RoundsResult {
 // progress(round, rounds_planned, config) is called on every rank before
 // each timed run. Collective over world.
 RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::optional<std::size_t> peer,
-                                        const RoundSettings& settings, const Comm& world,
-                                        const std::function<void(int, int, const Config&)>& progress);
+                               const RoundSettings& settings, const Comm& world,
+                               const std::function<void(int, int, const Config&)>& progress);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::run

@@ -1,6 +1,6 @@
-#include "cli/configuration.hpp"
+#include "run/configuration.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::run {
 
 int Config::cores(int ranks) const {
   // dgemm: one rank, threads x ranks BLAS threads (algos/dgemm.cpp).
@@ -11,4 +11,4 @@ bool Config::is_peer() const {
   return algo->name() == "dgemm" && opt.local.levels == 0 && opt.local.gemm == local::LeafGemm::blas && refuse.empty();
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::run

@@ -10,7 +10,7 @@
 
 #include "core/paired_stats.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::run {
 
 // Speed of x relative to ref, one ratio per round: t_ref[r] / t_x[r]
 // (1.05 = x was 5 % faster in that round), summarized as the median with its
@@ -30,8 +30,8 @@ std::optional<std::size_t> reference_for_stopping(const std::vector<std::vector<
 // configuration's ratio to the reference (see above) has an interval whose
 // relative half-width is <= precision. A single configuration is judged by
 // the interval of its own median time instead.
-bool precise_enough(const std::vector<std::vector<double>>& times, std::optional<std::size_t> peer,
-                    double precision, int min_rounds);
+bool precise_enough(const std::vector<std::vector<double>>& times, std::optional<std::size_t> peer, double precision,
+                    int min_rounds);
 
 // Rounds --reps auto always does (so every figure has at least [min, max]
 // of 3 paired samples even when the budget is tiny) and does before it
@@ -41,4 +41,4 @@ inline constexpr int kAutoMinRounds = 3;
 inline constexpr int kAutoFirstPreciseRounds = 6;
 inline constexpr int kAutoMaxRounds = 200;
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::run

@@ -1,4 +1,4 @@
-#include "cli/result_file.hpp"
+#include "results/result_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,11 +13,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/results_json.hpp"
+#include "results/results_json.hpp"
 #include "core/usage_error.hpp"
 #include "core/csv_file.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 const std::vector<std::string>& required_result_columns() {
   static const std::vector<std::string> cols = {"algo", "p", "m", "n", "k", "status", "t_median"};
@@ -26,9 +26,7 @@ const std::vector<std::string>& required_result_columns() {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& path, const std::string& problem) {
-  throw UsageError(path + ": " + problem);
-}
+[[noreturn]] void bad(const std::string& path, const std::string& problem) { throw UsageError(path + ": " + problem); }
 
 bool is_integer(const std::string& s) {
   long long v = 0;
@@ -74,8 +72,8 @@ void check_columns(const std::string& path, const std::vector<std::string>& have
   if (missing.size() == required_result_columns().size())
     bad(path, fmt::format("not a results {} of mmbench run (none of the columns {})", what,
                           fmt::join(required_result_columns(), ", ")));
-  if (!missing.empty()) bad(path, fmt::format("{} lacks the column{} {}", what, missing.size() > 1 ? "s" : "",
-                                              fmt::join(missing, ", ")));
+  if (!missing.empty())
+    bad(path, fmt::format("{} lacks the column{} {}", what, missing.size() > 1 ? "s" : "", fmt::join(missing, ", ")));
 }
 
 std::string run_name(const nlohmann::json& run) {
@@ -92,8 +90,10 @@ std::string run_name(const nlohmann::json& run) {
 void add_run(ResultFile& f, std::map<std::string, int>& seen, const nlohmann::json& seed, const std::string& name) {
   if (name.empty() || !seed.is_number_integer()) return;
   const std::string key = std::to_string(seed.get<std::uint64_t>());
-  if (++seen[key] == 1) f.run_of_seed[key] = name;
-  else f.run_of_seed.erase(key);
+  if (++seen[key] == 1)
+    f.run_of_seed[key] = name;
+  else
+    f.run_of_seed.erase(key);
 }
 
 void read_sidecar(ResultFile& f) {
@@ -163,11 +163,11 @@ ResultFile read_json(const std::string& path, std::istream& in) {
   }
   if (doc.contains("metadata") && doc["metadata"].is_object()) {
     const nlohmann::json& m = doc["metadata"];
-    nlohmann::json run = {{"order_seed", m.value("order_seed", nlohmann::json())},
-                          {"started", m.value("started", nlohmann::json())},
-                          {"host", m.contains("machine") && m["machine"].is_object()
-                                       ? m["machine"].value("host", nlohmann::json())
-                                       : nlohmann::json()}};
+    nlohmann::json run = {
+        {"order_seed", m.value("order_seed", nlohmann::json())},
+        {"started", m.value("started", nlohmann::json())},
+        {"host", m.contains("machine") && m["machine"].is_object() ? m["machine"].value("host", nlohmann::json())
+                                                                   : nlohmann::json()}};
     std::map<std::string, int> seen;
     add_run(f, seen, run["order_seed"], run_name(run));
   }
@@ -191,4 +191,4 @@ ResultFile read_result_file(const std::string& path) {
   return json ? read_json(path, in) : read_csv(path, in);
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

@@ -9,7 +9,7 @@
 
 #include "algos/algorithm.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::run {
 
 struct Config {
   Config(const algos::Algorithm* al, const algos::Problem& p, const algos::Options& o) : algo(al), pb(p), opt(o) {}
@@ -36,4 +36,4 @@ struct Config {
   bool same_problem(const Config& o) const { return pb.m == o.pb.m && pb.n == o.pb.n && pb.k == o.pb.k; }
 };
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::run

@@ -1,4 +1,4 @@
-#include "cli/comparison.hpp"
+#include "results/comparison.hpp"
 
 #include <fmt/format.h>
 
@@ -10,21 +10,30 @@
 #include "core/mann_whitney.hpp"
 #include "core/paired_stats.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 const std::vector<std::string>& comparison_key_columns() {
-  static const std::vector<std::string> cols = {"algo", "p", "threads", "m", "n", "k", "schema", "recursions",
-                                                "grid", "nb", "lb", "local_levels", "local_gemm", "local_variant",
-                                                "q7_split", "replicas"};
+  static const std::vector<std::string> cols = {"algo",       "p",
+                                                "threads",    "m",
+                                                "n",          "k",
+                                                "schema",     "recursions",
+                                                "grid",       "nb",
+                                                "lb",         "local_levels",
+                                                "local_gemm", "local_variant",
+                                                "q7_split",   "replicas"};
   return cols;
 }
 
 std::string to_string(Method m) {
   switch (m) {
-    case Method::none: return "-";
-    case Method::paired: return "paired";
-    case Method::mann_whitney: return "mann-whitney";
-    case Method::medians: return "medians";
+    case Method::none:
+      return "-";
+    case Method::paired:
+      return "paired";
+    case Method::mann_whitney:
+      return "mann-whitney";
+    case Method::medians:
+      return "medians";
   }
   return "";
 }
@@ -166,8 +175,10 @@ void compare_times(ComparedLine& l, const CompareSettings& s) {
       l.lo = l.hi = l.ratio;  // nothing to judge the spread by: never significant
     }
   }
-  if (l.significant && l.ratio > 1 + s.threshold) l.flag = ComparedLine::Flag::slower;
-  else if (l.significant && l.ratio < 1 - s.threshold) l.flag = ComparedLine::Flag::faster;
+  if (l.significant && l.ratio > 1 + s.threshold)
+    l.flag = ComparedLine::Flag::slower;
+  else if (l.significant && l.ratio < 1 - s.threshold)
+    l.flag = ComparedLine::Flag::faster;
 }
 
 // The last row of each configuration, in the order configurations first appear.
@@ -181,7 +192,8 @@ Latest latest_rows(const ResultFile& f) {
   for (const Row& r : f.rows) {
     const std::string k = key_of(r);
     auto [it, fresh] = l.row.emplace(k, &r);
-    if (fresh) l.order.push_back(k);
+    if (fresh)
+      l.order.push_back(k);
     else {
       it->second = &r;
       ++l.repeated;
@@ -207,9 +219,12 @@ Comparison compare_results(const ResultFile& fa, const ResultFile& fb, const Com
       l.flag = ComparedLine::Flag::only_a;
     } else {
       l.b = measurement(*it->second, fb);
-      if (l.a->ok() && l.b->ok()) compare_times(l, s);
-      else if (l.a->ok() && l.b->status == "failed") l.flag = ComparedLine::Flag::failed_in_b;
-      else l.flag = ComparedLine::Flag::unmeasured;
+      if (l.a->ok() && l.b->ok())
+        compare_times(l, s);
+      else if (l.a->ok() && l.b->status == "failed")
+        l.flag = ComparedLine::Flag::failed_in_b;
+      else
+        l.flag = ComparedLine::Flag::unmeasured;
     }
     out.lines.push_back(std::move(l));
   }
@@ -224,4 +239,4 @@ Comparison compare_results(const ResultFile& fa, const ResultFile& fb, const Com
   return out;
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

@@ -1,4 +1,4 @@
-#include "cli/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "cli/results_schema.hpp"
+#include "results/results_schema.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 ColumnKind column_kind(const std::string& column) {
   // Declared once: docs/results.schema.json gives each the same type (a
@@ -87,7 +87,8 @@ std::optional<double> read_number(const std::string& s) {
 nlohmann::ordered_json typed(const std::string& text, ColumnKind kind) {
   if (text.empty()) return nullptr;
   switch (kind) {
-    case ColumnKind::text: return text;
+    case ColumnKind::text:
+      return text;
     case ColumnKind::integer:
       if (auto v = read_integer(text)) return *v;
       return text;
@@ -130,10 +131,14 @@ nlohmann::ordered_json row_json(const std::map<std::string, std::string>& cells)
 std::map<std::string, std::string> row_cells(const nlohmann::json& row) {
   std::map<std::string, std::string> cells;
   for (const auto& [key, v] : row.items()) {
-    if (v.is_null()) cells[key] = "";
-    else if (v.is_string()) cells[key] = v.get<std::string>();
-    else if (v.is_number()) cells[key] = number_text(v);
-    else if (v.is_boolean()) cells[key] = v.get<bool>() ? "yes" : "no";
+    if (v.is_null())
+      cells[key] = "";
+    else if (v.is_string())
+      cells[key] = v.get<std::string>();
+    else if (v.is_number())
+      cells[key] = number_text(v);
+    else if (v.is_boolean())
+      cells[key] = v.get<bool>() ? "yes" : "no";
     else if (v.is_array()) {
       std::string s;
       for (std::size_t i = 0; i < v.size(); ++i)
@@ -146,4 +151,4 @@ std::map<std::string, std::string> row_cells(const nlohmann::json& row) {
   return cells;
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

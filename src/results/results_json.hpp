@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 inline constexpr char kResultsJsonSchema[] = "mmbench-results/2";
 
@@ -32,4 +32,4 @@ nlohmann::ordered_json row_json(const std::map<std::string, std::string>& cells)
 // array -> its items joined by ';'. Unknown keys are kept.
 std::map<std::string, std::string> row_cells(const nlohmann::json& row);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

@@ -1,9 +1,9 @@
-#include "cli/round_statistics.hpp"
+#include "run/round_statistics.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace mmbench::cli {
+namespace mmbench::run {
 
 MedianInterval paired_speed_ratio(const std::vector<double>& t_ref, const std::vector<double>& t_x) {
   std::vector<double> ratios;
@@ -29,8 +29,8 @@ std::optional<std::size_t> reference_for_stopping(const std::vector<std::vector<
   return best;
 }
 
-bool precise_enough(const std::vector<std::vector<double>>& times, std::optional<std::size_t> peer,
-                    double precision, int min_rounds) {
+bool precise_enough(const std::vector<std::vector<double>>& times, std::optional<std::size_t> peer, double precision,
+                    int min_rounds) {
   const auto ref = reference_for_stopping(times, peer);
   if (!ref) return true;  // nothing measured: nothing to refine
   const auto measured = std::count_if(times.begin(), times.end(), [](const auto& t) { return !t.empty(); });
@@ -38,12 +38,11 @@ bool precise_enough(const std::vector<std::vector<double>>& times, std::optional
     if (times[i].empty()) continue;  // not applicable or failed
     if (static_cast<int>(times[i].size()) < min_rounds) return false;
     if (i == *ref && measured > 1) continue;  // its ratio to itself is 1 in every round
-    const MedianInterval m =
-        i == *ref ? median_interval(times[i]) : paired_speed_ratio(times[*ref], times[i]);
+    const MedianInterval m = i == *ref ? median_interval(times[i]) : paired_speed_ratio(times[*ref], times[i]);
     // Below 95 % coverage the interval is not yet the one we promise.
     if (m.coverage < 0.95 || m.relative_half_width() > precision) return false;
   }
   return true;
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::run

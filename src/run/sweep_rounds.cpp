@@ -1,4 +1,4 @@
-#include "cli/sweep_rounds.hpp"
+#include "run/sweep_rounds.hpp"
 
 #include <mpi.h>
 
@@ -7,7 +7,7 @@
 #include <list>
 #include <memory>
 
-#include "cli/round_statistics.hpp"
+#include "run/round_statistics.hpp"
 #include "core/affinity.hpp"
 #include "core/blas.hpp"
 #include "core/dist_matrix.hpp"
@@ -21,7 +21,7 @@
 #include "core/timing.hpp"
 #include "core/verify.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::run {
 
 namespace {
 
@@ -35,8 +35,9 @@ void tell_if_widened(const ScopedWideAffinity& wide, int before, int threads) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (wide.widened() && rank == 0 && !told) {
-    fmt::print(stderr, "note: widened the CPU affinity of rank 0 from {} to {} CPUs for {} BLAS threads per rank "
-                       "(mpirun bound it; use mpirun --bind-to none or --map-by slot:PE=N to place threads yourself)\n",
+    fmt::print(stderr,
+               "note: widened the CPU affinity of rank 0 from {} to {} CPUs for {} BLAS threads per rank "
+               "(mpirun bound it; use mpirun --bind-to none or --map-by slot:PE=N to place threads yourself)\n",
                before, cpus_available_to_me(), threads);
     told = true;
   }
@@ -59,8 +60,7 @@ class PreparedSet {
  public:
   PreparedSet(const std::vector<const Config*>& configs, const RoundSettings& s, const Comm& world)
       : configs_(configs), s_(s), world_(world), slots_(configs.size()) {
-    for (const Config* c : configs)
-      need_.push_back(c->algo->estimate_doubles_per_rank(c->pb, c->opt, world.size()));
+    for (const Config* c : configs) need_.push_back(c->algo->estimate_doubles_per_rank(c->pb, c->opt, world.size()));
   }
 
   // The prepared configuration i, or nullptr with `failure` set (on every
@@ -104,7 +104,8 @@ class PreparedSet {
     // the plan, the matrices and the runs add shows as their growth.
     p->buffers_before = memory_account::current_bytes();
     memory_account::reset_peak();
-    if (!sim::simulated() && process_memory::reset_peak_resident()) p->resident_before = process_memory::resident_bytes();
+    if (!sim::simulated() && process_memory::reset_peak_resident())
+      p->resident_before = process_memory::resident_bytes();
     const std::string_view name = c.algo->name();
     const int rank = world_.rank(), ranks = world_.size();
     auto phase = [&](const char* what, const std::function<void()>& f) {
@@ -133,7 +134,8 @@ class PreparedSet {
       return nullptr;
     if (!phase("warm-up", [&] {
           for (int w = 0; w < s_.warmup; ++w)
-            run_taking_part(world_, [&] { p->plan->multiply(p->A, p->B, p->C); }, p->plan->takes_part());
+            run_taking_part(
+                world_, [&] { p->plan->multiply(p->A, p->B, p->C); }, p->plan->takes_part());
         }))
       return nullptr;
     return p;
@@ -150,8 +152,8 @@ class PreparedSet {
 
 void verify_first_run(Prepared& p, const RoundSettings& s, const Comm& world, Measured& m) {
   // After the first run: workspaces that grow on first use are at their peak.
-  const double mine = static_cast<double>(p.A.local.size() + p.B.local.size() + p.C.local.size() +
-                                          p.plan->workspace_doubles());
+  const double mine =
+      static_cast<double>(p.A.local.size() + p.B.local.size() + p.C.local.size() + p.plan->workspace_doubles());
   m.peak_mem_mb = world.max(mine) * 8.0 / (1 << 20);
   // The window closes here, before the verification allocates its vectors.
   // Nothing else was prepared since it opened: a configuration's first
@@ -253,4 +255,4 @@ RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::o
   return result;
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::run

@@ -35,9 +35,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/result_file.hpp"
+#include "results/result_file.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 // The columns that identify a configuration, in the order of its label.
 const std::vector<std::string>& comparison_key_columns();
@@ -60,11 +60,11 @@ std::string to_string(Method m);
 
 struct ComparedLine {
   enum class Flag {
-    none,        // no significant change beyond the threshold
-    slower,      // B significantly slower by more than the threshold (a regression)
-    faster,      // B significantly faster by more than the threshold
-    failed_in_b, // measured in A, failed in B (counts as a regression)
-    unmeasured,  // in both files, not measured (ok) in one or both
+    none,         // no significant change beyond the threshold
+    slower,       // B significantly slower by more than the threshold (a regression)
+    faster,       // B significantly faster by more than the threshold
+    failed_in_b,  // measured in A, failed in B (counts as a regression)
+    unmeasured,   // in both files, not measured (ok) in one or both
     only_a,
     only_b,
   };
@@ -75,7 +75,7 @@ struct ComparedLine {
   double coverage = 0;               // the interval's coverage; 0 = not known (medians)
   std::optional<double> p_value;     // every method, where it has one
   bool significant = false;
-  bool too_few_rounds = false;       // no outcome of the method could reach alpha
+  bool too_few_rounds = false;  // no outcome of the method could reach alpha
   Flag flag = Flag::none;
   bool regression() const { return flag == Flag::slower || flag == Flag::failed_in_b; }
 };
@@ -86,10 +86,10 @@ struct CompareSettings {
 };
 
 struct Comparison {
-  std::vector<ComparedLine> lines;  // A's configurations in A's order, then those only in B in B's
+  std::vector<ComparedLine> lines;     // A's configurations in A's order, then those only in B in B's
   int repeated_a = 0, repeated_b = 0;  // rows superseded by a later row of the same configuration
 };
 
 Comparison compare_results(const ResultFile& a, const ResultFile& b, const CompareSettings& s);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results
