@@ -7,7 +7,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/doctor_command.hpp"
 #include "cli/census_command.hpp"
@@ -49,6 +52,24 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+// One command of the table in main(): its subcommand, with options bound to
+// arguments the command owns, and what runs it once parsed.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int(const Comm&)> action;
+};
+
+// The usual command: Args filled by add(app, args), then run(args, world);
+// `prepare` sets what comes from outside the options (the command line).
+template <class Args>
+Command command(CLI::App& app, CLI::App* (*add)(CLI::App&, Args&), int (*run)(const Args&, const Comm&),
+                const std::function<void(Args&)>& prepare = {}) {
+  auto args = std::make_shared<Args>();
+  if (prepare) prepare(*args);
+  CLI::App* sub = add(app, *args);
+  return {sub, [args, run](const Comm& world) { return run(*args, world); }};
+}
+
 // "list, run, tune, ...": the registered subcommands, in their order.
 std::string command_names(const CLI::App& app) {
   std::string s;
@@ -72,23 +93,23 @@ int main(int argc, char** argv) {
                " -- benchmark and autotuner for distributed dense matrix multiplication (C = A*B).\n"
                "Run under MPI: mpirun -n P mmbench <command> ..."};
   app.require_subcommand(1);
-  CLI::App* list = app.add_subcommand("list", "List the algorithms, what each needs (p, n) and its data layout");
-  cli::RunArgs run_args;
-  CLI::App* run = cli::add_run_command(app, run_args);
-  run_args.command_line = command_line(argc, argv);
-  cli::TuneArgs tune_args;
-  CLI::App* tune = cli::add_tune_command(app, tune_args);
-  tune_args.command_line = command_line(argc, argv);
-  cli::PredictArgs predict_args, explain_args;
-  CLI::App* predict = cli::add_predict_command(app, predict_args);
-  CLI::App* explain = cli::add_explain_command(app, explain_args);
-  explain_args.explain = true;
-  cli::DoctorArgs doctor_args;
-  CLI::App* doctor = cli::add_doctor_command(app, doctor_args);
-  cli::CompareArgs compare_args;
-  CLI::App* compare = cli::add_compare_command(app, compare_args);
-  cli::CensusArgs census_args;
-  CLI::App* census = cli::add_census_command(app, census_args);
+  const std::string line = command_line(argc, argv);
+  const auto with_line = [&line](auto& args) { args.command_line = line; };
+  const std::vector<Command> commands = {
+      {app.add_subcommand("list", "List the algorithms, what each needs (p, n) and its data layout"),
+       [root](const Comm&) {
+         if (root) cli::list_command();
+         return 0;
+       }},
+      command<cli::RunArgs>(app, cli::add_run_command, cli::run_command, with_line),
+      command<cli::TuneArgs>(app, cli::add_tune_command, cli::tune_command, with_line),
+      command<cli::PredictArgs>(app, cli::add_predict_command, cli::predict_command),
+      command<cli::PredictArgs>(app, cli::add_explain_command, cli::predict_command,
+                                [](cli::PredictArgs& a) { a.explain = true; }),
+      command<cli::DoctorArgs>(app, cli::add_doctor_command, cli::doctor_command),
+      command<cli::CompareArgs>(app, cli::add_compare_command, cli::compare_command),
+      command<cli::CensusArgs>(app, cli::add_census_command, cli::census_command),
+  };
 
   if (const std::string word = unknown_command(app, argc, argv); !word.empty()) {
     if (root) fmt::print(stderr, "mmbench: unknown command '{}' (commands: {})\n", word, command_names(app));
@@ -112,17 +133,8 @@ int main(int argc, char** argv) {
 
   try {
     cli::set_simulation_prices();
-    if (*list) {
-      if (root) cli::list_command();
-      return 0;
-    }
-    if (*run) return cli::run_command(run_args, world);
-    if (*tune) return cli::tune_command(tune_args, world);
-    if (*predict) return cli::predict_command(predict_args, world);
-    if (*explain) return cli::predict_command(explain_args, world);
-    if (*doctor) return cli::doctor_command(doctor_args, world);
-    if (*compare) return cli::compare_command(compare_args, world);
-    if (*census) return cli::census_command(census_args, world);
+    for (const Command& c : commands)
+      if (*c.app) return c.action(world);
   } catch (const UsageError& e) {
     if (root) fmt::print(stderr, "mmbench: {}\n", e.what());
     return kExitUsage;
