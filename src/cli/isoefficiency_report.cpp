@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/ranking_table.hpp"
+#include "results/ranking_table.hpp"
 #include "core/byte_size.hpp"
 
 namespace mmbench::cli {
+
+using results::memory_json;
+using results::mflops_per_proc;
 
 const std::vector<std::string>& isoefficiency_columns() {
   static const std::vector<std::string> cols = {

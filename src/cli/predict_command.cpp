@@ -9,7 +9,7 @@
 #include "algos/registry.hpp"
 #include "cli/common_options.hpp"
 #include "cli/isoefficiency_report.hpp"
-#include "cli/ranking_table.hpp"
+#include "results/ranking_table.hpp"
 #include "core/byte_size.hpp"
 #include "core/usage_error.hpp"
 #include "core/value_lists.hpp"
@@ -17,6 +17,11 @@
 #include "ranking/selection.hpp"
 
 namespace mmbench::cli {
+
+using results::predict_columns;
+using results::print_ranking;
+using results::ranking_json;
+using results::ranking_rows;
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include "run/configuration.hpp"
 #include "cli/machine_report.hpp"
 #include "cli/local_results.hpp"
-#include "cli/ranking_table.hpp"
+#include "results/ranking_table.hpp"
 #include "run/round_statistics.hpp"
 #include "run/sweep_rounds.hpp"
 #include "cli/progress.hpp"
@@ -33,22 +33,34 @@
 #include "local/packed_gemm.hpp"
 #include "ranking/option_table.hpp"
 #include "results/results_schema.hpp"
-#include "cli/result_row.hpp"
+#include "results/result_row.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/profile_drift.hpp"
 #include "cli/run_exports.hpp"
 #include "cli/run_header.hpp"
 #include "cli/run_sidecar.hpp"
 #include "cli/sweep_expansion.hpp"
-#include "cli/validation_report.hpp"
+#include "results/validation_report.hpp"
 #include "model/algorithm_models.hpp"
 #include "ranking/selection.hpp"
 #include "tuner/blas_check.hpp"
 
 namespace mmbench::cli {
 
+using results::add_measurement;
+using results::add_peak_fraction;
+using results::add_peer_ratio;
+using results::CandidateResult;
+using results::identity_row;
+using results::predict_as_ran;
+using results::print_header;
+using results::print_ranking;
+using results::print_row;
+using results::ResultRow;
 using results::results_columns;
 using results::validation_columns;
+using results::validation_stem;
+using results::write_validation;
 using run::Config;
 using run::kAutoFirstPreciseRounds;
 using run::measure_in_rounds;
@@ -264,7 +276,7 @@ Runnable sort_out(const RunContext& ctx, const std::vector<std::size_t>& problem
   const int ranks = ctx.world.size();
   for (std::size_t i : problem) {
     const Config& c = ctx.configs[i];
-    st.rows[i] = identity_row(c, ctx.a, ranks, ctx.order_seed);
+    st.rows[i] = identity_row(c, ctx.a.warmup, ctx.a.reps, ranks, ctx.order_seed);
     algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, ranks) : algos::Applicability{c.refuse};
     if (ap.ok() && sim::simulated() && c.opt.threads > 1)
       ap.reason = "a simulated rank (SMPI) runs one thread: use more ranks, not --threads";
@@ -305,7 +317,7 @@ void settle(const RunContext& ctx, const Runnable& run, const std::vector<Measur
     if (peer_ok && ctx.configs[i].cores(ranks) == run.configs[*run.peer]->cores(ranks))
       add_peer_ratio(row, ms[*run.peer], ms[j]);
     if (machine) {
-      st.results[i].predicted = predict_as_ran(ctx.configs[i], ms[j], *machine);
+      st.results[i].predicted = predict_as_ran(ctx.configs[i], ms[j], machine->params);
       row.predicted = st.results[i].predicted;
     }
     st.results[i].verified = row.status == ResultRow::Status::ok;

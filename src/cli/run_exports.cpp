@@ -13,7 +13,10 @@
 namespace mmbench::cli {
 
 using results::kResultsJsonSchema;
+using results::ResultRow;
 using results::row_json;
+using results::table_cells;
+using results::table_titles;
 
 nlohmann::ordered_json run_metadata(const RunArgs& a, const MachineFacts& machine, std::uint64_t order_seed,
                                     const std::string& started) {

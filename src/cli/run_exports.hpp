@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/result_row.hpp"
+#include "results/result_row.hpp"
 #include "cli/run_command.hpp"
 #include "cli/run_header.hpp"
 
@@ -32,7 +32,7 @@ nlohmann::ordered_json run_metadata(const RunArgs& a, const MachineFacts& machin
 // The table as Markdown: a heading line with the command and the machine,
 // then the header row, the separator and one line per row ('|' in a cell
 // escaped).
-std::string markdown_table(const std::vector<ResultRow>& rows, const std::string& command_line,
+std::string markdown_table(const std::vector<results::ResultRow>& rows, const std::string& command_line,
                            const MachineFacts& machine);
 
 class RunExports {
@@ -42,7 +42,7 @@ class RunExports {
   RunExports(std::string json_path, std::string markdown_path, nlohmann::ordered_json metadata,
              MachineFacts machine);
   bool any() const { return !json_path_.empty() || !markdown_path_.empty(); }
-  void add(const ResultRow& row) { rows_.push_back(row); }
+  void add(const results::ResultRow& row) { rows_.push_back(row); }
   // Rewrites both files with the rows so far.
   void write();
   // The last write: finished time, and complete or the signal that stopped the run.
@@ -52,7 +52,7 @@ class RunExports {
   std::string json_path_, markdown_path_;
   nlohmann::ordered_json metadata_;
   MachineFacts machine_;
-  std::vector<ResultRow> rows_;
+  std::vector<results::ResultRow> rows_;
 };
 
 }  // namespace mmbench::cli

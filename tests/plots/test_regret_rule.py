@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The regret in plots/mmbench_plot.py is mmbench's, read from the validation
-CSV that `run --validate` writes (src/cli/validation_report.cpp computes it,
+CSV that `run --validate` writes (src/results/validation_report.cpp computes it,
 paired by rounds); the plot recomputes nothing.  Checked on the synthetic
 CSVs of tests/plots/data (make_synthetic.py), whose regrets differ from
 t_pick / t_best, so a plot that recomputed them would fail here.  Needs no

@@ -1,4 +1,4 @@
-#include "cli/ranking_table.hpp"
+#include "results/ranking_table.hpp"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
-using ranking::Candidate;
 using model::ModelKind;
+using ranking::Candidate;
 
 double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int threads) {
   return seconds > 0 ? pb.flops() / seconds / (double(p) * std::max(1, threads)) / 1e6 : 0.0;
@@ -20,8 +20,8 @@ double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int thre
 void print_ranking(const ranking::Ranking& rk, const algos::Problem& pb, int p, std::size_t top, bool show_excluded) {
   fmt::print("p = {}, m = {}, n = {}, k = {}: {} candidates ranked by the {} model, {} excluded\n", p, pb.m, pb.n, pb.k,
              rk.ranked.size(), model::to_string(rk.model), rk.excluded.size());
-  fmt::print("  {:>4}  {:<44} {:>11} {:>11} {:>11} {:>11} {:>11} {:>10}\n", "rank", "candidate", "t_pred[s]", "MFLOPS/p",
-             "paper[s]", "refined[s]", "comm[s]", "mem/rank");
+  fmt::print("  {:>4}  {:<44} {:>11} {:>11} {:>11} {:>11} {:>11} {:>10}\n", "rank", "candidate", "t_pred[s]",
+             "MFLOPS/p", "paper[s]", "refined[s]", "comm[s]", "mem/rank");
   const std::size_t shown = top == 0 ? rk.ranked.size() : std::min(top, rk.ranked.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const Candidate& c = rk.ranked[i];
@@ -38,11 +38,31 @@ void print_ranking(const ranking::Ranking& rk, const algos::Problem& pb, int p, 
 }
 
 const std::vector<std::string>& predict_columns() {
-  static const std::vector<std::string> cols = {
-      "p",        "m",          "n",          "k",           "rank",         "algo",        "schema",
-      "recursions", "cutoff",   "grid",       "nb",          "lb",           "threads",     "model",
-      "t_pred",   "mflops_per_proc", "pred_paper", "pred_refined", "comm_paper", "comp_paper", "comm_refined",
-      "comp_refined", "label", "mem_pred_mb", "mem_pred_parts"};
+  static const std::vector<std::string> cols = {"p",
+                                                "m",
+                                                "n",
+                                                "k",
+                                                "rank",
+                                                "algo",
+                                                "schema",
+                                                "recursions",
+                                                "cutoff",
+                                                "grid",
+                                                "nb",
+                                                "lb",
+                                                "threads",
+                                                "model",
+                                                "t_pred",
+                                                "mflops_per_proc",
+                                                "pred_paper",
+                                                "pred_refined",
+                                                "comm_paper",
+                                                "comp_paper",
+                                                "comm_refined",
+                                                "comp_refined",
+                                                "label",
+                                                "mem_pred_mb",
+                                                "mem_pred_parts"};
   return cols;
 }
 
@@ -99,7 +119,8 @@ nlohmann::json memory_json(const algos::MemoryEstimate& m) {
           {"holders", m.holders == 0 ? "every rank" : "rank 0"}};
 }
 
-std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Ranking& rk, const algos::Problem& pb, int p) {
+std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Ranking& rk, const algos::Problem& pb,
+                                                             int p) {
   std::vector<std::map<std::string, std::string>> out;
   for (std::size_t i = 0; i < rk.ranked.size(); ++i) out.push_back(row_of(rk.ranked[i], i + 1, rk, pb, p));
   return out;
@@ -111,20 +132,20 @@ nlohmann::json ranking_json(const ranking::Ranking& rk, const algos::Problem& pb
   for (std::size_t i = 0; i < rk.ranked.size(); ++i) {
     const Candidate& c = rk.ranked[i];
     const double t = c.time(rk.model);
-    ranked.push_back({{"rank", i + 1},
-                      {"label", c.label()},
-                      {"algo", std::string(c.algo->name())},
-                      {"recursions", std::max(0, c.opt.recursions)},
-                      {"pr", c.opt.pr},
-                      {"pc", c.opt.pc},
-                      {"nb", c.opt.nb},
-                      {"lb", c.opt.lb > 0 ? c.opt.lb : kScalapackDefaultLb},
-                      {"t_pred", t},
-                      {"mflops_per_proc", mflops_per_proc(pb, t, p, c.opt.threads)},
-                      {"paper", {{"comm_s", c.paper.comm_s}, {"comp_s", c.paper.comp_s}, {"total_s", c.paper.total()}}},
-                      {"refined",
-                       {{"comm_s", c.refined.comm_s}, {"comp_s", c.refined.comp_s}, {"total_s", c.refined.total()}}},
-                      {"memory", memory_json(c.memory)}});
+    ranked.push_back(
+        {{"rank", i + 1},
+         {"label", c.label()},
+         {"algo", std::string(c.algo->name())},
+         {"recursions", std::max(0, c.opt.recursions)},
+         {"pr", c.opt.pr},
+         {"pc", c.opt.pc},
+         {"nb", c.opt.nb},
+         {"lb", c.opt.lb > 0 ? c.opt.lb : kScalapackDefaultLb},
+         {"t_pred", t},
+         {"mflops_per_proc", mflops_per_proc(pb, t, p, c.opt.threads)},
+         {"paper", {{"comm_s", c.paper.comm_s}, {"comp_s", c.paper.comp_s}, {"total_s", c.paper.total()}}},
+         {"refined", {{"comm_s", c.refined.comm_s}, {"comp_s", c.refined.comp_s}, {"total_s", c.refined.total()}}},
+         {"memory", memory_json(c.memory)}});
   }
   for (const ranking::Excluded& e : rk.excluded) excluded.push_back({{"label", e.label}, {"reason", e.reason}});
   doc["ranked"] = std::move(ranked);
@@ -132,4 +153,4 @@ nlohmann::json ranking_json(const ranking::Ranking& rk, const algos::Problem& pb
   return doc;
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "run/configuration.hpp"
-#include "cli/result_row.hpp"
+#include "results/result_row.hpp"
 #include "run/sweep_rounds.hpp"
 #include "core/csv_file.hpp"
 #include "ranking/selection.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 // <csv stem>: the path without ".csv".
 std::string validation_stem(const std::string& csv_path);
@@ -38,4 +38,4 @@ struct CandidateResult {
 void write_validation(CsvFile& out, const std::string& stem, const std::vector<run::Config>& configs,
                       const std::vector<CandidateResult>& results, model::ModelKind kind, int ranks);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

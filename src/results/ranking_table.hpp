@@ -10,7 +10,7 @@
 
 #include "ranking/selection.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 // Prints one block for problem pb on p ranks: a title line, the best `top`
 // candidates (0 = all) with both predictions, and with show_excluded every
@@ -20,7 +20,8 @@ void print_ranking(const ranking::Ranking& rk, const algos::Problem& pb, int p, 
 // Columns of the predict CSV, in order.
 const std::vector<std::string>& predict_columns();
 // One CSV row per ranked candidate (rank 1 = the pick).
-std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Ranking& rk, const algos::Problem& pb, int p);
+std::vector<std::map<std::string, std::string>> ranking_rows(const ranking::Ranking& rk, const algos::Problem& pb,
+                                                             int p);
 // {"p", "m", "n", "k", "model", "ranked": [...], "excluded": [...]}.
 nlohmann::json ranking_json(const ranking::Ranking& rk, const algos::Problem& pb, int p);
 
@@ -32,4 +33,4 @@ nlohmann::json memory_json(const algos::MemoryEstimate& m);
 // p x threads cores, the convention of the run CSV.
 double mflops_per_proc(const algos::Problem& pb, double seconds, int p, int threads);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "run/configuration.hpp"
-#include "cli/machine_source.hpp"
-#include "cli/run_command.hpp"
+#include "model/machine_params.hpp"
+#include "profile/peak_record.hpp"
 #include "run/sweep_rounds.hpp"
 #include "core/paired_stats.hpp"
 #include "core/verify.hpp"
 #include "core/timing.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 // Both models' predictions for a configuration as it ran.
 struct Predicted {
@@ -28,7 +28,8 @@ struct Predicted {
   double error_refined(double t) const { return (refined - t) / t; }
 };
 // nullopt where a model does not cover the configuration.
-std::optional<Predicted> predict_as_ran(const run::Config& c, const run::Measured& m, const Machine& machine);
+std::optional<Predicted> predict_as_ran(const run::Config& c, const run::Measured& m,
+                                        const model::MachineParams& machine);
 
 // One configuration's line of the results: who it is, then what happened.
 struct ResultRow {
@@ -55,13 +56,13 @@ struct ResultRow {
   std::string reason;       // why it is not ok (or why verification was skipped)
   std::optional<int> reps;  // rounds measured (also for a failure after some rounds)
   struct Timing {
-    Stats times;               // min, median, max over the rounds
+    Stats times;                 // min, median, max over the rounds
     std::vector<double> rounds;  // every round's time, in round order (CSV t_rounds)
-    MedianInterval interval;   // the median's order-statistics interval
-    double cv = 0;             // coefficient of variation
+    MedianInterval interval;     // the median's order-statistics interval
+    double cv = 0;               // coefficient of variation
     double peak_mem_mb = 0;
-    double mem_hwm_mb = 0;                 // Measured::mem_hwm_mb
-    std::optional<double> mem_rss_mb;      // Measured::mem_rss_mb, where measured
+    double mem_hwm_mb = 0;             // Measured::mem_hwm_mb
+    std::optional<double> mem_rss_mb;  // Measured::mem_rss_mb, where measured
     double mflops_per_proc = 0;
     double gflops_total = 0;
     bool noisy() const;
@@ -73,7 +74,7 @@ struct ResultRow {
     bool passed() const { return verified(Residuals{residual, relative}, limit); }  // false for a NaN
   };
   std::optional<Verification> verification;  // nullopt with timing: skipped
-  std::optional<MedianInterval> peer_ratio;   // peer time / this time, per round
+  std::optional<MedianInterval> peer_ratio;  // peer time / this time, per round
   std::optional<Predicted> predicted;
   // The achieved rate over the peak of the cores used (add_peak_fraction).
   std::optional<double> peak_fraction;
@@ -86,7 +87,8 @@ struct ResultRow {
 };
 
 // The identity part of a row.
-ResultRow identity_row(const run::Config& c, const RunArgs& a, int p, std::uint64_t order_seed);
+ResultRow identity_row(const run::Config& c, int warmup, const std::string& reps_asked, int p,
+                       std::uint64_t order_seed);
 // Times, rates, noise and verification of a measured configuration.
 void add_measurement(ResultRow& row, const run::Config& c, const run::Measured& m);
 // Speed relative to the peer, round by round (peer time / this time).
@@ -105,4 +107,4 @@ std::vector<std::string> table_cells(const ResultRow& r);
 void print_header();
 void print_row(const ResultRow& r);
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

@@ -1,4 +1,4 @@
-#include "cli/validation_report.hpp"
+#include "results/validation_report.hpp"
 
 #include <fmt/format.h>
 
@@ -8,12 +8,12 @@
 
 #include "results/results_schema.hpp"
 #include "run/round_statistics.hpp"
-#include "cli/result_row.hpp"
+#include "results/result_row.hpp"
 #include "core/byte_size.hpp"
 #include "core/paired_stats.hpp"
 #include "core/timing.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 using run::Config;
 using run::Measured;
@@ -82,11 +82,16 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
       const Config& c = configs[static_cast<std::size_t>(i)];
       return ranking::Candidate{c.algo, c.opt, {}, {}, {}}.label();
     };
-    std::map<std::string, std::string> r = {
-        {"p", std::to_string(ranks)}, {"cores", std::to_string(cores)}, {"m", std::to_string(pb.m)},
-        {"n", std::to_string(pb.n)}, {"k", std::to_string(pb.k)}, {"candidates", std::to_string(candidates)},
-        {"measured", std::to_string(measured_count)}, {"best", label(best)}, {"pick", label(pick)},
-        {"model", model::to_string(kind)}};
+    std::map<std::string, std::string> r = {{"p", std::to_string(ranks)},
+                                            {"cores", std::to_string(cores)},
+                                            {"m", std::to_string(pb.m)},
+                                            {"n", std::to_string(pb.n)},
+                                            {"k", std::to_string(pb.k)},
+                                            {"candidates", std::to_string(candidates)},
+                                            {"measured", std::to_string(measured_count)},
+                                            {"best", label(best)},
+                                            {"pick", label(pick)},
+                                            {"model", model::to_string(kind)}};
     if (best >= 0) r["t_best"] = fmt_sig(t_best);
     std::string regret = "-";
     const CandidateResult* rp = pick >= 0 ? &results[static_cast<std::size_t>(pick)] : nullptr;
@@ -105,7 +110,9 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
                            coverage_label(reg.coverage), reg.n);
       regrets.push_back(reg.median);
     }
-    auto q = [](const std::vector<double>& v, double x) { return v.empty() ? std::string() : fmt::format("{:.3f}", quantile(v, x)); };
+    auto q = [](const std::vector<double>& v, double x) {
+      return v.empty() ? std::string() : fmt::format("{:.3f}", quantile(v, x));
+    };
     r["median_abs_err_paper"] = q(ep, 0.5);
     r["p90_abs_err_paper"] = q(ep, 0.9);
     r["median_abs_err_refined"] = q(er, 0.5);
@@ -129,17 +136,19 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
     }
     out.append(r);
     text += fmt::format(
-        "m={} n={} k={} on {} cores: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined {}/{}; "
+        "m={} n={} k={} on {} cores: best {} ({} s), pick {} ({} s), regret {}; |err| median/p90 paper {}/{}, refined "
+        "{}/{}; "
         "memory per rank of the pick {}\n",
-        pb.m, pb.n, pb.k, cores, best < 0 ? "-" : r["best"], r["t_best"], r["pick"], r["t_pick"].empty() ? "-" : r["t_pick"],
-        regret, r["median_abs_err_paper"], r["p90_abs_err_paper"], r["median_abs_err_refined"], r["p90_abs_err_refined"],
-        memory);
+        pb.m, pb.n, pb.k, cores, best < 0 ? "-" : r["best"], r["t_best"], r["pick"],
+        r["t_pick"].empty() ? "-" : r["t_pick"], regret, r["median_abs_err_paper"], r["p90_abs_err_paper"],
+        r["median_abs_err_refined"], r["p90_abs_err_refined"], memory);
   }
   if (!regrets.empty())
-    text += fmt::format("overall: regret median {:.3f}, max {:.3f} over {} problems; |err| median paper {}, refined {}\n",
-                        quantile(regrets, 0.5), *std::max_element(regrets.begin(), regrets.end()), regrets.size(),
-                        all_paper.empty() ? "-" : fmt::format("{:.3f}", quantile(all_paper, 0.5)),
-                        all_refined.empty() ? "-" : fmt::format("{:.3f}", quantile(all_refined, 0.5)));
+    text +=
+        fmt::format("overall: regret median {:.3f}, max {:.3f} over {} problems; |err| median paper {}, refined {}\n",
+                    quantile(regrets, 0.5), *std::max_element(regrets.begin(), regrets.end()), regrets.size(),
+                    all_paper.empty() ? "-" : fmt::format("{:.3f}", quantile(all_paper, 0.5)),
+                    all_refined.empty() ? "-" : fmt::format("{:.3f}", quantile(all_refined, 0.5)));
   // Appended like the CSV, so runs at several p collect in one summary.
   std::ofstream txt(stem + "-validate.txt", std::ios::app);
   txt << text;
@@ -147,5 +156,4 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
   fmt::print("{}validation written to {}-validate.csv and {}-validate.txt\n", text, stem, stem);
 }
 
-
-}  // namespace mmbench::cli
+}  // namespace mmbench::results

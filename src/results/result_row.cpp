@@ -1,18 +1,18 @@
-#include "cli/result_row.hpp"
+#include "results/result_row.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/ranking_table.hpp"
+#include "results/ranking_table.hpp"
 #include "run/round_statistics.hpp"
 #include "core/value_lists.hpp"
 #include "core/simulation.hpp"
 #include "core/sysinfo.hpp"
 #include "ranking/selection.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
 using run::Config;
 using run::Measured;
@@ -22,13 +22,13 @@ std::string fmt_sig(double v) { return fmt::format("{:.6g}", v); }
 
 // The options as the plan used them (Plan::as_run), so "max" and "auto" are
 // priced at what the algorithm really chose.
-std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const Machine& machine) {
+std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, const model::MachineParams& machine) {
   algos::AsRun used = m.as_run.value();  // set by the first round
   // lb 0 (library default) stays 0: the paper prices it with its own rate.
   if (c.opt.lb == 0) used.opt.lb = 0;
   model::Prediction paper, refined;
   try {
-    ranking::predict_configuration(*c.algo, c.pb, used.opt, used.ranks, machine.params, paper, refined);
+    ranking::predict_configuration(*c.algo, c.pb, used.opt, used.ranks, machine, paper, refined);
   } catch (const std::invalid_argument&) {
     return std::nullopt;  // a model that does not cover this configuration
   }
@@ -37,7 +37,7 @@ std::optional<Predicted> predict_as_ran(const Config& c, const Measured& m, cons
 
 bool ResultRow::Timing::noisy() const { return cv > kNoisyCoefficientOfVariation; }
 
-ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t order_seed) {
+ResultRow identity_row(const Config& c, int warmup, const std::string& reps_asked, int p, std::uint64_t order_seed) {
   ResultRow row;
   row.timestamp = utc_timestamp();
   row.host = host_name();
@@ -46,8 +46,8 @@ ResultRow identity_row(const Config& c, const RunArgs& a, int p, std::uint64_t o
   row.threads = c.opt.threads;
   row.algo = std::string(c.algo->name());
   row.pb = c.pb;
-  row.warmup = a.warmup;
-  row.reps_asked = a.reps;
+  row.warmup = warmup;
+  row.reps_asked = reps_asked;
   row.order_seed = order_seed;
   const auto asked_levels = c.asked.find("local_levels");
   row.local_levels = asked_levels == c.asked.end() ? std::to_string(c.opt.local.levels) : asked_levels->second;
@@ -86,10 +86,9 @@ void add_measurement(ResultRow& row, const Config& c, const Measured& m) {
   row.verification = ResultRow::Verification{m.residual, m.residual_limit, m.relative_residual};
   if (!row.verification->passed()) {
     row.status = ResultRow::Status::failed;
-    row.reason = m.residual <= m.residual_limit
-                     ? fmt::format("relative residual {:.3g} above {:.0e} (a wrong result)", m.relative_residual,
-                                   kRelativeResidualLimit)
-                     : "residual above limit";
+    row.reason = m.residual <= m.residual_limit ? fmt::format("relative residual {:.3g} above {:.0e} (a wrong result)",
+                                                              m.relative_residual, kRelativeResidualLimit)
+                                                : "residual above limit";
   }
 }
 
@@ -105,9 +104,12 @@ namespace {
 
 std::string status_name(ResultRow::Status s) {
   switch (s) {
-    case ResultRow::Status::ok: return "ok";
-    case ResultRow::Status::failed: return "failed";
-    case ResultRow::Status::not_applicable: return "not-applicable";
+    case ResultRow::Status::ok:
+      return "ok";
+    case ResultRow::Status::failed:
+      return "failed";
+    case ResultRow::Status::not_applicable:
+      return "not-applicable";
   }
   return "";
 }
@@ -158,7 +160,10 @@ std::map<std::string, std::string> ResultRow::cells() const {
     c["gflops_total"] = fixed(t.gflops_total, 3);
     if (peak_fraction) c["peak_fraction"] = fixed(*peak_fraction, 4);
     std::string rounds;
-    for (std::size_t r = 0; r < t.rounds.size(); ++r) rounds += (r ? ";" : "") + fmt_sig(t.rounds[r]);
+    for (std::size_t r = 0; r < t.rounds.size(); ++r) {
+      if (r) rounds += ';';
+      rounds += fmt_sig(t.rounds[r]);
+    }
     c["t_rounds"] = rounds;
     if (verification) {
       c["residual"] = fmt::format("{:.3g}", verification->residual);
@@ -193,9 +198,10 @@ constexpr char kTableLine[] =
     "{:<20} {:>3} {:>3} {:>6} {:>6} {:>6} {:>7} {:>5} {:>5} {:>2} {:>8} {:>10} {:>10} {:>9} {:>5} {:>19} {:>9}  {}\n";
 
 const std::vector<std::string>& table_titles() {
-  static const std::vector<std::string> titles = {"algo", "p", "thr", "m", "n", "k", "grid", "nb", "lb",
-                                                  "r", "L", "t_med[s]", "MFLOPS/p", "GFLOP/s", "peak",
-                                                  "vs peer [coverage]", "residual", "status"};
+  static const std::vector<std::string> titles = {
+      "algo",     "p",     "thr", "m",        "n",        "k",       "grid", "nb",
+      "lb",       "r",     "L",   "t_med[s]", "MFLOPS/p", "GFLOP/s", "peak", "vs peer [coverage]",
+      "residual", "status"};
   return titles;
 }
 
@@ -230,15 +236,30 @@ std::vector<std::string> table_cells(const ResultRow& r) {
     if (!fusion.empty() && fusion != "all") levels += "+" + fusion;
     if (g("local_stores") == "cached") levels += "+cached";
   }
-  return {g("algo"), g("p"), g("threads"), g("m"), g("n"), g("k"), g("grid"), g("nb"), g("lb"),
-          g("recursions"), levels, g("t_median"), g("mflops_per_proc"), g("gflops_total"),
-          r.peak_fraction ? fmt::format("{:.2f}", *r.peak_fraction) : "", vs_peer, g("residual"), status};
+  return {g("algo"),
+          g("p"),
+          g("threads"),
+          g("m"),
+          g("n"),
+          g("k"),
+          g("grid"),
+          g("nb"),
+          g("lb"),
+          g("recursions"),
+          levels,
+          g("t_median"),
+          g("mflops_per_proc"),
+          g("gflops_total"),
+          r.peak_fraction ? fmt::format("{:.2f}", *r.peak_fraction) : "",
+          vs_peer,
+          g("residual"),
+          status};
 }
 
 namespace {
 void print_table_line(const std::vector<std::string>& v) {
-  fmt::print(kTableLine, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13],
-             v[14], v[15], v[16], v[17]);
+  fmt::print(kTableLine, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14],
+             v[15], v[16], v[17]);
 }
 }  // namespace
 
@@ -249,4 +270,4 @@ void print_row(const ResultRow& r) {
   std::fflush(stdout);
 }
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results
