@@ -29,12 +29,12 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
 from mmbench_results import read_plain  # noqa: E402
 
-NOISY_CV = 0.05  # core/paired_stats.hpp: kNoisyCoefficientOfVariation
+NOISY_CV = 0.05  # core/stats/paired_stats.hpp: kNoisyCoefficientOfVariation
 
 
 def interval_coverage(n, level=0.95):
     """The coverage of the median's order-statistics interval at n samples
-    (core/paired_stats.cpp: interval_coverage)."""
+    (core/stats/paired_stats.cpp: interval_coverage)."""
     cdf = lambda k: sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
     j = 1
     while j + 1 <= (n + 1) // 2 and 1 - 2 * cdf(j) >= level:

@@ -6,7 +6,7 @@ import statistics
 from .common import (GRID, bottom_legend, context_line, cores_of, field, fmt, integer_y, make_labels, n_label,
                      new_figure, note, num, ok_rows, panel_shape, set_x_axis, style_for, title_height)
 
-NOISY_CV = 0.05  # core/paired_stats.hpp: kNoisyCoefficientOfVariation
+NOISY_CV = 0.05  # core/stats/paired_stats.hpp: kNoisyCoefficientOfVariation
 
 
 def is_noisy(row):

@@ -6,7 +6,7 @@ Usage: peer_alone.py IN_MPIRUN2.csv ALONE.csv
 Both CSVs hold one row per (launch, n), written alternately (launch i of one,
 then launch i of the other), so row i of each forms a pair measured in the
 same minute. Per n: the median over pairs of t(alone) / t(in the 2-rank job)
-with its order-statistics interval (the method of core/paired_stats.hpp:
+with its order-statistics interval (the method of core/stats/paired_stats.hpp:
 [x(j), x(n+1-j)], coverage 1 - 2 P(Binomial(n, 1/2) <= j - 1), at least 95 %
 from 6 pairs; below, [min, max] with its lower coverage, e.g. 75 % at 3
 pairs) and the coverage it has, printed. 1.00 = the idle rank costs nothing.

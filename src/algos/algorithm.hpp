@@ -20,8 +20,8 @@
 
 #include "algos/memory_estimate.hpp"
 #include "algos/vocabulary.hpp"
-#include "core/comm.hpp"
-#include "core/dist_matrix.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/dist_matrix.hpp"
 
 namespace mmbench::model {
 struct AlgorithmModel;  // model/algorithm_models.hpp
@@ -43,7 +43,7 @@ class Plan {
   virtual const Layout& layout_c() const = 0;
   // Collective over the ranks that take part (takes_part()); ranks that do
   // not are never asked to multiply: the caller lets them wait idle
-  // (core/timing.hpp), so they do not compete for the workers' cores.
+  // (core/stats/timing.hpp), so they do not compete for the workers' cores.
   virtual void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) = 0;
   // Does this rank compute in multiply()? All ranks by default; the dgemm
   // peer computes on rank 0 alone.
@@ -108,7 +108,7 @@ class Algorithm {
   // parts of memory_estimate.hpp), defined in the algorithm's own file beside
   // its cost models; only called where check() passed. An algorithm cannot
   // compile without it. tests/mpi/test_memory checks it against what the
-  // plan really allocates (core/memory_account.hpp).
+  // plan really allocates (core/machine/memory_account.hpp).
   virtual MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const = 0;
   // Its paper and refined cost models (model/algorithm_models.hpp), defined
   // in the algorithm's own file: what predict, explain, auto and --validate

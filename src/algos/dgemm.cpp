@@ -8,8 +8,8 @@
 // the same sweep as the parallel algorithms. The CSV row says p = 1 and the
 // real thread count, so the figure is never mistaken for a p-rank run.
 #include "algos/algorithm.hpp"
-#include "core/affinity.hpp"
-#include "core/blas.hpp"
+#include "core/machine/affinity.hpp"
+#include "core/machine/blas.hpp"
 #include "core/simulation.hpp"
 #include "local/local_multiply.hpp"
 #include "model/algorithm_models.hpp"

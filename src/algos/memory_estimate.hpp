@@ -18,7 +18,7 @@
 //   library    what the libraries allocate for the plan: PBLAS's panels,
 //              pdgemr2d's buffers, MPI_Reduce's temporary in 2.5D -- an
 //              estimate, and the one part mmbench's buffer count
-//              (core/memory_account.hpp) cannot see
+//              (core/machine/memory_account.hpp) cannot see
 // own() is what that count measures; total() is what a memory limit is
 // checked against.
 #pragma once
@@ -39,7 +39,7 @@ struct MemoryEstimate {
   int holders = 0;
   // Of own(), the doubles in buffers below 1 MiB each: a charged simulation
   // shares the larger ones between its simulated ranks
-  // (core/large_buffer.hpp), so these are what a rank keeps to itself.
+  // (core/matrix/large_buffer.hpp), so these are what a rank keeps to itself.
   double small = 0;
 
   double own() const { return a + b + c + replicas + comm + strassen + local; }

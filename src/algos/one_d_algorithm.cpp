@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/mpi_check.hpp"
+#include "core/mpi/mpi_check.hpp"
 
 namespace mmbench::algos {
 

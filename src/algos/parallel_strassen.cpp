@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "algos/algorithm_instances.hpp"
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 
 namespace mmbench::algos::strassen {
 

@@ -20,8 +20,8 @@
 #include "model/paper_model.hpp"
 #ifndef MMBENCH_SMPI
 #include "algos/pilaenv_override.hpp"
-#include "core/blacs_grid.hpp"
-#include "core/scalapack_api.hpp"
+#include "core/mpi/blacs_grid.hpp"
+#include "core/mpi/scalapack_api.hpp"
 #endif
 
 namespace mmbench::algos {

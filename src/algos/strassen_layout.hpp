@@ -22,7 +22,7 @@
 
 #include "algos/vocabulary.hpp"
 #include "space/strassen_groups.hpp"
-#include "core/layout.hpp"
+#include "core/matrix/layout.hpp"
 #include "core/simulation.hpp"
 
 namespace mmbench::algos::strassen {

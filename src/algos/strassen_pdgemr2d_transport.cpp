@@ -31,8 +31,8 @@
 #include "algos/scalapack_availability.hpp"
 #include "algos/strassen_transport.hpp"
 #ifndef MMBENCH_SMPI
-#include "core/blacs_context.hpp"
-#include "core/scalapack_api.hpp"
+#include "core/mpi/blacs_context.hpp"
+#include "core/mpi/scalapack_api.hpp"
 #endif
 
 namespace mmbench::algos::strassen {
@@ -47,7 +47,7 @@ namespace {
 
 // BLACS grids of one level over one system handle: grid 0 = all ranks, grids
 // 1..4 = the groups (a rank outside a group gets context -1 there). Every
-// context is owned (core/blacs_context.hpp) and checked when it is made, so
+// context is owned (core/mpi/blacs_context.hpp) and checked when it is made, so
 // a failure part way releases the grids made before it.
 class LevelGrids {
  public:
@@ -202,7 +202,7 @@ class Pdgemr2dTransport : public LevelTransport {
   std::array<int, 9> da_{}, db_{}, dc_{};
   std::array<std::array<int, 9>, 4> sa_{}, sb_{}, sc_{};
   std::array<QuadrantsRead, 4> reads_;  // per group: the quadrants its products read
-  // LargeVector: counted with mmbench's other buffers (core/memory_account.hpp).
+  // LargeVector: counted with mmbench's other buffers (core/machine/memory_account.hpp).
   std::array<LargeVector<double>, 4> x_, y_;  // my group's operand quadrants
   LargeVector<double> W_;
   std::vector<bool> row_half_, col_half_;

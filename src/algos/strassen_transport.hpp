@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "algos/strassen_layout.hpp"
-#include "core/comm.hpp"
-#include "core/dist_matrix.hpp"
-#include "core/redistribution.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/dist_matrix.hpp"
+#include "core/matrix/redistribution.hpp"
 
 namespace mmbench::algos::strassen {
 

@@ -19,7 +19,7 @@
 
 #include "algos/one_d_algorithm.hpp"
 #include "algos/tpmm_schedule.hpp"
-#include "core/mpi_check.hpp"
+#include "core/mpi/mpi_check.hpp"
 #include "model/paper_model.hpp"
 
 namespace mmbench::algos {

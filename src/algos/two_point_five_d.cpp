@@ -38,10 +38,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/blas.hpp"
-#include "core/large_buffer.hpp"
-#include "core/local_copy.hpp"
-#include "core/mpi_check.hpp"
+#include "core/machine/blas.hpp"
+#include "core/matrix/large_buffer.hpp"
+#include "core/matrix/local_copy.hpp"
+#include "core/mpi/mpi_check.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/two_point_five_d_model.hpp"
 
@@ -167,7 +167,7 @@ class TwoPointFiveDPlan : public Plan {
   Index bm_ = 0, bn_ = 0;
   Layout a_, b_, c_layout_;
   Comm depth_, row_, col_;
-  // LargeVector: shared pages in a charged simulation (core/large_buffer.hpp),
+  // LargeVector: shared pages in a charged simulation (core/matrix/large_buffer.hpp),
   // so p simulated ranks holding full copies (q = 1, c = p) fit in memory.
   LargeVector<double> a_copy_, b_copy_, c_part_, a_panel_, b_panel_;
 };

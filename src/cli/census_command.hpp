@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 
 namespace mmbench::cli {
 

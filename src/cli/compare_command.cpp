@@ -9,7 +9,7 @@
 #include "results/result_file.hpp"
 #include "core/usage_error.hpp"
 #include "core/csv_file.hpp"
-#include "core/mann_whitney.hpp"
+#include "core/stats/mann_whitney.hpp"
 
 namespace mmbench::cli {
 

@@ -1,14 +1,14 @@
 #include "cli/machine_report.hpp"
 
-#include "core/openblas_cores.hpp"
+#include "core/machine/openblas_cores.hpp"
 
 #include <cblas.h>
 #include <fmt/format.h>
 
 #include <cstdlib>
 
-#include "core/blas.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/blas.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "tuner/blas_check.hpp"
 #include "tuner/machine_check.hpp"
 

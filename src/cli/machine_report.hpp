@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/cpu_features.hpp"
+#include "core/machine/cpu_features.hpp"
 #include "profile/peak_record.hpp"
 
 namespace mmbench::cli {
@@ -26,7 +26,7 @@ inline constexpr const char* kPinVariables[] = {"OPENBLAS_CORETYPE", "OPENBLAS_N
 
 struct MachineReport {
   CpuInfo cpu;
-  std::string blas;       // openblas_get_config() (+ the pin, core/blas.hpp's blas_config())
+  std::string blas;       // openblas_get_config() (+ the pin, core/machine/blas.hpp's blas_config())
   std::string blas_core;  // the core it names ("" if none)
   int blas_threads = 0;   // this process's BLAS thread count now
   std::string mpi, scalapack;

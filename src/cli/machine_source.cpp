@@ -6,7 +6,7 @@
 
 #include "core/byte_size.hpp"
 #include "core/usage_error.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 
 #include "profile/machine_profile.hpp"
 

@@ -22,10 +22,10 @@
 #include "cli/simulation_prices.hpp"
 #include "cli/tune_command.hpp"
 #include "core/usage_error.hpp"
-#include "core/comm.hpp"
-#include "core/mpi_check.hpp"
-#include "core/mpi_env.hpp"
-#include "core/sysinfo.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/mpi/mpi_env.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 
 using namespace mmbench;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/timing.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::cli {
 

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "cli/machine_source.hpp"
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 
 namespace mmbench::cli {
 

@@ -8,7 +8,7 @@
 #include "results/results_json.hpp"
 #include "core/csv_file.hpp"
 #include "core/simulation.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 
 namespace mmbench::cli {
 

@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 #include "core/simulation.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 
 namespace mmbench::cli {
 

@@ -7,7 +7,7 @@
 
 #include "core/byte_size.hpp"
 #include "core/simulation.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "core/usage_error.hpp"
 #include "ranking/selection.hpp"
 

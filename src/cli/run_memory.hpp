@@ -13,7 +13,7 @@
 //       in this one process) a configuration whose ranks together would hold
 //       more than the budget is a not-applicable row: real computation holds
 //       every buffer per rank; charged computation shares buffers of 1 MiB
-//       or more between ranks (core/large_buffer.hpp), so a rank keeps its
+//       or more between ranks (core/matrix/large_buffer.hpp), so a rank keeps its
 //       smaller buffers and the page tables of its shared mappings (8 bytes
 //       per 4 KiB page); every rank adds what SimGrid and the layouts keep
 //       for it (1 MiB + 1.5 KiB per rank of the job). The
@@ -26,7 +26,7 @@
 
 #include "run/configuration.hpp"
 #include "cli/machine_source.hpp"
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 
 namespace mmbench::cli {
 

@@ -9,11 +9,11 @@
 
 #include "cli/blas_kernel_switch.hpp"
 #include "cli/sweep_expansion.hpp"
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 #include "core/csv_file.hpp"
-#include "core/paired_stats.hpp"
+#include "core/stats/paired_stats.hpp"
 #include "core/simulation.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "local/packed_gemm.hpp"
 
 namespace mmbench::cli {

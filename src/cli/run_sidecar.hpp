@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run_command.hpp"
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 
 namespace mmbench::cli {
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/mpi_check.hpp"
+#include "core/mpi/mpi_check.hpp"
 #include "core/simulation.hpp"
 #include "core/usage_error.hpp"
 #include "model/refined_model.hpp"

@@ -10,7 +10,7 @@
 #include "cli/common_options.hpp"
 #include "core/usage_error.hpp"
 #include "core/value_lists.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "model/algorithm_models.hpp"
 
 namespace mmbench::cli {

@@ -12,7 +12,7 @@
 #include "cli/local_results.hpp"
 #include "core/usage_error.hpp"
 #include "core/value_lists.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "local/packed_gemm.hpp"
 #include "core/lb_in_force.hpp"
 #include "tuner/blas_kernel_probe.hpp"

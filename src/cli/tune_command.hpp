@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 
 namespace mmbench::cli {
 

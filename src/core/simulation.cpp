@@ -10,8 +10,8 @@
 
 #include <new>
 
-#include "core/large_buffer.hpp"
-#include "core/lognormal_noise.hpp"
+#include "core/matrix/large_buffer.hpp"
+#include "core/stats/lognormal_noise.hpp"
 #endif
 
 namespace mmbench::sim {

@@ -25,7 +25,7 @@
 //   fitted        the profile's kernel model (core/kernel_time_model.hpp):
 //                 DGEMM(m, n, k) and every pass from its fit
 //   fitted+noise  the same, each call times exp(log_sd · Z) drawn from a
-//                 seeded generator per rank (core/lognormal_noise.hpp)
+//                 seeded generator per rank (core/stats/lognormal_noise.hpp)
 #pragma once
 
 #include <cstddef>
@@ -87,7 +87,7 @@ struct ChargedPrices {
 void set_charged_prices(const ChargedPrices& prices);
 
 // Charged mode (SMPI build): buffers of at least 1 MiB are shared between
-// the simulated ranks (core/large_buffer.hpp), so the host holds them once.
+// the simulated ranks (core/matrix/large_buffer.hpp), so the host holds them once.
 // shares_buffer says whether one of `bytes` is; shared_allocate /
 // shared_free allocate and free one (SMPI_SHARED_MALLOC; page aligned).
 // Outside charged mode shares_buffer is false and the others are not called.
@@ -96,7 +96,7 @@ bool shares_buffer(std::size_t bytes);
 void* shared_allocate(std::size_t bytes);
 void shared_free(void* p) noexcept;
 
-// The BLAS threads a rank asked for (core/blas.cpp, SMPI build only: the
+// The BLAS threads a rank asked for (core/machine/blas.cpp, SMPI build only: the
 // simulation itself runs one thread per rank). Default 1.
 void set_rank_threads(int threads);
 int rank_threads();

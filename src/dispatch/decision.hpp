@@ -99,7 +99,7 @@ long calls_to_pay(const Decision& d);
 
 // The predicted time of preparing a member whose buffers hold
 // bytes_per_rank, of which pooled_bytes (at most) come from memory the
-// library already holds (core/buffer_pool.hpp): fresh memory at the
+// library already holds (core/matrix/buffer_pool.hpp): fresh memory at the
 // profile's first-touch rate, pooled memory rewritten at its add bandwidth.
 double preparation_time(double bytes_per_rank, const model::MachineParams& mp, double pooled_bytes = 0);
 

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "core/buffer_pool.hpp"
+#include "core/matrix/buffer_pool.hpp"
 #include "core/csv_file.hpp"
 
 namespace mmbench::dispatch {

@@ -23,7 +23,7 @@
 //
 // Memory: a grid keeps the members of its last few shapes prepared; the
 // buffers of members it lets go (an older shape, a freed grid) wait in the
-// process's buffer pool (core/buffer_pool.hpp) for the next shape's, so a
+// process's buffer pool (core/matrix/buffer_pool.hpp) for the next shape's, so a
 // program whose shapes change pays the first touch of fresh memory once,
 // not per shape. Prepared members and the idle pool together stay within
 // MMBENCH_DISPATCH_MAX_MB per grid; the pool is emptied at finish().
@@ -44,7 +44,7 @@
 #include <string>
 #include <vector>
 
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 #include "dispatch/census.hpp"
 #include "dispatch/decision.hpp"
 #include "dispatch/dispatch_settings.hpp"

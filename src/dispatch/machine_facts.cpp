@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 #include "local/packed_gemm.hpp"
 #include "profile/machine_profile.hpp"
 #include "profile/profile_facts.hpp"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/redistribution.hpp"
-#include "core/submatrix_layout.hpp"
+#include "core/matrix/redistribution.hpp"
+#include "core/matrix/submatrix_layout.hpp"
 
 namespace mmbench::dispatch {
 

@@ -20,9 +20,9 @@
 #include <tuple>
 
 #include "algos/algorithm.hpp"
-#include "core/comm.hpp"
-#include "core/dist_matrix.hpp"
-#include "core/redistribution.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/dist_matrix.hpp"
+#include "core/matrix/redistribution.hpp"
 #include "dispatch/pdgemm_call.hpp"
 
 namespace mmbench::dispatch {

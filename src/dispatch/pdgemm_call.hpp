@@ -15,7 +15,7 @@
 #include <string>
 #include <tuple>
 
-#include "core/submatrix_layout.hpp"
+#include "core/matrix/submatrix_layout.hpp"
 
 namespace mmbench::dispatch {
 

@@ -22,7 +22,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/large_buffer.hpp"
+#include "core/matrix/large_buffer.hpp"
 #include "core/simulation.hpp"
 
 #include "local/fast_gemm_schedules.hpp"
@@ -98,7 +98,7 @@ void FastGemm::reserve(std::size_t doubles) {
   workspace_.reset();  // free first: the old buffer is not needed and may be large
   capacity_ = 0;
   // The large-buffer path: counted with the matrices, and shared between
-  // simulated ranks in a charged simulation (core/large_buffer.hpp).
+  // simulated ranks in a charged simulation (core/matrix/large_buffer.hpp).
   const std::size_t bytes = doubles * sizeof(double);
   workspace_ = std::unique_ptr<double[], WorkspaceDelete>(static_cast<double*>(allocate_large(bytes, kAlignBytes)),
                                                           WorkspaceDelete(bytes));

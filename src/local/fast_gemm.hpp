@@ -181,8 +181,8 @@ class FastGemm {
   static double flops(std::int64_t m, std::int64_t n, std::int64_t k, const FastGemmConfig& cfg);
 
  private:
-  // Gives the workspace back through core/large_buffer.hpp, which counts
-  // it with the other buffers (core/memory_account.hpp).
+  // Gives the workspace back through core/matrix/large_buffer.hpp, which counts
+  // it with the other buffers (core/machine/memory_account.hpp).
   struct WorkspaceDelete {
     WorkspaceDelete() noexcept : bytes(0) {}
     explicit WorkspaceDelete(std::size_t b) noexcept : bytes(b) {}

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 
 namespace mmbench::local::fast_gemm_detail {
 

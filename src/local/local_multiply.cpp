@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 
 namespace mmbench::local {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/layout.hpp"
+#include "core/matrix/layout.hpp"
 #include "local/fast_gemm.hpp"
 #include "local/local_kernel_spec.hpp"
 

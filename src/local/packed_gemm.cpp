@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 #include "local/packed_kernels.hpp"
 
 namespace mmbench::local {

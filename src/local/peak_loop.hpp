@@ -1,5 +1,5 @@
 // Register-only loops that run a core's double-precision arithmetic at its
-// peak, one per vector width (core/cpu_features.hpp): no memory traffic,
+// peak, one per vector width (core/machine/cpu_features.hpp): no memory traffic,
 // only independent multiply-add chains in registers. The machine's peak
 // (tuner/peak.hpp) is the rate of the fastest of them.
 //
@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-#include "core/cpu_features.hpp"
+#include "core/machine/cpu_features.hpp"
 
 namespace mmbench::local {
 

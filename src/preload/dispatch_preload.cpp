@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "algos/pilaenv_override.hpp"
-#include "core/mpi_check.hpp"
+#include "core/mpi/mpi_check.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "dispatch/machine_facts.hpp"
 #include "preload/lb_service.hpp"

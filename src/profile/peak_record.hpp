@@ -45,7 +45,7 @@ struct BusyCoresRecord {
 };
 
 struct IsaPeakRecord {
-  std::string isa;                       // "avx512", "avx2+fma", "sse2" (core/cpu_features.hpp)
+  std::string isa;                       // "avx512", "avx2+fma", "sse2" (core/machine/cpu_features.hpp)
   std::int64_t flops_per_iteration = 0;  // of its loop (local/peak_loop.hpp)
   double one_core_gflops = 0;
   double all_cores_gflops_per_core = 0;        // 0: not measured

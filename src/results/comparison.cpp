@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "core/mann_whitney.hpp"
-#include "core/paired_stats.hpp"
+#include "core/stats/mann_whitney.hpp"
+#include "core/stats/paired_stats.hpp"
 
 namespace mmbench::results {
 

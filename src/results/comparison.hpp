@@ -17,7 +17,7 @@
 //                 interval, and the sign test's p
 //   mann-whitney  both have per-round times from different runs: the
 //                 Mann-Whitney U test's p and the Hodges-Lehmann ratio with
-//                 its interval (core/mann_whitney.hpp)
+//                 its interval (core/stats/mann_whitney.hpp)
 //   medians       a row has no rounds (files older than t_rounds): the
 //                 ratio of the medians; significant when the two medians'
 //                 intervals (t_median_lo/hi, else t_min/t_max) do not

@@ -9,7 +9,7 @@
 #include "run/round_statistics.hpp"
 #include "core/value_lists.hpp"
 #include "core/simulation.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "ranking/selection.hpp"
 
 namespace mmbench::results {

@@ -15,9 +15,9 @@
 #include "model/machine_params.hpp"
 #include "profile/peak_record.hpp"
 #include "run/sweep_rounds.hpp"
-#include "core/paired_stats.hpp"
-#include "core/verify.hpp"
-#include "core/timing.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/matrix/verify.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::results {
 
@@ -70,7 +70,7 @@ struct ResultRow {
   std::optional<Timing> timing;
   struct Verification {
     double residual = 0, limit = 0;
-    double relative = 0;  // core/verify.hpp: must stay <= kRelativeResidualLimit too
+    double relative = 0;  // core/matrix/verify.hpp: must stay <= kRelativeResidualLimit too
     bool passed() const { return verified(Residuals{residual, relative}, limit); }  // false for a NaN
   };
   std::optional<Verification> verification;  // nullopt with timing: skipped

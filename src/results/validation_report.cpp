@@ -10,8 +10,8 @@
 #include "run/round_statistics.hpp"
 #include "results/result_row.hpp"
 #include "core/byte_size.hpp"
-#include "core/paired_stats.hpp"
-#include "core/timing.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::results {
 

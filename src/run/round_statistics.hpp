@@ -1,6 +1,6 @@
 // What the rounds of one problem size say: per configuration its times and
 // its speed relative to a reference configuration, formed round by round
-// (core/paired_stats.hpp explains why paired), and when `--reps auto` has
+// (core/stats/paired_stats.hpp explains why paired), and when `--reps auto` has
 // measured enough. Pure functions: no MPI, unit-tested.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/paired_stats.hpp"
+#include "core/stats/paired_stats.hpp"
 
 namespace mmbench::run {
 

@@ -8,18 +8,18 @@
 #include <memory>
 
 #include "run/round_statistics.hpp"
-#include "core/affinity.hpp"
-#include "core/blas.hpp"
-#include "core/dist_matrix.hpp"
+#include "core/machine/affinity.hpp"
+#include "core/machine/blas.hpp"
+#include "core/matrix/dist_matrix.hpp"
 #include "core/fault_injection.hpp"
-#include "core/generate.hpp"
-#include "core/interrupt.hpp"
-#include "core/memory_account.hpp"
-#include "core/paired_stats.hpp"
-#include "core/process_memory.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/interrupt.hpp"
+#include "core/machine/memory_account.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/machine/process_memory.hpp"
 #include "core/simulation.hpp"
-#include "core/timing.hpp"
-#include "core/verify.hpp"
+#include "core/stats/timing.hpp"
+#include "core/matrix/verify.hpp"
 
 namespace mmbench::run {
 

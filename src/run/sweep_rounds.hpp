@@ -1,5 +1,5 @@
 // Measuring the configurations of one problem size in paired, interleaved
-// rounds (core/paired_stats.hpp says why).
+// rounds (core/stats/paired_stats.hpp says why).
 //
 //   round 0: c2 c0 c1      each round runs every applicable configuration
 //   round 1: c1 c2 c0      once, in an order shuffled per round from the
@@ -26,7 +26,7 @@
 // fails while others wait for it inside a collective leaves MPI unusable;
 // the job then ends (main: MPI_Abort) with the rows already written intact.
 //
-// Interrupts: between timed runs the ranks ask core/interrupt.hpp whether
+// Interrupts: between timed runs the ranks ask core/mpi/interrupt.hpp whether
 // SIGINT/SIGTERM arrived; if so the rounds stop and the result says which.
 #pragma once
 
@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "run/configuration.hpp"
-#include "core/comm.hpp"
+#include "core/mpi/comm.hpp"
 
 namespace mmbench::run {
 
@@ -58,15 +58,15 @@ struct RoundSettings {
 struct Measured {
   std::vector<double> times;                  // one per round: max over the ranks that took part
   double residual = -1, residual_limit = -1;  // -1: not verified
-  double relative_residual = -1;              // core/verify.hpp
+  double relative_residual = -1;              // core/matrix/verify.hpp
   double peak_mem_mb = 0;
   // The high-water mark of mmbench's own buffers from the plan's
-  // construction through the first timed multiply (core/memory_account.hpp),
+  // construction through the first timed multiply (core/machine/memory_account.hpp),
   // MiB, the maximum over ranks: what the memory prediction is checked
   // against.
   double mem_hwm_mb = 0;
   // The growth of the process's peak resident set over the same window
-  // (core/process_memory.hpp: VmHWM after a reset), MiB, the maximum over
+  // (core/machine/process_memory.hpp: VmHWM after a reset), MiB, the maximum over
   // ranks; -1 where a rank could not measure it (no /proc/self/clear_refs,
   // a simulation).
   double mem_rss_mb = -1;

@@ -1,7 +1,7 @@
 // The problem every algorithm and model is asked about: its three sizes.
 #pragma once
 
-#include "core/layout.hpp"
+#include "core/matrix/layout.hpp"
 
 namespace mmbench::space {
 

@@ -1,6 +1,6 @@
 #include "space/strassen_groups.hpp"
 
-#include "core/layout.hpp"
+#include "core/matrix/layout.hpp"
 
 #include <algorithm>
 #include <stdexcept>

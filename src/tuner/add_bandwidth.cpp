@@ -6,10 +6,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/affinity.hpp"
-#include "core/mpi_check.hpp"
-#include "core/paired_stats.hpp"
-#include "core/timing.hpp"
+#include "core/machine/affinity.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::tuner {
 

@@ -7,7 +7,7 @@
 // model prices it as bytes / bandwidth with the bandwidth measured here.
 //
 // Two measurements of the same n x n addition, interleaved in `reps` rounds
-// in the order round_order(2, seed, round) (core/paired_stats.hpp):
+// in the order round_order(2, seed, round) (core/stats/paired_stats.hpp):
 //  - single: every rank adds its own matrices on one thread at the same time
 //    (like the additions inside a parallel Strassen level, which share the
 //    memory bus); a round lasts as long as its slowest rank (max over ranks);
@@ -15,7 +15,7 @@
 //    `threads` contiguous parts added by `threads` threads at once -- as the
 //    local kernel's parallel top level splits its passes by columns --
 //    while the other ranks sleep (Comm::idle_barrier), its affinity widened
-//    to its node's cores for the call (core/affinity.hpp).
+//    to its node's cores for the call (core/machine/affinity.hpp).
 // Before them, the buffers' first touch: every rank allocates and fills
 // its three fresh n x n matrices at once (page faults and the kernel's
 // zeroing included), timed on the slowest rank -- what a dispatched

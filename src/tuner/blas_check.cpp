@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/blas.hpp"
-#include "core/generate.hpp"
+#include "core/machine/blas.hpp"
+#include "core/matrix/generate.hpp"
 
 namespace mmbench::tuner {
 

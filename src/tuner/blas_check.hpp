@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/cpu_features.hpp"
-#include "core/openblas_cores.hpp"
+#include "core/machine/cpu_features.hpp"
+#include "core/machine/openblas_cores.hpp"
 #include "profile/peak_record.hpp"
 
 namespace mmbench::tuner {
@@ -36,7 +36,7 @@ inline constexpr double kBlasSlowFraction = 0.75;
 // rate, small enough for a fraction of a second at a good one.
 inline constexpr std::int64_t kBlasCheckN = 2048;
 
-using mmbench::KernelWidth;  // core/openblas_cores.hpp
+using mmbench::KernelWidth;                   // core/machine/openblas_cores.hpp
 std::string_view width_label(KernelWidth w);  // "SSE", "AVX", "AVX2", "AVX-512"
 // The widest the CPU runs: AVX-512 (avx512f), AVX2 (avx2 and fma), AVX, SSE.
 KernelWidth cpu_width(const CpuFlags& flags);
@@ -68,7 +68,7 @@ std::string blas_kernel_warning(const BlasKernelFacts& facts);
 
 // The same warning from a profile's record, for the BLAS that runs now:
 // "" unless the record has a measured DGEMM and its core is running_core
-// (a run under another core is not described by it; core/blas.hpp's
+// (a run under another core is not described by it; core/machine/blas.hpp's
 // profile_core_note says so instead).
 std::string recorded_blas_warning(const profile::PeakRecord& record, const std::string& running_core);
 

@@ -19,7 +19,7 @@
 #include <random>
 #include <thread>
 
-#include "core/openblas_cores.hpp"
+#include "core/machine/openblas_cores.hpp"
 
 extern char** environ;
 

@@ -1,5 +1,5 @@
 // Which OpenBLAS core runs DGEMM fastest here, found by running each
-// candidate core (core/openblas_cores.hpp) in a child process of its own.
+// candidate core (core/machine/openblas_cores.hpp) in a child process of its own.
 //
 // Why a child per core: OPENBLAS_CORETYPE is read once, when OpenBLAS is
 // loaded, so a core can only be tried in a fresh process; and a core may

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/mpi_check.hpp"
-#include "core/timing.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::tuner {
 

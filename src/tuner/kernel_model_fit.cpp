@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "core/timing.hpp"
+#include "core/stats/timing.hpp"
 #include "tuner/lsq_fit.hpp"
 
 namespace mmbench::tuner {

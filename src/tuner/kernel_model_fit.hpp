@@ -5,7 +5,7 @@
 //  - its level set so that the median of ln(measured / fitted) is 0: the
 //    relative-error fit sits slightly below the median of multiplicative
 //    noise (it weighs the fast calls more), and a charged simulation's
-//    noise has median 1 (core/lognormal_noise.hpp), so without this the
+//    noise has median 1 (core/stats/lognormal_noise.hpp), so without this the
 //    median of simulated rounds would sit below the fit's own data;
 //  - its spread: log_sd, the standard deviation of ln(measured / fitted)
 //    over every call (divided by calls − coefficients used), which holds

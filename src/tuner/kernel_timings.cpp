@@ -8,11 +8,11 @@
 #include <tuple>
 #include <vector>
 
-#include "core/blas.hpp"
-#include "core/comm.hpp"
-#include "core/local_copy.hpp"
-#include "core/mpi_check.hpp"
-#include "core/paired_stats.hpp"
+#include "core/machine/blas.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/local_copy.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/stats/paired_stats.hpp"
 #include "local/fast_gemm_passes.hpp"
 
 namespace mmbench::tuner {

@@ -10,13 +10,13 @@
 #include "algos/algorithm.hpp"
 #include "algos/pilaenv_override.hpp"
 #include "algos/registry.hpp"
-#include "core/comm.hpp"
-#include "core/dist_matrix.hpp"
-#include "core/generate.hpp"
-#include "core/mpi_check.hpp"
-#include "core/paired_stats.hpp"
-#include "core/sysinfo.hpp"
-#include "core/timing.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/dist_matrix.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/machine/sysinfo.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::tuner {
 

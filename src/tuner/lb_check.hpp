@@ -19,7 +19,7 @@
 // Measurement (check_lb_with_pdgemm): PDGEMM(n, n, n) on the tuning
 // problem's grid, nb = 64 (run's default), one untimed warm-up call, then
 // `rounds` rounds; round r calls every candidate once, in the order
-// round_order(count, seed, r) (core/paired_stats.hpp), so drift hits all
+// round_order(count, seed, r) (core/stats/paired_stats.hpp), so drift hits all
 // candidates alike. A call's time is the maximum over ranks
 // (time_max_over_ranks), so every rank holds the same numbers.
 //

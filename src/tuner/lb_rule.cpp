@@ -1,7 +1,7 @@
 #include "tuner/lb_rule.hpp"
 
-#include "core/paired_stats.hpp"
-#include "core/timing.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/stats/timing.hpp"
 
 #include <algorithm>
 #include <cmath>

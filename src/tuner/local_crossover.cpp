@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/blas.hpp"
-#include "core/comm.hpp"
-#include "core/generate.hpp"
-#include "core/timing.hpp"
+#include "core/machine/blas.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/stats/timing.hpp"
 #include "local/fast_gemm.hpp"
 
 namespace mmbench::tuner {

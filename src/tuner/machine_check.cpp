@@ -7,9 +7,9 @@
 
 #include <cstdlib>
 
-#include "core/blas.hpp"
-#include "core/comm.hpp"
-#include "core/timing.hpp"
+#include "core/machine/blas.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/stats/timing.hpp"
 #include "local/peak_loop.hpp"
 
 namespace mmbench::tuner {

@@ -1,4 +1,4 @@
-// The machine checked in one step: the CPU (core/cpu_features.hpp), its
+// The machine checked in one step: the CPU (core/machine/cpu_features.hpp), its
 // measured peak (tuner/peak.hpp) and the BLAS's one-thread DGEMM against
 // it (tuner/blas_check.hpp), as the profile's "cpu_peak" record
 // (profile/peak_record.hpp). `tune` records it; `doctor` prints it.
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/cpu_features.hpp"
+#include "core/machine/cpu_features.hpp"
 #include "tuner/blas_check.hpp"
 #include "tuner/peak.hpp"
 #include "profile/peak_record.hpp"

@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "core/comm.hpp"
-#include "core/mpi_check.hpp"
-#include "core/timing.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::tuner {
 

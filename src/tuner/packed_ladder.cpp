@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "core/blas.hpp"
-#include "core/comm.hpp"
-#include "core/generate.hpp"
-#include "core/paired_stats.hpp"
-#include "core/timing.hpp"
+#include "core/machine/blas.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::tuner {
 

@@ -10,12 +10,12 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/affinity.hpp"
-#include "core/comm.hpp"
-#include "core/cpu_topology.hpp"
-#include "core/mpi_check.hpp"
-#include "core/sysinfo.hpp"
-#include "core/timing.hpp"
+#include "core/machine/affinity.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/machine/cpu_topology.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/machine/sysinfo.hpp"
+#include "core/stats/timing.hpp"
 #include "local/peak_loop.hpp"
 
 namespace mmbench::tuner {

@@ -1,7 +1,7 @@
 // The machine's double-precision peak, measured: the register-only loops of
 // local/peak_loop.hpp, for every vector width the CPU offers (cpuid), on
 // one core and on several physical cores at once (one thread pinned to one
-// CPU of each core, core/cpu_topology.hpp). Clocks drop as more cores are
+// CPU of each core, core/machine/cpu_topology.hpp). Clocks drop as more cores are
 // busy, so the rate is recorded per busy-core count -- 1, 2, 4, ... and all
 // cores -- and a row is divided by the rate at the cores it used. On an SMT
 // host the thread view (one thread per logical CPU) is recorded beside it:
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cpu_features.hpp"
+#include "core/machine/cpu_features.hpp"
 
 namespace mmbench::tuner {
 
@@ -84,7 +84,7 @@ std::vector<int> busy_core_ladder(int cores);
 PeakMeasurement measure_peak(const PeakOptions& options, const std::vector<int>& cpus = {});
 
 // Collective: rank 0 measures on the CPUs of its node's ranks (its
-// affinity widened for the measurement, core/affinity.hpp) while every
+// affinity widened for the measurement, core/machine/affinity.hpp) while every
 // other rank sleeps in an idle barrier, so that rank 0 has the node to
 // itself. The result is rank 0's, on every rank.
 PeakMeasurement measure_peak_on_rank0(const PeakOptions& options, MPI_Comm comm);

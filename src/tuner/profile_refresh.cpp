@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/comm.hpp"
-#include "core/sysinfo.hpp"
-#include "core/timing.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/machine/sysinfo.hpp"
+#include "core/stats/timing.hpp"
 #include "tuner/dgemm_profile.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/machine_check.hpp"

@@ -8,12 +8,12 @@
 #include <thread>
 #include <vector>
 
-#include "core/affinity.hpp"
-#include "core/blas.hpp"
-#include "core/comm.hpp"
-#include "core/generate.hpp"
-#include "core/paired_stats.hpp"
-#include "core/timing.hpp"
+#include "core/machine/affinity.hpp"
+#include "core/machine/blas.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/stats/paired_stats.hpp"
+#include "core/stats/timing.hpp"
 
 namespace mmbench::tuner {
 

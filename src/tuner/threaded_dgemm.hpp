@@ -14,7 +14,7 @@
 //    node) while every other rank waits in Comm::idle_barrier(true), which
 //    sleeps instead of spinning, so that rank 0's threads get the cores.
 //    mpirun may have bound rank 0 to one core: for this call its affinity is
-//    widened to the cores of its node's ranks (core/affinity.hpp), then
+//    widened to the cores of its node's ranks (core/machine/affinity.hpp), then
 //    restored.
 // Rates are 2 n^3 / (median time) / 1e6. The efficiency the model uses is
 // threaded / (threads x single). After a threaded call every rank pauses

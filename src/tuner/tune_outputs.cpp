@@ -7,10 +7,10 @@
 #include <map>
 #include <vector>
 
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 #include "core/csv_file.hpp"
-#include "core/sysinfo.hpp"
-#include "core/timing.hpp"
+#include "core/machine/sysinfo.hpp"
+#include "core/stats/timing.hpp"
 #include "profile/network_levels_record.hpp"
 
 namespace mmbench::tuner::steps {

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/blas.hpp"
-#include "core/comm.hpp"
+#include "core/machine/blas.hpp"
+#include "core/mpi/comm.hpp"
 #include "core/lb_in_force.hpp"
 #include "core/simulation.hpp"
-#include "core/sysinfo.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "local/packed_gemm.hpp"
 #include "profile/profile_facts.hpp"
 #include "tuner/blas_kernel_probe.hpp"

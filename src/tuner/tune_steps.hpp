@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/kernel_time_model.hpp"
-#include "core/mpi_check.hpp"
+#include "core/mpi/mpi_check.hpp"
 #include "tuner/add_bandwidth.hpp"
 #include "profile/blas_kernel_record.hpp"
 #include "profile/core_layout.hpp"

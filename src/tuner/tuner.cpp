@@ -5,8 +5,8 @@
 #include <exception>
 #include <stdexcept>
 
-#include "core/comm.hpp"
-#include "core/sysinfo.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/machine/sysinfo.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/profile_refresh.hpp"
 #include "tuner/tune_outputs.hpp"

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/layout.hpp"
+#include "core/matrix/layout.hpp"
 
 namespace mmbench::testing {
 

@@ -11,12 +11,12 @@
 #include <stdexcept>
 
 #include "algos/registry.hpp"
-#include "core/affinity.hpp"
-#include "core/comm.hpp"
-#include "core/dist_matrix.hpp"
-#include "core/generate.hpp"
-#include "core/mpi_env.hpp"
-#include "core/timing.hpp"
+#include "core/machine/affinity.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/dist_matrix.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/mpi_env.hpp"
+#include "core/stats/timing.hpp"
 #include "mpi_check_main.hpp"
 
 using namespace mmbench;

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/blacs_context.hpp"
-#include "core/blacs_grid.hpp"
-#include "core/comm.hpp"
-#include "core/mpi_env.hpp"
-#include "core/scalapack_api.hpp"
+#include "core/mpi/blacs_context.hpp"
+#include "core/mpi/blacs_grid.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/mpi/mpi_env.hpp"
+#include "core/mpi/scalapack_api.hpp"
 #include "mpi_check_main.hpp"
 
 using namespace mmbench;

@@ -8,10 +8,10 @@
 #include <cstdio>
 
 #include "algos/registry.hpp"
-#include "core/generate.hpp"
-#include "core/mpi_env.hpp"
-#include "core/comm.hpp"
-#include "core/timing.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/mpi_env.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/stats/timing.hpp"
 #include "mpi_check_main.hpp"
 
 using namespace mmbench::testing;

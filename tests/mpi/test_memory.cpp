@@ -1,7 +1,7 @@
 // Every registered algorithm's memory prediction (Algorithm::memory, the
 // parts mmbench allocates itself: MemoryEstimate::own) against what its plan
 // really allocated: the high-water mark of mmbench's buffers
-// (core/memory_account.hpp) from the plan's construction through two
+// (core/machine/memory_account.hpp) from the plan's construction through two
 // multiplies, the maximum over ranks. Small, uneven and square problems,
 // with local levels, the packed GEMM, threads, every 2.5D replica count and
 // Strassen depths; at p = 1, 2, 4, 7, 8 (oversubscribed: nothing is timed).
@@ -12,10 +12,10 @@
 #include <cstdlib>
 
 #include "algos/registry.hpp"
-#include "core/comm.hpp"
-#include "core/dist_matrix.hpp"
-#include "core/memory_account.hpp"
-#include "core/mpi_env.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/dist_matrix.hpp"
+#include "core/machine/memory_account.hpp"
+#include "core/mpi/mpi_env.hpp"
 #include "mpi_check_main.hpp"
 #include "space/replicas.hpp"
 

@@ -5,11 +5,11 @@
 #include <functional>
 #include <vector>
 
-#include "core/comm.hpp"
-#include "core/generate.hpp"
-#include "core/mpi_env.hpp"
-#include "core/redistribution.hpp"
-#include "core/verify.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/mpi_env.hpp"
+#include "core/matrix/redistribution.hpp"
+#include "core/matrix/verify.hpp"
 #include "mpi_check_main.hpp"
 
 using namespace mmbench;

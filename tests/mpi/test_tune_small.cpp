@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/mpi_check.hpp"
+#include "core/mpi/mpi_check.hpp"
 #include "local/packed_gemm.hpp"
 #include "tuner/lb_check.hpp"
 #include "tuner/packed_ladder.hpp"

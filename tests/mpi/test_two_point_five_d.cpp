@@ -4,10 +4,10 @@
 // non-divisible sizes (k split over layers and grid columns unevenly).
 #include "algos/registry.hpp"
 #include "space/replicas.hpp"
-#include "core/comm.hpp"
-#include "core/generate.hpp"
-#include "core/mpi_env.hpp"
-#include "core/verify.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/mpi_env.hpp"
+#include "core/matrix/verify.hpp"
 #include "mpi_check_main.hpp"
 #include "reference_check.hpp"
 

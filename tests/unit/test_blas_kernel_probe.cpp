@@ -11,8 +11,8 @@
 
 #include <cstdlib>
 
-#include "core/blas.hpp"
-#include "core/openblas_cores.hpp"
+#include "core/machine/blas.hpp"
+#include "core/machine/openblas_cores.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "profile/blas_kernel_record.hpp"
 #include "profile/profile_error.hpp"

@@ -1,7 +1,7 @@
 // core/blas: ScopedBlasThreads (the BLAS thread count of a scope, restored
 // on leaving it normally or by an exception, and when scopes nest), and how
 // a core pinned by OPENBLAS_CORETYPE is recorded and reported.
-#include "core/blas.hpp"
+#include "core/machine/blas.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The dispatcher's pool of large buffers (core/buffer_pool.hpp): inside a
+// The dispatcher's pool of large buffers (core/matrix/buffer_pool.hpp): inside a
 // Scope a freed LargeVector's block waits idle and the next request that
 // fits (at least its bytes, at most twice them) gets it back; outside a
 // Scope nothing is pooled; the capacity bounds the idle bytes, largest
@@ -7,9 +7,9 @@
 // the alignment it was allocated with).
 #include <gtest/gtest.h>
 
-#include "core/buffer_pool.hpp"
-#include "core/large_buffer.hpp"
-#include "core/memory_account.hpp"
+#include "core/matrix/buffer_pool.hpp"
+#include "core/matrix/large_buffer.hpp"
+#include "core/machine/memory_account.hpp"
 
 using namespace mmbench;
 

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "results/comparison.hpp"
-#include "core/paired_stats.hpp"
+#include "core/stats/paired_stats.hpp"
 
 using namespace mmbench::results;
 

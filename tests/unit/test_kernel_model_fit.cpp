@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "core/lognormal_noise.hpp"
-#include "core/timing.hpp"
+#include "core/stats/lognormal_noise.hpp"
+#include "core/stats/timing.hpp"
 #include "tuner/kernel_timings.hpp"
 
 namespace mmbench::tuner {

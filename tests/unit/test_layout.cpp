@@ -2,8 +2,8 @@
 // (against ScaLAPACK's own numroc), and check() catching broken layouts.
 #include <gtest/gtest.h>
 
-#include "core/layout.hpp"
-#include "core/scalapack_api.hpp"
+#include "core/matrix/layout.hpp"
+#include "core/mpi/scalapack_api.hpp"
 
 using namespace mmbench;
 

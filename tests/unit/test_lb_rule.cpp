@@ -3,7 +3,7 @@
 // synthetic noisy profiles.
 #include "tuner/lb_rule.hpp"
 
-#include "core/paired_stats.hpp"
+#include "core/stats/paired_stats.hpp"
 
 #include <gtest/gtest.h>
 

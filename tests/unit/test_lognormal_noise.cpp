@@ -1,6 +1,6 @@
 // Tests of the charged simulation's seeded noise: reproducible from a seed,
 // independent across seeds and streams, and of the spread asked for.
-#include "core/lognormal_noise.hpp"
+#include "core/stats/lognormal_noise.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/mann_whitney.hpp"
+#include "core/stats/mann_whitney.hpp"
 
 using namespace mmbench;
 

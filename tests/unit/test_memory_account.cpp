@@ -1,4 +1,4 @@
-// The count of mmbench's own buffers (core/memory_account.hpp) that the
+// The count of mmbench's own buffers (core/machine/memory_account.hpp) that the
 // measured memory per rank comes from: every LargeVector and the local
 // kernel's workspace are counted, freeing gives them back, the peak holds
 // the most since its reset. And the sizes people write (core/byte_size.hpp).
@@ -7,10 +7,10 @@
 #include <cstdint>
 
 #include "core/byte_size.hpp"
-#include "core/dist_matrix.hpp"
-#include "core/large_buffer.hpp"
-#include "core/memory_account.hpp"
-#include "core/process_memory.hpp"
+#include "core/matrix/dist_matrix.hpp"
+#include "core/matrix/large_buffer.hpp"
+#include "core/machine/memory_account.hpp"
+#include "core/machine/process_memory.hpp"
 #include "core/usage_error.hpp"
 #include "local/local_multiply.hpp"
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-#include "core/paired_stats.hpp"
+#include "core/stats/paired_stats.hpp"
 
 using namespace mmbench;
 

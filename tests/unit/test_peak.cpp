@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cpu_topology.hpp"
+#include "core/machine/cpu_topology.hpp"
 #include "local/peak_loop.hpp"
 #include "tuner/blas_check.hpp"
 #include "tuner/peak.hpp"

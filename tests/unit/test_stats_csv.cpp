@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/csv_file.hpp"
-#include "core/timing.hpp"
+#include "core/stats/timing.hpp"
 
 using namespace mmbench;
 

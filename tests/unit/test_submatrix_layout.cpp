@@ -1,7 +1,7 @@
 // block_cyclic_submatrix against ScaLAPACK's index arithmetic written out
 // element by element (INDXG2P / INDXG2L), for blockings, source processes,
 // offsets inside blocks and grids; repacked's transposition.
-#include "core/submatrix_layout.hpp"
+#include "core/matrix/submatrix_layout.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,15 +1,15 @@
-// mmbench's verification (core/verify.hpp): the residuals of right and
+// mmbench's verification (core/matrix/verify.hpp): the residuals of right and
 // wrong products on one rank, and that no wrong answer passes where the
 // normwise limit alone lets it through -- r = 3 parallel and L = 3 local
 // Strassen levels at n = 8192.
-#include "core/verify.hpp"
+#include "core/matrix/verify.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "core/generate.hpp"
+#include "core/matrix/generate.hpp"
 
 using namespace mmbench;
 
