@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "results/result_row.hpp"
-#include "cli/run_command.hpp"
+#include "cli/run_args.hpp"
 #include "cli/run_header.hpp"
 
 namespace mmbench::cli {

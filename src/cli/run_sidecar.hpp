@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/run_command.hpp"
+#include "cli/run_args.hpp"
 #include "core/mpi/comm.hpp"
 
 namespace mmbench::cli {

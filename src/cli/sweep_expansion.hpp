@@ -15,7 +15,7 @@
 
 #include "run/configuration.hpp"
 #include "cli/machine_source.hpp"
-#include "cli/run_command.hpp"
+#include "cli/run_args.hpp"
 #include "ranking/selection.hpp"
 
 namespace mmbench::cli {
