@@ -10,6 +10,8 @@
 # kernels; every timed step but the first doctor pins the SkylakeX kernels
 # (KERNEL=...) so that DGEMM is a fair peer, and says so in its sidecar.
 # Each step is bounded by `timeout` and tars its files into OUT as it ends.
+# STEPS picks steps (default all: machine tune packed strassen4096
+# strassen8192 layouts); ROUNDS8192 the rounds at n = 8192 (default 3).
 set -u
 cd "$(dirname "$0")/../.."
 source scripts/bench/device_env.sh
@@ -21,45 +23,51 @@ say() { "$@" 2>&1 | grep -v -E 'PMIx|pmix' | tee -a "$log"; }
 save() { tar -cf "$OUT/results.tar" results/local 2>/dev/null; }
 export OPENBLAS_NUM_THREADS=1
 kernel=${KERNEL:-SkylakeX}
+steps=" ${STEPS:-machine tune packed strassen4096 strassen8192 layouts} "
+want() { [[ $steps == *" $1 "* ]]; }
 prof=results/local/profile-p1-$kernel.json
 r=results/local
 # A one-rank tune measures no network, and run --profile wants one; these
 # one-rank runs send nothing, so any values do.
 net=(--tau 100000 --lambda 0)
 
-step "machine"
-say lscpu
-say free -g
-say env | grep -E '^OPENBLAS|^OMP_' || true
-say timeout 60 build/mmbench doctor
+if want machine; then
+  step "machine"
+  say lscpu
+  say free -g
+  say env | grep -E '^OPENBLAS|^OMP_' || true
+  say timeout 60 build/mmbench doctor
+fi
+step "doctor ($kernel)"
 say env OPENBLAS_CORETYPE="$kernel" timeout 30 build/mmbench doctor --no-blas-probe
 
 export OPENBLAS_CORETYPE=$kernel
-step "tune, one rank, n = 2048 ($kernel)"
+want tune && step "tune, one rank, n = 2048 ($kernel)" &&
 say timeout 100 mpirun -x OPENBLAS_CORETYPE -n 1 build/mmbench tune --n 2048 --passes 2 --no-lb-check \
-  --no-kernel-model --no-blas-probe --no-local --profile "$prof" --csv $r/dgemm-profile-p1.csv
+  --no-kernel-model --no-blas-probe --no-local --profile "$prof" --csv $r/dgemm-profile-p1-$kernel.csv
 save
 pa=()
 [ -f "$prof" ] && pa=(--profile "$prof" "${net[@]}")
 
-step "packed GEMM against DGEMM, one thread, n = 2048, 4096"
+want packed && step "packed GEMM against DGEMM, one thread, n = 2048, 4096 ($kernel)" &&
 say timeout 60 mpirun -x OPENBLAS_CORETYPE -n 1 build/mmbench run --algo dgemm --n 2048,4096 --local-gemm blas,packed \
-  --reps 5 "${pa[@]}" --csv $r/packed-vs-dgemm.csv --quiet
+  --reps 5 "${pa[@]}" --csv $r/packed-vs-dgemm-$kernel.csv --quiet
 save
 
-step "local Strassen-Winograd against DGEMM, one thread, n = 4096 (L = 2)"
+want strassen4096 && step "local Strassen-Winograd against DGEMM, one thread, n = 4096 (L = 2, $kernel)" &&
 say timeout 60 mpirun -x OPENBLAS_CORETYPE -n 1 build/mmbench run --algo dgemm --n 4096 --local-strassen 0,2 \
-  --local-gemm blas,packed --reps 3 --warmup 0 "${pa[@]}" --csv $r/local-strassen-4096.csv --quiet
+  --local-gemm blas,packed --reps 3 --warmup 0 "${pa[@]}" --csv $r/local-strassen-4096-$kernel.csv --quiet
 save
-step "local Strassen-Winograd against DGEMM, one thread, n = 8192 (L = 3)"
-say timeout 120 mpirun -x OPENBLAS_CORETYPE -n 1 build/mmbench run --algo dgemm --n 8192 --local-strassen 0,3 \
-  --local-gemm blas --reps 3 --warmup 0 "${pa[@]}" --csv $r/local-strassen-8192.csv --quiet
+rounds=${ROUNDS8192:-3}
+want strassen8192 && step "local Strassen-Winograd against DGEMM, one thread, n = 8192 (L = 3, $kernel, $rounds rounds)" &&
+say timeout $((40 * rounds)) mpirun -x OPENBLAS_CORETYPE -n 1 build/mmbench run --algo dgemm --n 8192 --local-strassen 0,3 \
+  --local-gemm blas --reps "$rounds" --warmup 0 "${pa[@]}" --csv $r/local-strassen-8192-$kernel.csv --quiet
 save
 
 # P ranks of T threads each on 16 cores: Open MPI gives each rank T cores
 # (--map-by slot:PE=T), mmbench's --threads sets its BLAS threads. Every run
 # has the dgemm peer (one rank, 16 threads), so layouts compare as ratios.
-for t in 1 2 4 8 16; do
+want layouts && for t in 1 2 4 8 16; do
   p=$((16 / t))
   step "ranks x threads: $p x $t, n = 8192 ($kernel)"
   say timeout 60 mpirun -x OPENBLAS_CORETYPE -n $p --map-by slot:PE=$t --bind-to core build/mmbench run \

@@ -17,7 +17,8 @@
 //     "all_threads_gflops_per_thread": 28.7,
 //     "gemm_mix_l1_gflops": 57.0, "gemm_mix_l2_gflops": 55.2,
 //     "blas_core": "Cooperlake", "blas_pin": "",
-//     "dgemm_n": 2048, "dgemm_gflops": 54.7, "dgemm_fraction": 0.94
+//     "dgemm_n": 2048, "dgemm_gflops": 54.7, "dgemm_fraction": 0.94,
+//     "fastest_gemm_gflops": 56.0, "fastest_gemm_source": "the packed-GEMM step's DGEMM at n = 2048"
 //   }
 //
 // "cores" are physical cores (one thread each); "logical_cpus" the logical
@@ -28,6 +29,15 @@
 // empty, and every consumer does without (no peak_fraction, no warning).
 // Profiles written before "by_busy_cores" existed measured the all-core
 // rate with one thread per logical CPU; they are read as they are.
+//
+// The peak the fractions divide by is the fastest one-core rate measured,
+// not the FMA loop's alone (one_core_peak_gflops): on some CPUs a GEMM runs
+// faster than the register-only loop -- the core clocks lower under a dense
+// FMA loop than under a GEMM's mix of loads and FMAs, or other load met the
+// loop's 0.1 s -- and a rate that was reached cannot be above the peak.
+// "fastest_gemm_*" is the fastest one-thread GEMM tune timed outside the
+// BLAS check (the DGEMM profile, the packed-GEMM step); absent in older
+// profiles.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -78,8 +88,31 @@ struct PeakRecord {
   std::string blas_core, blas_pin;
   std::int64_t dgemm_n = 0;
   double dgemm_gflops = 0;
-  double dgemm_fraction = 0;  // dgemm_gflops / one_core_gflops
+  double dgemm_fraction = 0;  // dgemm_gflops / one_core_peak_gflops(*this)
+  // The fastest one-thread GEMM rate tune measured in its other steps, and
+  // which step ("" and 0: none recorded).
+  double fastest_gemm_gflops = 0;
+  std::string fastest_gemm_source;
 };
+
+// The one-core peak: the largest of the FMA loop on one core, the loop's
+// rate per core with more cores busy (one core alone is never slower, so a
+// higher value there means the one-core run was held back), the BLAS
+// check's DGEMM and fastest_gemm_gflops. 0 where nothing was measured.
+// Example: loop 49.3, ladder {2: 68.7, 16: 45.9}, DGEMM 51.1 -> 68.7.
+double one_core_peak_gflops(const PeakRecord& record);
+// Which measurement set one_core_peak_gflops: "" for the FMA loop on one
+// core, else e.g. "the FMA loop with 2 cores busy", "DGEMM at n = 2048"
+// or fastest_gemm_source.
+std::string one_core_peak_source(const PeakRecord& record);
+// Records a one-thread GEMM rate measured by another step: keeps the
+// fastest in fastest_gemm_*, and recomputes dgemm_fraction against the
+// peak it may have raised.
+void record_gemm_rate(PeakRecord& record, double gflops, const std::string& source);
+// The GEMM ceiling (the GEMM-mix loop with A in L2), raised like the peak
+// to any GEMM rate measured above it and never above the peak; 0 where the
+// mix loop was not measured.
+double gemm_ceiling_gflops(const PeakRecord& record);
 
 // The peak per core of a computation on `cores` busy cores: the one-core
 // peak for one core; with a busy-core ladder, the rate at that count,
@@ -91,6 +124,7 @@ struct PeakRecord {
 // 88.5 - (88.5 - 80.0) / 3 = 85.67; 6 cores -> 70.0; 32 cores -> 43.7.
 double peak_gflops_per_core(const PeakRecord& record, int cores);
 
+// (cores == 1 gives one_core_peak_gflops, and the ladder starts from it.)
 // A row's achieved rate against the peak of the cores it used:
 // mflops_per_core / 1000 / peak_gflops_per_core(record, cores). nullopt
 // where there is no usable peak or rate (cores < 1, a rate <= 0).

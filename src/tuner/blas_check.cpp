@@ -91,7 +91,8 @@ std::string recorded_blas_warning(const profile::PeakRecord& r, const std::strin
   f.core = r.blas_core;
   f.pinned = r.blas_pin;
   f.dgemm_fraction = r.dgemm_fraction;
-  f.ceiling_fraction = r.one_core_gflops > 0 ? r.gemm_mix_l2_gflops / r.one_core_gflops : 0;
+  const double peak = profile::one_core_peak_gflops(r);
+  f.ceiling_fraction = peak > 0 ? profile::gemm_ceiling_gflops(r) / peak : 0;
   return blas_kernel_warning(f);
 }
 

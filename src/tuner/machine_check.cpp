@@ -56,7 +56,8 @@ profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& 
   if (dgemm_n > 0 && dgemm_gflops > 0) {
     r.dgemm_n = dgemm_n;
     r.dgemm_gflops = dgemm_gflops;
-    r.dgemm_fraction = r.one_core_gflops > 0 ? dgemm_gflops / r.one_core_gflops : 0;
+    const double peak = profile::one_core_peak_gflops(r);  // DGEMM may have raised it
+    r.dgemm_fraction = peak > 0 ? dgemm_gflops / peak : 0;
   }
   return r;
 }
@@ -105,11 +106,21 @@ std::string describe_recorded_peak(const profile::PeakRecord& r) {
                      r.all_cores_gflops_per_core * r.cores);
   if (r.all_threads_gflops_per_thread > 0)
     s += fmt::format("; SMT: {:.1f} per thread on {} logical CPUs", r.all_threads_gflops_per_thread, r.logical_cpus);
-  if (r.gemm_mix_l2_gflops > 0 && r.one_core_gflops > 0)
+  const double peak = profile::one_core_peak_gflops(r);
+  const double ceiling = profile::gemm_ceiling_gflops(r);
+  if (ceiling > 0 && peak > 0)
     s += fmt::format(
         "; GEMM ceiling (the FMA rate under a micro-kernel's loads) {:.1f} GFLOP/s with A in L2 = {:.0f} "
         "% of the FMA peak ({:.1f} in L1)",
         r.gemm_mix_l2_gflops, 100 * r.gemm_mix_l2_gflops / r.one_core_gflops, r.gemm_mix_l1_gflops);
+  // A faster rate elsewhere means the loop was held back: say which rate
+  // the fractions divide by, and why it is not the loop's.
+  const std::string source = profile::one_core_peak_source(r);
+  if (!source.empty())
+    s += fmt::format(
+        "; one-core peak taken as {:.1f} GFLOP/s, reached by {}: faster than the FMA loop alone, which this "
+        "core ran at a lower clock (a dense FMA loop draws the most power) or while other load took it",
+        peak, source);
   return s;
 }
 
@@ -118,8 +129,8 @@ std::string describe_recorded_dgemm(const profile::PeakRecord& r) {
   const std::string core = r.blas_core.empty() ? "the BLAS" : "OpenBLAS core " + r.blas_core;
   std::string s = fmt::format("{:.1f} GFLOP/s at n = {}, one thread, {}: {:.0f} % of the one-core peak", r.dgemm_gflops,
                               static_cast<long long>(r.dgemm_n), core, 100 * r.dgemm_fraction);
-  if (r.gemm_mix_l2_gflops > 0)
-    s += fmt::format(", {:.0f} % of the GEMM ceiling", 100 * r.dgemm_gflops / r.gemm_mix_l2_gflops);
+  if (const double ceiling = profile::gemm_ceiling_gflops(r); ceiling > 0)
+    s += fmt::format(", {:.0f} % of the GEMM ceiling", 100 * r.dgemm_gflops / ceiling);
   return s;
 }
 

@@ -40,6 +40,29 @@ profile::MachineProfile profile_from_rank0(const Session& s, MPI_Comm comm, cons
   return profile::parse_profile(text, "<profile from rank 0>");
 }
 
+// The one-thread GEMM rates the later steps timed, given to the peak record:
+// where one beats the FMA loop, the loop was held back and the fractions
+// divide by that rate instead (profile/peak_record.hpp).
+void record_gemm_rates(steps::Measurements& m) {
+  // The DGEMM profile runs on the caller's BLAS threads: a one-core rate
+  // only with one.
+  const RobustPoint& best = m.dgemm.best;
+  if (best.median > 0 && m.threads.blas_threads_per_rank == 1)
+    profile::record_gemm_rate(m.cpu_peak, best.median / 1e3,
+                              fmt::format("the DGEMM profile's median at k = {}", static_cast<long long>(best.k)));
+  if (m.threads.dgemm.single_mflops > 0)
+    profile::record_gemm_rate(
+        m.cpu_peak, m.threads.dgemm.single_mflops / 1e3,
+        fmt::format("the threads step's one-thread DGEMM at n = {}", static_cast<long long>(m.threads.dgemm.n)));
+  const profile::PackedTuneRecord& packed = m.packed.value;
+  if (packed.blas_mflops > 0)
+    profile::record_gemm_rate(m.cpu_peak, packed.blas_mflops / 1e3,
+                              fmt::format("the packed step's DGEMM at n = {}", static_cast<long long>(packed.n)));
+  if (packed.packed_mflops > 0)
+    profile::record_gemm_rate(m.cpu_peak, packed.packed_mflops / 1e3,
+                              fmt::format("the packed GEMM at n = {}", static_cast<long long>(packed.n)));
+}
+
 }  // namespace
 
 profile::MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
@@ -57,6 +80,7 @@ profile::MachineProfile run_tuner(const TuneOptions& options, MPI_Comm comm,
   m.packed = tune_packed(s);
   m.kernel_model = measure_kernel_model(s);
   m.kernels = probe_kernels(s);
+  record_gemm_rates(m);
   s.note(fmt::format("BLAS threads per rank: {}", m.threads.blas_threads_per_rank));
   s.note(fmt::format("durations: DGEMM profile {:.1f} s, lb check {:.1f} s, network {:.1f} s, add {:.1f} s, local "
                      "Strassen {:.1f} s, threaded DGEMM {:.1f} s, packed GEMM {:.1f} s, kernel model {:.1f} s, BLAS cores {:.1f} s",
