@@ -27,8 +27,9 @@ steps=" ${STEPS:-machine tune packed strassen4096 strassen8192 layouts} "
 want() { [[ $steps == *" $1 "* ]]; }
 prof=results/local/profile-p1-$kernel.json
 r=results/local
-# A one-rank tune measures no network, and run --profile wants one; these
-# one-rank runs send nothing, so any values do.
+# A one-rank tune measures no network, and run --profile before 348d8b3's
+# successor wanted one even on one rank; these one-rank runs send nothing,
+# so any values do (kept so that the recorded commands stay as they ran).
 net=(--tau 100000 --lambda 0)
 
 if want machine; then

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/byte_size.hpp"
 #include "core/usage_error.hpp"
@@ -37,7 +38,7 @@ MemoryLimit memory_limit(const MachineArgs& a, const Machine* machine) {
   return {};
 }
 
-Machine load_machine(const MachineArgs& a) {
+Machine load_machine(const MachineArgs& a, bool needs_network) {
   Machine m;
   if (!a.profile.empty()) {
     try {
@@ -85,9 +86,17 @@ Machine load_machine(const MachineArgs& a) {
   const std::string where = a.profile.empty() ? "" : " (profile " + a.profile + " has none)";
   if (!(m.params.t_op > 0) && m.params.dgemm_profile.empty())
     throw UsageError("missing machine value: the flop rate; give --flops MFLOPS or --profile FILE" + where);
-  if (!(m.params.tau > 0))
-    throw UsageError("missing machine value: the network throughput; give --tau MB/s or --profile FILE" + where);
-  if (a.profile.empty() && a.lambda_s == -1)
+  const bool no_tau = !(m.params.tau > 0), no_latency = a.profile.empty() && a.lambda_s == -1;
+  if (!needs_network && (no_tau || no_latency)) {
+    if (no_tau) m.params.tau = std::numeric_limits<double>::infinity();
+    if (no_latency) m.params.latency_s = 0;
+    m.origin += " (no network: one rank sends nothing)";
+    return m;
+  }
+  if (no_tau)
+    throw UsageError("missing machine value: the network throughput; give --tau MB/s or --profile FILE" + where +
+                     (a.profile.empty() ? "" : "; a tune on one rank measures none: tune with the job's ranks"));
+  if (no_latency)
     throw UsageError("missing machine value: the network latency; give --lambda SECONDS or --profile FILE");
   return m;
 }

@@ -63,8 +63,12 @@ MemoryLimit memory_limit(const MachineArgs& args, const Machine* machine);
 
 // The machine of the arguments. Throws UsageError with one line naming the
 // file and field, or the missing option, when the models could not use
-// them: latency >= 0, tau > 0 and a flop rate are all required.
-Machine load_machine(const MachineArgs& args);
+// them: latency >= 0, tau > 0 and a flop rate are all required -- except
+// the network where `needs_network` is false (a one-rank job sends
+// nothing, so a profile tuned on one rank, which has no network, serves
+// it): then a missing network is priced as free (latency 0, tau infinite)
+// and describe() says so.
+Machine load_machine(const MachineArgs& args, bool needs_network = true);
 
 // model::MachineParams in words, one line: "lambda 1.7e-05 s, tau 146 MB/s,
 // 3300 MFLOPS (t_op 3.03e-10 s), add bandwidth -, DGEMM profile 0 points",

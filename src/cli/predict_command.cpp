@@ -156,7 +156,9 @@ int predict_command(const PredictArgs& a, const Comm& world) {
   const model::ModelKind kind = parse_model_option(a.model);
   check_threads(a.threads);
   if (a.top < 0) throw UsageError("--top: " + std::to_string(a.top) + " is out of range; allowed 0 (all) or more");
-  const Machine machine = load_machine(a.machine);
+  // Only one-rank predictions may do without a network.
+  const bool one_rank = !iso_mode && std::all_of(ps.begin(), ps.end(), [](std::int64_t p) { return p == 1; });
+  const Machine machine = load_machine(a.machine, !one_rank);
 
   ranking::CandidateSpace space;
   space.lbs.clear();

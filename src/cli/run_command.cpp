@@ -370,7 +370,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   // The machine, if any: every rank reads the same file, so every rank
   // throws the same UsageError.
   std::optional<Machine> machine;
-  if (a.machine.given()) machine = load_machine(a.machine);
+  if (a.machine.given()) machine = load_machine(a.machine, world.size() > 1);
   Selection sel;
   sel.machine = machine ? &*machine : nullptr;
   sel.kind = parse_model_option(a.model);
