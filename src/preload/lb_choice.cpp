@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profile/lb_curve_record.hpp"  // the one reader of "lb_curve", linked in (nlohmann-json and std only)
-#include "profile/profile_error.hpp"    // kProfileSchema: this library links no other part of mmbench
+#include "profile/lb_record.hpp"      // the one reader of the lb fields, linked in (nlohmann-json and std only)
+#include "profile/profile_error.hpp"  // kProfileSchema: this library links no other part of mmbench
 
 namespace mmbench::preload {
 
@@ -45,9 +45,9 @@ bool read_file(const char* path, std::string& text, std::string& why) {
   return true;
 }
 
-// lb of a profile file, as machine_profile.cpp reads it; 0 and why if none.
-// How each PDGEMM follows it into *cap: its lb_curve, else its lb_panels
-// (absent: kLbPanelsPerProcess).
+// lb of a profile file, read by the profile's own reader of the lb fields
+// (profile/lb_record.hpp); 0 and why if none. How each PDGEMM follows it
+// into *cap: its lb_curve, else its lb_panels.
 int profile_lb(const char* path, std::string& why, LbCap* cap) {
   *cap = LbCap::tuned();
   std::string text;
@@ -66,41 +66,10 @@ int profile_lb(const char* path, std::string& why, LbCap* cap) {
     why = std::string("not an mmbench profile (field 'schema' is not \"") + profile::kProfileSchema + "\")";
     return 0;
   }
-  auto lb = doc.find("lb");
-  if (lb == doc.end()) {
-    why = "field 'lb' is missing";
-    return 0;
-  }
-  constexpr long long kMax = std::numeric_limits<int>::max();
-  long long v = 0;
-  if (lb->is_number_unsigned())
-    v = lb->get<unsigned long long>() > static_cast<unsigned long long>(kMax) ? kMax + 1 : lb->get<long long>();
-  else if (lb->is_number_integer())
-    v = lb->get<long long>();
-  if (v <= 0 || v > kMax) {
-    why = "field 'lb' must be a positive integer, got " + lb->dump();
-    return 0;
-  }
-  if (auto p = doc.find("lb_panels"); p != doc.end()) {
-    if (!p->is_number_integer() || p->get<long long>() < 1 || p->get<long long>() > 64) {
-      why = "field 'lb_panels' must be an integer from 1 to 64, got " + p->dump();
-      return 0;
-    }
-    *cap = LbCap::tuned(p->get<int>());
-  }
   try {
-    const profile::LbCurveRecord curve = profile::read_lb_curve_record(doc, path);
-    // rule_lb (absent in older profiles: lb) bounds the curve past its
-    // largest point, as machine_profile.cpp reads it.
-    long long rule = v;
-    if (auto r = doc.find("rule_lb"); r != doc.end()) {
-      if (!r->is_number_integer() || r->get<long long>() < 1 || r->get<long long>() > kMax) {
-        why = "field 'rule_lb' must be a positive integer, got " + r->dump();
-        return 0;
-      }
-      rule = r->get<long long>();
-    }
-    if (!curve.empty()) *cap = LbCap::measured(profile::curve_of(curve, rule), cap->panels);
+    const profile::LbRecord lbs = profile::read_lb_record(doc, path);
+    *cap = profile::cap_of(lbs);
+    return static_cast<int>(lbs.lb);
   } catch (const profile::ProfileError& e) {
     // "<path>: field ...": the path is already in the caller's line.
     const std::string prefix = std::string(path) + ": ";
@@ -108,7 +77,6 @@ int profile_lb(const char* path, std::string& why, LbCap* cap) {
     if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
     return 0;
   }
-  return static_cast<int>(v);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ class GroupReader {
     const json& v = field(obj, path, key);
     if (!v.is_number_integer()) fail("field '" + path + "' must be an integer, got " + v.type_name());
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
-      fail("field '" + path + "' is too large");
+      fail("field '" + path + "' must be <= " + std::to_string(hi) + ", got " + v.dump());
     const std::int64_t i = v.get<std::int64_t>();
     if (i < lo) fail("field '" + path + "' must be >= " + std::to_string(lo) + ", got " + std::to_string(i));
     if (i > hi) fail("field '" + path + "' must be <= " + std::to_string(hi) + ", got " + std::to_string(i));

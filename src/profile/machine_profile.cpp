@@ -2,6 +2,7 @@
 
 #include "core/csv_file.hpp"
 #include "profile/kernel_model_record.hpp"
+#include "profile/lb_record.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -157,15 +158,11 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   }
   p.problem.exhaustive = r.boolean(tp, "tuning_problem.exhaustive");
 
-  p.lb = r.positive(r.integer(doc, "lb"), "lb");
-  // Before the PDGEMM check existed, lb was the rule's.
-  p.rule_lb = doc.contains("rule_lb") ? r.positive(r.integer(doc, "rule_lb"), "rule_lb") : p.lb;
-  // Before tune timed PDGEMM past the cap, every profile kept 8 panels.
-  p.lb_panels = kLbPanelsPerProcess;
-  if (doc.contains("lb_panels")) {
-    p.lb_panels = static_cast<int>(r.positive(r.integer(doc, "lb_panels"), "lb_panels"));
-    if (p.lb_panels > 64) r.fail("field 'lb_panels' = " + std::to_string(p.lb_panels) + " is outside [1, 64]");
-  }
+  const LbRecord lbs = read_lb_record(doc, origin);
+  p.lb = lbs.lb;
+  p.rule_lb = lbs.rule_lb;
+  p.lb_panels = lbs.panels;
+  p.lb_curve = lbs.curve;
   p.lb_at_max = r.positive(r.integer(doc, "lb_at_max"), "lb_at_max");
   p.peak_dgemm_mflops = r.positive(r.number(doc, "peak_dgemm_mflops"), "peak_dgemm_mflops");
   p.t_op_s = r.positive(r.number(doc, "t_op_s_per_flop"), "t_op_s_per_flop");
@@ -277,7 +274,6 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
     if (p.add_threads > 0) r.positive(p.add_threaded_bytes_per_s, "add_threaded_bytes_per_s");  // measured: usable
   }
   p.cpu_peak = read_peak_record(doc, origin);
-  p.lb_curve = read_lb_curve_record(doc, origin);
   if (doc.contains("memory_per_rank_bytes"))
     p.memory_per_rank_bytes = r.non_negative(r.integer(doc, "memory_per_rank_bytes"), "memory_per_rank_bytes");
   if (doc.contains("notes")) p.notes = r.string(doc, "notes");

@@ -453,9 +453,9 @@ TEST_F(ProfileFile, LbCheckAndThreadFieldsAreValidated) {
   expect_error("badcand", [](auto& d) { d["lb_check"]["candidates"][1]["lb"] = 0; },
                {"'lb_check.candidates[1].lb'", "must be > 0"});
   expect_error("coverage", [](auto& d) { d["lb_check"]["coverage"] = 1.5; }, {"'lb_check.coverage'", "[0, 1]"});
-  expect_error("rulelb", [](auto& d) { d["rule_lb"] = -4; }, {"'rule_lb'", "must be > 0"});
-  expect_error("panels0", [](auto& d) { d["lb_panels"] = 0; }, {"'lb_panels'", "must be > 0"});
-  expect_error("panels65", [](auto& d) { d["lb_panels"] = 65; }, {"'lb_panels'", "[1, 64]"});
+  expect_error("rulelb", [](auto& d) { d["rule_lb"] = -4; }, {"'rule_lb'", "must be >= 1, got -4"});
+  expect_error("panels0", [](auto& d) { d["lb_panels"] = 0; }, {"'lb_panels'", "must be >= 1, got 0"});
+  expect_error("panels65", [](auto& d) { d["lb_panels"] = 65; }, {"'lb_panels'", "must be <= 64, got 65"});
   expect_error("curveorder", [](auto& d) { d["lb_curve"]["points"][1]["share"] = 512; },
                {"'lb_curve.points[1].share'", "larger than the previous"});
   expect_error("curvelb", [](auto& d) { d["lb_curve"]["points"][0]["lb"] = 0; },
@@ -536,7 +536,7 @@ TEST_F(ProfileFile, WronglyTypedFields) {
 }
 
 TEST_F(ProfileFile, OutOfRangeValues) {
-  expect_error("lbzero", [](auto& d) { d["lb"] = 0; }, {"'lb'", "> 0", "got 0"});
+  expect_error("lbzero", [](auto& d) { d["lb"] = 0; }, {"'lb'", ">= 1", "got 0"});
   expect_error("topneg", [](auto& d) { d["t_op_s_per_flop"] = -1e-11; }, {"'t_op_s_per_flop'", "> 0"});
   expect_error("peakzero", [](auto& d) { d["peak_dgemm_mflops"] = 0.0; }, {"'peak_dgemm_mflops'"});
   expect_error("cores0", [](auto& d) { d["cores"] = 0; }, {"'cores'"});
