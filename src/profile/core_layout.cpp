@@ -16,10 +16,20 @@ std::string describe(const CoreLayoutRecord& r) {
                                         r.ranks, r.ranks == 1 ? "" : "s");
   const std::string threads =
       fmt::format("{:.0f} MFLOPS per core as one rank of {} threads", r.threads_per_core(), r.threads);
+  // Tuned on one rank, the one-thread rate ran with every other core idle
+  // (the most clock and memory bandwidth a core gets), while the threads
+  // shared them: a comparison that favours ranks. On the lent 16-core Xeon
+  // (docs/results.md) one thread alone ran 63.5 GFLOP/s, tpmm on 16 ranks
+  // 26.7 per core, and 2 ranks x 8 threads beat 16 x 1.
+  const std::string caveat =
+      r.ranks == 1 ? "; from a one-rank tune, whose one thread ran with the other cores idle: tune with the "
+                     "job's ranks to compare both layouts with every core busy"
+                   : "";
   if (r.better == CoreLayout::threads)
-    return fmt::format("one rank with all cores as threads ({}; {}, {:.3f}x)", threads, ranks,
-                       r.ranks_per_core() / r.threads_per_core());
-  return fmt::format("one rank per core ({}; {}, {:.3f}x)", ranks, threads, r.threads_per_core() / r.ranks_per_core());
+    return fmt::format("one rank with all cores as threads ({}; {}, {:.3f}x{})", threads, ranks,
+                       r.ranks_per_core() / r.threads_per_core(), caveat);
+  return fmt::format("one rank per core ({}; {}, {:.3f}x{})", ranks, threads, r.threads_per_core() / r.ranks_per_core(),
+                     caveat);
 }
 
 nlohmann::ordered_json core_layout_to_json(const CoreLayoutRecord& r) {

@@ -136,6 +136,10 @@ TEST(CoreLayout, PerCoreRatesDecide) {
   r = core_layout_of(m, 1);
   EXPECT_EQ(r.ranks_mflops, 47000);
   EXPECT_EQ(r.better, CoreLayout::rank_per_core);
+  // A one-rank tune timed its one thread with the other cores idle: the
+  // verdict says so (a tune with 2 ranks above does not).
+  EXPECT_NE(describe(r).find("from a one-rank tune"), std::string::npos) << describe(r);
+  EXPECT_EQ(describe(core_layout_of(m, 2)).find("one-rank tune"), std::string::npos);
   // Equal per core: one rank per core.
   m.threaded_mflops = 94000;
   EXPECT_EQ(core_layout_of(m, 2).better, CoreLayout::rank_per_core);
