@@ -81,24 +81,19 @@ void validate(const CompareArgs& a) {
     throw UsageError(fmt::format("--alpha: {} is out of range (0 < alpha < 0.5)", a.alpha));
 }
 
-int compare_on_root(const CompareArgs& a) {
-  validate(a);
-  const ResultFile fa = read_result_file(a.a), fb = read_result_file(a.b);
-  CompareSettings s;
-  s.threshold = a.threshold;
-  s.alpha = a.alpha;
-  const Comparison cmp = compare_results(fa, fb, s);
-  // The output file is checked before anything is printed.
-  std::unique_ptr<CsvFile> out;
-  if (!a.csv.empty()) {
-    std::remove(a.csv.c_str());  // compare's own output: replaced, not appended to
-    try {
-      out = std::make_unique<CsvFile>(a.csv, compare_columns());
-    } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("--csv: ") + e.what());
-    }
+// compare's own output: replaced, not appended to; checked before anything
+// is printed. Null without --csv.
+std::unique_ptr<CsvFile> open_compare_csv(const CompareArgs& a) {
+  if (a.csv.empty()) return nullptr;
+  std::remove(a.csv.c_str());
+  try {
+    return std::make_unique<CsvFile>(a.csv, compare_columns());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--csv: ") + e.what());
   }
+}
 
+void print_compare_header(const CompareArgs& a, const ResultFile& fa, const ResultFile& fb) {
   fmt::print("A: {} ({}, {} rows)\nB: {} ({}, {} rows)\n", fa.path, fa.format, fa.rows.size(), fb.path, fb.format,
              fb.rows.size());
   fmt::print("B/A: B's time over A's (> 1: B slower). Flagged: significant at level {0:g} and beyond {1:g} %.\n"
@@ -108,21 +103,35 @@ int compare_on_root(const CompareArgs& a) {
              "intervals\n  disjoint where that has probability <= {0:g} with no change (p: that probability).\n"
              "  'too few rounds to tell': no outcome of the method could reach {0:g}.\n\n",
              a.alpha, 100 * a.threshold, 100 * (1 - a.alpha));
-  std::size_t width = std::string("configuration").size();
-  for (const ComparedLine& l : cmp.lines) width = std::max(width, l.label.size());
-  const std::string line_fmt = "{:<" + std::to_string(width) + "}  {:>10} {:>10} {:>8} {:>8} {:>7} {:>17} {:>8}  {:<12}  {}\n";
-  fmt::print(fmt::runtime(line_fmt), "configuration", "t_A[s]", "t_B[s]", "GF/s A", "GF/s B", "B/A", "interval", "p",
-             "method", "flag");
+}
+
+// One compared configuration as a row of --csv.
+std::map<std::string, std::string> compare_csv_row(const ComparedLine& l) {
+  const bool timed = l.method != Method::none;
+  return {{"configuration", l.label},
+          {"t_a", time_text(l.a)},
+          {"t_b", time_text(l.b)},
+          {"gflops_a", rate_text(l.a)},
+          {"gflops_b", rate_text(l.b)},
+          {"ratio", timed ? fmt::format("{:.6g}", l.ratio) : ""},
+          {"ratio_lo", timed ? fmt::format("{:.6g}", l.lo) : ""},
+          {"ratio_hi", timed ? fmt::format("{:.6g}", l.hi) : ""},
+          {"coverage", timed && l.coverage > 0 ? fmt::format("{:.3f}", l.coverage) : ""},
+          {"p_value", l.p_value ? fmt::format("{:.6g}", *l.p_value) : ""},
+          {"method", timed ? to_string(l.method) : ""},
+          {"significant", timed ? (l.significant ? "yes" : "no") : ""},
+          {"too_few_rounds", timed ? (l.too_few_rounds ? "yes" : "no") : ""},
+          {"flag", flag_text(l)}};
+}
+
+// The counts of the summary lines.
+struct CompareTally {
   int both = 0, slower = 0, faster = 0, failed = 0, unmeasured = 0, only_a = 0, only_b = 0, weak_tests = 0;
   std::map<Method, int> methods;
-  for (const ComparedLine& l : cmp.lines) {
-    const bool timed = l.method != Method::none;
-    const std::string ratio = timed ? fmt::format("{:.3f}", l.ratio) : "";
-    const std::string interval = timed ? fmt::format("[{:.3f}, {:.3f}]", l.lo, l.hi) : "";
-    const std::string p = l.p_value ? fmt::format("{:.3g}", *l.p_value) : "";
-    fmt::print(fmt::runtime(line_fmt), l.label, time_text(l.a), time_text(l.b), rate_text(l.a), rate_text(l.b),
-               ratio, interval, p, timed ? to_string(l.method) : "", flag_text(l));
+
+  void add(const ComparedLine& l) {
     using F = ComparedLine::Flag;
+    const bool timed = l.method != Method::none;
     both += l.flag != F::only_a && l.flag != F::only_b;
     slower += l.flag == F::slower;
     faster += l.flag == F::faster;
@@ -132,37 +141,58 @@ int compare_on_root(const CompareArgs& a) {
     only_b += l.flag == F::only_b;
     if (timed) ++methods[l.method];
     if (timed && l.too_few_rounds) ++weak_tests;
-    if (out)
-      out->append({{"configuration", l.label},
-                   {"t_a", time_text(l.a)},
-                   {"t_b", time_text(l.b)},
-                   {"gflops_a", rate_text(l.a)},
-                   {"gflops_b", rate_text(l.b)},
-                   {"ratio", timed ? fmt::format("{:.6g}", l.ratio) : ""},
-                   {"ratio_lo", timed ? fmt::format("{:.6g}", l.lo) : ""},
-                   {"ratio_hi", timed ? fmt::format("{:.6g}", l.hi) : ""},
-                   {"coverage", timed && l.coverage > 0 ? fmt::format("{:.3f}", l.coverage) : ""},
-                   {"p_value", l.p_value ? fmt::format("{:.6g}", *l.p_value) : ""},
-                   {"method", timed ? to_string(l.method) : ""},
-                   {"significant", timed ? (l.significant ? "yes" : "no") : ""},
-                   {"too_few_rounds", timed ? (l.too_few_rounds ? "yes" : "no") : ""},
-                   {"flag", flag_text(l)}});
   }
-  const int same = both - slower - faster - failed - unmeasured;
-  fmt::print("\n{} configurations in both: {} slower, {} faster, {} unchanged (not significant or within {:g} %), "
-             "{} failed in B, {} not measured; {} only in A, {} only in B\n",
-             both, slower, faster, same, 100 * a.threshold, failed, unmeasured, only_a, only_b);
-  std::string used;
-  for (const auto& [m, count] : methods) used += fmt::format("{}{} {}", used.empty() ? "" : ", ", to_string(m), count);
-  if (!used.empty()) fmt::print("methods: {}\n", used);
-  if (weak_tests)
-    fmt::print("note: {} configuration{} had too few rounds for their method ever to reach {:g} (sign test: 5 pairs "
-               "or fewer; U test: 3 against 3; disjoint 3-round intervals: 0.10); run with --reps 6 or more\n",
-               weak_tests, weak_tests > 1 ? "s" : "", a.alpha);
-  if (cmp.repeated_a || cmp.repeated_b)
-    fmt::print("note: rows repeated for one configuration (A {}, B {}): the last row of each was compared\n",
-               cmp.repeated_a, cmp.repeated_b);
-  return a.fail_on_regression && (slower + failed) > 0 ? 1 : 0;
+
+  void print(const CompareArgs& a, const Comparison& cmp) const {
+    const int same = both - slower - faster - failed - unmeasured;
+    fmt::print(
+        "\n{} configurations in both: {} slower, {} faster, {} unchanged (not significant or within {:g} %), "
+        "{} failed in B, {} not measured; {} only in A, {} only in B\n",
+        both, slower, faster, same, 100 * a.threshold, failed, unmeasured, only_a, only_b);
+    std::string used;
+    for (const auto& [m, count] : methods)
+      used += fmt::format("{}{} {}", used.empty() ? "" : ", ", to_string(m), count);
+    if (!used.empty()) fmt::print("methods: {}\n", used);
+    if (weak_tests)
+      fmt::print(
+          "note: {} configuration{} had too few rounds for their method ever to reach {:g} (sign test: 5 pairs "
+          "or fewer; U test: 3 against 3; disjoint 3-round intervals: 0.10); run with --reps 6 or more\n",
+          weak_tests, weak_tests > 1 ? "s" : "", a.alpha);
+    if (cmp.repeated_a || cmp.repeated_b)
+      fmt::print("note: rows repeated for one configuration (A {}, B {}): the last row of each was compared\n",
+                 cmp.repeated_a, cmp.repeated_b);
+  }
+};
+
+int compare_on_root(const CompareArgs& a) {
+  validate(a);
+  const ResultFile fa = read_result_file(a.a), fb = read_result_file(a.b);
+  CompareSettings s;
+  s.threshold = a.threshold;
+  s.alpha = a.alpha;
+  const Comparison cmp = compare_results(fa, fb, s);
+  const std::unique_ptr<CsvFile> out = open_compare_csv(a);
+
+  print_compare_header(a, fa, fb);
+  std::size_t width = std::string("configuration").size();
+  for (const ComparedLine& l : cmp.lines) width = std::max(width, l.label.size());
+  const std::string line_fmt =
+      "{:<" + std::to_string(width) + "}  {:>10} {:>10} {:>8} {:>8} {:>7} {:>17} {:>8}  {:<12}  {}\n";
+  fmt::print(fmt::runtime(line_fmt), "configuration", "t_A[s]", "t_B[s]", "GF/s A", "GF/s B", "B/A", "interval", "p",
+             "method", "flag");
+  CompareTally tally;
+  for (const ComparedLine& l : cmp.lines) {
+    const bool timed = l.method != Method::none;
+    const std::string ratio = timed ? fmt::format("{:.3f}", l.ratio) : "";
+    const std::string interval = timed ? fmt::format("[{:.3f}, {:.3f}]", l.lo, l.hi) : "";
+    const std::string p = l.p_value ? fmt::format("{:.3g}", *l.p_value) : "";
+    fmt::print(fmt::runtime(line_fmt), l.label, time_text(l.a), time_text(l.b), rate_text(l.a), rate_text(l.b), ratio,
+               interval, p, timed ? to_string(l.method) : "", flag_text(l));
+    tally.add(l);
+    if (out) out->append(compare_csv_row(l));
+  }
+  tally.print(a, cmp);
+  return a.fail_on_regression && (tally.slower + tally.failed) > 0 ? 1 : 0;
 }
 
 }  // namespace
