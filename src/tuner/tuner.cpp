@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/mpi/comm.hpp"
+#include "core/simulation.hpp"
 #include "core/machine/sysinfo.hpp"
 #include "tuner/lb_rule.hpp"
 #include "tuner/profile_refresh.hpp"
@@ -44,6 +45,8 @@ profile::MachineProfile profile_from_rank0(const Session& s, MPI_Comm comm, cons
 // where one beats the FMA loop, the loop was held back and the fractions
 // divide by that rate instead (profile/peak_record.hpp).
 void record_gemm_rates(steps::Measurements& m) {
+  // Under SMPI the steps' rates are simulated time; the peak is the host's.
+  if (sim::simulated()) return;
   // The DGEMM profile runs on the caller's BLAS threads: a one-core rate
   // only with one.
   const RobustPoint& best = m.dgemm.best;
