@@ -180,7 +180,7 @@ def main():
         print(" rounds of the same run with its order-statistics interval and the coverage it has at that row's")
         print(" rounds (3: [min, max], 75 %); no interval = older CSV, ratio of medians; noisy = cv above 5 %,")
         print(" read its figures with care; residual = the largest normwise residual of the label's rows;")
-        print(" peak = the rate over the measured FMA peak of the cores used, from the profile; Strassen may exceed 1)")
+        print(" peak = the rate over the measured peak of the cores used, from the profile; Strassen may exceed 1)")
     return 0
 
 

@@ -18,9 +18,9 @@ std::string describe(const CoreLayoutRecord& r) {
       fmt::format("{:.0f} MFLOPS per core as one rank of {} threads", r.threads_per_core(), r.threads);
   // Tuned on one rank, the one-thread rate ran with every other core idle
   // (the most clock and memory bandwidth a core gets), while the threads
-  // shared them: a comparison that favours ranks. On the lent 16-core Xeon
-  // (docs/results.md) one thread alone ran 63.5 GFLOP/s, tpmm on 16 ranks
-  // 26.7 per core, and 2 ranks x 8 threads beat 16 x 1.
+  // shared them: a comparison that favours ranks (on the lent 16-core Xeon,
+  // docs/results.md "xeon16 again", whole algorithms on 16 ranks ran far
+  // below that one thread's rate, and 2 ranks x 8 threads beat 16 x 1).
   const std::string caveat =
       r.ranks == 1 ? "; from a one-rank tune, whose one thread ran with the other cores idle: tune with the "
                      "job's ranks to compare both layouts with every core busy"

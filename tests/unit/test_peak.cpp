@@ -11,6 +11,7 @@
 #include "core/machine/cpu_topology.hpp"
 #include "local/peak_loop.hpp"
 #include "tuner/blas_check.hpp"
+#include "tuner/machine_check.hpp"
 #include "tuner/peak.hpp"
 #include "profile/peak_record.hpp"
 
@@ -255,6 +256,30 @@ TEST(PeakRecord, OneCorePeakIsTheFastestRateMeasured) {
   EXPECT_DOUBLE_EQ(one_core_peak_gflops(zen), 20.1);
   EXPECT_EQ(one_core_peak_source(zen), "");
   EXPECT_DOUBLE_EQ(gemm_ceiling_gflops(zen), 19.8);
+}
+
+// doctor's and tune's words: a rate well above the loop is a finding with
+// its likely cause; one within the loop's spread is taken without it.
+TEST(PeakRecord, DescribedWithItsSourceAndACauseOnlyWhenFarAbove) {
+  PeakRecord r;
+  r.one_core_gflops = 20.0;
+  r.isas.push_back({"avx2+fma", 96, 20.0, 20.0, {}, 0, 20.0, 20.1});
+  record_gemm_rate(r, 20.4, "the packed GEMM at n = 2048");
+  std::string s = describe_recorded_peak(r);
+  EXPECT_NE(s.find("one-core peak taken as 20.4 GFLOP/s, reached by the packed GEMM at n = 2048 (within the loop's "
+                   "spread)"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("lower clock"), std::string::npos) << s;
+  record_gemm_rate(r, 26.0, "the packed step's DGEMM at n = 2048");
+  s = describe_recorded_peak(r);
+  EXPECT_NE(s.find("taken as 26.0 GFLOP/s, reached by the packed step's DGEMM at n = 2048: faster than the FMA loop"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("lower clock"), std::string::npos) << s;
+  PeakRecord loop_is_peak = r;
+  loop_is_peak.fastest_gemm_gflops = 0;
+  EXPECT_EQ(describe_recorded_peak(loop_is_peak).find("taken as"), std::string::npos);
 }
 
 TEST(PeakRecordJson, FastestGemmRoundTripsAndOlderFractionsAreRecomputed) {
