@@ -41,12 +41,16 @@ double one_core_peak_gflops(const PeakRecord& r) { return fastest(r).first; }
 
 std::string one_core_peak_source(const PeakRecord& r) { return fastest(r).second; }
 
+void derive_dgemm_fraction(PeakRecord& r) {
+  const double peak = one_core_peak_gflops(r);
+  r.dgemm_fraction = r.dgemm_n > 0 && peak > 0 ? r.dgemm_gflops / peak : 0;
+}
+
 void record_gemm_rate(PeakRecord& r, double gflops, const std::string& source) {
   if (!(gflops > r.fastest_gemm_gflops) || !std::isfinite(gflops)) return;
   r.fastest_gemm_gflops = gflops;
   r.fastest_gemm_source = source;
-  const double peak = one_core_peak_gflops(r);
-  if (r.dgemm_n > 0 && peak > 0) r.dgemm_fraction = r.dgemm_gflops / peak;
+  derive_dgemm_fraction(r);
 }
 
 double gemm_ceiling_gflops(const PeakRecord& r) {
@@ -203,7 +207,7 @@ std::optional<PeakRecord> read_peak_record(const json& profile, const std::strin
     p.fastest_gemm_source = r.string(g, at("fastest_gemm_source"), "fastest_gemm_source");
   // Older profiles divided by the FMA loop alone: against the peak as it is
   // defined now.
-  if (p.dgemm_n > 0 && one_core_peak_gflops(p) > 0) p.dgemm_fraction = p.dgemm_gflops / one_core_peak_gflops(p);
+  derive_dgemm_fraction(p);
   return p;
 }
 

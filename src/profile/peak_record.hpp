@@ -105,8 +105,12 @@ double one_core_peak_gflops(const PeakRecord& record);
 // core, else e.g. "the FMA loop with 2 cores busy", "DGEMM at n = 2048"
 // or fastest_gemm_source.
 std::string one_core_peak_source(const PeakRecord& record);
+// Sets dgemm_fraction = dgemm_gflops / one_core_peak_gflops (0 where
+// either is missing): after the DGEMM check, after a rate that may raise
+// the peak, and on reading a profile written under the older rule.
+void derive_dgemm_fraction(PeakRecord& record);
 // Records a one-thread GEMM rate measured by another step: keeps the
-// fastest in fastest_gemm_*, and recomputes dgemm_fraction against the
+// fastest in fastest_gemm_*, and derives dgemm_fraction again against the
 // peak it may have raised.
 void record_gemm_rate(PeakRecord& record, double gflops, const std::string& source);
 // The GEMM ceiling (the GEMM-mix loop with A in L2), raised like the peak

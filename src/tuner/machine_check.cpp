@@ -56,8 +56,7 @@ profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& 
   if (dgemm_n > 0 && dgemm_gflops > 0) {
     r.dgemm_n = dgemm_n;
     r.dgemm_gflops = dgemm_gflops;
-    const double peak = profile::one_core_peak_gflops(r);  // DGEMM may have raised it
-    r.dgemm_fraction = peak > 0 ? dgemm_gflops / peak : 0;
+    profile::derive_dgemm_fraction(r);  // against the peak DGEMM may have raised
   }
   return r;
 }
@@ -106,9 +105,7 @@ std::string describe_recorded_peak(const profile::PeakRecord& r) {
                      r.all_cores_gflops_per_core * r.cores);
   if (r.all_threads_gflops_per_thread > 0)
     s += fmt::format("; SMT: {:.1f} per thread on {} logical CPUs", r.all_threads_gflops_per_thread, r.logical_cpus);
-  const double peak = profile::one_core_peak_gflops(r);
-  const double ceiling = profile::gemm_ceiling_gflops(r);
-  if (ceiling > 0 && peak > 0)
+  if (r.gemm_mix_l2_gflops > 0 && r.one_core_gflops > 0)
     s += fmt::format(
         "; GEMM ceiling (the FMA rate under a micro-kernel's loads) {:.1f} GFLOP/s with A in L2 = {:.0f} "
         "% of the FMA peak ({:.1f} in L1)",
@@ -119,6 +116,7 @@ std::string describe_recorded_peak(const profile::PeakRecord& r) {
   // from one measurement to the next (a few per cent, docs/results.md), no
   // finding: the value is still taken, without the explanation.
   constexpr double kPeakNoise = 1.05;
+  const double peak = profile::one_core_peak_gflops(r);
   const std::string source = profile::one_core_peak_source(r);
   if (!source.empty() && peak > kPeakNoise * r.one_core_gflops)
     s += fmt::format(
