@@ -10,8 +10,7 @@ ProfileFacts facts_of(const MachineProfile& p) {
   ProfileFacts f;
   f.present = true;
   f.lb = static_cast<int>(p.lb);
-  f.lb_panels = p.lb_panels;
-  f.lb_curve = curve_of(p.lb_curve, p.rule_lb);
+  f.lb_cap = cap_of(LbRecord{p.lb, p.rule_lb, p.lb_panels, p.lb_curve});
   f.local_tried_n = p.strassen_tried_n;
   f.local_l1_n = p.strassen_l1_n;
   f.packed = p.packed;
@@ -23,10 +22,7 @@ ProfileFacts facts_of(const MachineProfile& p) {
   return f;
 }
 
-TunedLb tuned_lb(const ProfileFacts& f) {
-  return {f.lb > 0 ? f.lb : 0,
-          f.lb_curve.empty() ? LbCap::tuned(f.lb_panels) : LbCap::measured(f.lb_curve, f.lb_panels)};
-}
+TunedLb tuned_lb(const ProfileFacts& f) { return {f.lb > 0 ? f.lb : 0, f.lb_cap}; }
 
 std::string lb_by_size(const TunedLb& tuned, std::int64_t n0, int pr, int pc, int nb) {
   std::string out;

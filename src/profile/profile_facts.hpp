@@ -14,6 +14,7 @@
 #include "local/fast_gemm.hpp"
 #include "local/packed_gemm.hpp"
 #include "profile/core_layout.hpp"
+#include "profile/lb_record.hpp"
 #include "profile/machine_profile.hpp"
 #include "profile/packed_tune_record.hpp"
 #include "profile/peak_record.hpp"
@@ -22,12 +23,11 @@ namespace mmbench::profile {
 
 struct ProfileFacts {
   bool present = false;  // false: no profile (every field below its default)
-  // The tuned lb at the tuning size (0 = none), the lb curve every PDGEMM
-  // follows (empty: none), and the panels per process share every PDGEMM
-  // keeps of lb without a curve (core/lb_in_force.hpp).
+  // The tuned lb at the tuning size (0 = none), and how every PDGEMM
+  // follows it (profile/lb_record.hpp cap_of: the lb curve, or without one
+  // lb held to lb_panels panels per process share).
   int lb = 0;
-  LbCurve lb_curve;
-  int lb_panels = kLbPanelsPerProcess;
+  LbCap lb_cap = LbCap::tuned();
   // The local Strassen crossover: the largest n tune tried (0 = not
   // measured) and the smallest n where one level beat DGEMM (0 = none).
   std::int64_t local_tried_n = 0;

@@ -38,7 +38,7 @@ TEST(ProfileFacts, ReadFromTheProfile) {
   const ProfileFacts f = facts_of(tuned_profile());
   EXPECT_TRUE(f.present);
   EXPECT_EQ(f.lb, 668);
-  EXPECT_EQ(f.lb_panels, 2);
+  EXPECT_EQ(f.lb_cap.panels, 2);
   EXPECT_EQ(f.local_tried_n, 4096);
   EXPECT_EQ(f.local_l1_n, 1536);
   EXPECT_TRUE(f.packed.measured);
