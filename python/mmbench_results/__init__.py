@@ -13,6 +13,8 @@ and the problem for a file it cannot read. Which doc defines the columns:
 results, validate, tune (DGEMM profile, lb check, kernel model), predict
 (predict, isoefficiency): docs/csv-columns.md; census: docs/dispatch.md;
 results sidecar: docs/json-schema.md; profile: docs/machine-profile.md.
+The benchmark scripts' own CSVs (scripts/bench/dispatch.sh, preload_lb.sh)
+are read with read_plain and get their machine sidecar from bench_sidecar.py.
 """
 
 from .census import CENSUS, CENSUS_COLUMNS, census_files, read_census

@@ -71,58 +71,6 @@ for n in $NS; do
   done
  done
 done
-python3 - "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU SHRINK=$SHRINK VARIANTS='${VARIANTS:-}' PROFILE=$PROFILE)" "$P" \
+python3 scripts/bench/dispatch_summary.py "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU SHRINK=$SHRINK VARIANTS='${VARIANTS:-}' PROFILE=$PROFILE)" "$P" \
   "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" \
-  "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)" <<'PY'
-import csv, ctypes, json, os, platform, statistics, sys
-path, started, command, ranks, mmbench, mpi, scalapack = sys.argv[1:]
-try:
-    lib = ctypes.CDLL("libopenblas.so.0")
-    lib.openblas_get_config.restype = ctypes.c_char_p
-    lib.openblas_get_corename.restype = ctypes.c_char_p
-    blas, core = lib.openblas_get_config().decode(), lib.openblas_get_corename().decode()
-except OSError:
-    blas = core = ""
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
-run = {"started": started, "command": command, "mmbench": mmbench, "host": platform.node(), "cpu": cpu,
-       "cores": os.cpu_count(), "ranks": int(ranks), "mpi": mpi, "blas": blas, "blas_core": core, "scalapack": scalapack,
-       "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE", ""),
-       "order": "variants rotated by one per round (CSV column position: 1 = the round's first run)"}
-json.dump({"csv": path, "schema": "mmbench-dispatch-bench/1", "runs": [run]}, open(path + ".json", "w"), indent=2,
-          sort_keys=True)
-rows = list(csv.DictReader(open(path)))
-assert all(r["wrong"] == "0" for r in rows), "a run's check failed"
-
-
-def calls(r):
-    """Every call's time in order (files before times_s: the median for each)."""
-    text = r.get("times_s") or ""
-    return [float(x) for x in text.split(";")] if text else [float(r["t_median_s"])] * int(r["reps"])
-
-
-def ratio_line(label, by, ref, v, pick):
-    """ref's time over v's per round (> 1: v faster), median and range."""
-    rounds = [rd for rd in by[ref] if rd in by[v]]
-    ratios = [pick(by[ref][rd]) / pick(by[v][rd]) for rd in rounds]
-    return f"   {label} {v} / {ref}: {statistics.median(ratios):.3f} (rounds {min(ratios):.3f} to {max(ratios):.3f})"
-
-
-for n in sorted({int(r["n"]) for r in rows}):
-    for reps in sorted({int(r["reps"]) for r in rows if int(r["n"]) == n}):
-        by = {}
-        for r in rows:
-            if int(r["n"]) == n and int(r["reps"]) == reps:
-                by.setdefault(r["variant"], {})[r["round"]] = calls(r)
-        print(f"n={n}, {reps} call(s) a run:" + "".join(
-            f"  {v} first {statistics.median(t[0] for t in ts.values()):.3f} s" for v, ts in by.items()))
-        for ref in ("plain", "lb"):
-            if ref not in by:
-                continue
-            for v in by:
-                if v in (ref, "plain"):
-                    continue
-                print(ratio_line("first call", by, ref, v, lambda t: t[0]))
-                if reps > 1:
-                    print(ratio_line("later calls", by, ref, v, lambda t: statistics.median(t[1:])))
-                    print(ratio_line("whole run", by, ref, v, sum))
-PY
+  "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)"

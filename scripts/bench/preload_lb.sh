@@ -47,28 +47,5 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "round $round $variant (run $position of 2): lb $lb, median $(get t_median_s) s, $(get gflops) GFLOP/s"
   done
 done
-python3 - "$csv" "$started" "$0 (N=$N P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS $from)" "$P" "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" \
-  "$(mpirun --version | sed -n 1p)" "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)" <<'PY'
-import csv, ctypes, json, os, platform, statistics, sys
-path, started, command, ranks, mmbench, mpi, scalapack = sys.argv[1:]
-try:
-    get_config = ctypes.CDLL("libopenblas.so.0").openblas_get_config
-    get_config.restype = ctypes.c_char_p
-    blas = get_config().decode()
-except OSError:
-    blas = ""
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")
-run = {"started": started, "command": command, "mmbench": mmbench, "host": platform.node(), "cpu": cpu,
-       "cores": os.cpu_count(), "ranks": int(ranks), "mpi": mpi, "blas": blas, "scalapack": scalapack,
-       "omp_openblas_threads_env": os.environ.get("OPENBLAS_NUM_THREADS", ""),
-       "order": "alternating per round: odd rounds without then with, even rounds with then without "
-                "(CSV column position: 1 = the round's first run)"}
-with open(path + ".json", "w") as f:
-    json.dump({"csv": path, "schema": "mmbench-preload-lb/2", "runs": [run]}, f, indent=2, sort_keys=True)
-    f.write("\n")
-rows = list(csv.DictReader(open(path)))
-med = {v: statistics.median(float(r["gflops"]) for r in rows if r["variant"] == v) for v in ("without", "with")}
-lb = {v: next(r["lb"] for r in rows if r["variant"] == v) for v in ("without", "with")}
-print(f"{path}: median over {len(rows) // 2} rounds: without (lb {lb['without']}) {med['without']:.2f} GFLOP/s, "
-      f"with (lb {lb['with']}) {med['with']:.2f} GFLOP/s, ratio {med['with'] / med['without']:.2f}")
-PY
+python3 scripts/bench/preload_lb_summary.py "$csv" "$started" "$0 (N=$N P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS $from)" "$P" "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" \
+  "$(mpirun --version | sed -n 1p)" "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)"
