@@ -59,31 +59,12 @@ lbs=default
 prof=()
 if [ -f "$profile" ]; then lbs=default,auto; prof=(--profile "$profile"); fi
 # `make run` keeps to 10 minutes: on a slow machine (a tune of 6 minutes,
-# DGEMM at 18 GFLOP/s per core) n = 4096 alone would take over 4. From the
-# profile's one-core DGEMM rate, each size's share of the sweep (about 5
-# configurations on 1 core and 6 on P, reps + 1 runs each) is estimated and
-# the largest sizes that would not fit in what is left are dropped, with a
-# line saying so. --full and --quick run their sizes as asked.
+# DGEMM at 18 GFLOP/s per core) n = 4096 alone would take over 4. The
+# largest sizes that would not fit in what is left are dropped, with a line
+# saying so (scripts/sweep_sizes.py). --full and --quick run their sizes as asked.
 if [ "$MODE" = --default ] && [ -f "$profile" ]; then
   left=$(( 570 - ($(date +%s) - t0) ))
-  kept=$(python3 - "$profile" "$sizes" "$reps" "$P" "$left" <<'PY'
-import json, sys
-profile, sizes, reps, p, left = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-rate = json.load(open(profile)).get("peak_dgemm_mflops", 0) * 1e6
-kept, spent, dropped = [], 0.0, []
-for n in sizes:
-    t = 2 * int(n) ** 3 / rate * (reps + 1) * (5 + 6 / p) * 1.25 if rate > 0 else 0.0
-    if kept and spent + t > left:
-        dropped.append(f"{n} (about {t:.0f} s)")
-        continue
-    kept.append(n)
-    spent += t
-print(",".join(kept))
-if dropped:
-    print(f"== n = {', '.join(dropped)} left out: make run keeps to 10 minutes on this machine "
-          f"({left:.0f} s left for the sweep); MODE=--full runs every size", file=sys.stderr)
-PY
-)
+  kept=$(python3 scripts/sweep_sizes.py "$profile" "$sizes" "$reps" "$P" "$left")
   [ -n "$kept" ] && sizes=$kept
 fi
 # The cost model's pick (--algo auto) runs in the same sweep as the

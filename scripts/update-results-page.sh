@@ -21,20 +21,7 @@ page=docs/results.md
 
 # What the sidecar (<csv>.json) of a run recorded: when, which build, which
 # libraries, and every command that wrote rows.
-recorded() {
-  python3 - "$1" <<'PY'
-import json, sys
-runs = json.load(open(sys.argv[1] + ".json"))["runs"]
-d = runs[0]
-started = sorted(r["started"] for r in runs if r.get("started"))
-when = started[0] if len(started) < 2 or started[0] == started[-1] else f"{started[0]} .. {started[-1]}"
-builds = ", ".join(dict.fromkeys(r["mmbench"] for r in runs))  # every build that wrote rows, in order
-blas = ", ".join(dict.fromkeys(r["blas"] for r in runs))
-print(f"Recorded (`{sys.argv[1]}.json`): {d['host']} ({d['cpu']}, {d['cores']} cores), {when}; "
-      f"mmbench {builds}; {d['mpi']}; {blas}; ScaLAPACK {d.get('scalapack') or 'not recorded'}.  ")
-print("Commands: " + "; ".join(f"`{c}`" for c in dict.fromkeys(r["command"] for r in runs)))
-PY
-}
+recorded() { python3 scripts/results_page.py recorded "$1"; }
 
 gen_default_sweep() {
   local f=results/default-sweep-vm-20261123T045318Z.csv
@@ -81,30 +68,7 @@ gen_dgemm_core() {
   local f=results/dgemm-openblas-haswell-vs-cooperlake-vm-20261124T0308Z.csv
   recorded "$f"
   echo
-  python3 - "$f" <<'PY'
-import csv, json, re, sys
-sys.path.insert(0, "scripts")
-from summarize import coverage_label
-path = sys.argv[1]
-core = {}
-for r in json.load(open(path + ".json"))["runs"]:
-    m = re.search(r"(\w+) MAX_THREADS", r["blas"])
-    core[r["started"]] = (m.group(1) if m else r["blas"]) + (" (pinned)" if "OPENBLAS_CORETYPE=" in r["blas"] else " (detected)")
-print("| launch | OpenBLAS core | threads | n | DGEMM GFLOP/s | L = 3 vs DGEMM [interval] | rounds (coverage) |")
-print("|---|---|---|---|---|---|---|")
-launch, dgemm = {}, {}  # launch number and L = 0 row of each launch (by its start time)
-for r in csv.DictReader(open(path, newline="")):
-    if r["status"] != "ok":
-        continue
-    i = launch.setdefault(r["timestamp"], len(launch) + 1)
-    if r["local_levels"] == "0":
-        dgemm[i] = [str(i), core.get(r["timestamp"], "not recorded"), r["threads"], r["n"], f"{float(r['gflops_total']):.1f}"]
-    else:
-        row = dgemm[i]
-        cov = f" ({coverage_label(float(r['ci_coverage']))})" if r.get("ci_coverage") else ""
-        print("| " + " | ".join(row + [f"{float(r['peer_ratio']):.3f} [{float(r['peer_ratio_lo']):.3f}, "
-                                        f"{float(r['peer_ratio_hi']):.3f}]", r["reps"] + cov]) + " |")
-PY
+  python3 scripts/results_page.py dgemm-cores "$f"
 }
 
 local_kernel() {
@@ -120,27 +84,7 @@ gen_preload() {
   local f=results/preload-lb-pdgemm-app-vm-20261123T045217Z.csv
   recorded "$f"
   echo
-  python3 - "$f" <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-by = {}
-for r in rows:
-    by.setdefault(int(r["round"]), {})[r["variant"]] = r
-ratios = [float(v["without"]["t_median_s"]) / float(v["with"]["t_median_s"]) for v in by.values() if len(v) == 2]
-w = [float(r["gflops"]) for r in rows if r["variant"] == "with"]
-wo = [float(r["gflops"]) for r in rows if r["variant"] == "without"]
-r0 = rows[0]
-lb_with = next(r["lb"] for r in rows if r["variant"] == "with")
-wrong = sum(int(r["wrong"]) for r in rows)
-# Files with a position column alternate the order per round; older ones
-# always ran "without" first.
-order = "alternated per round" if "position" in r0 else "without, then with (every round)"
-print("| p | n | nb | without (lb 32), GFLOP/s | with (lb " + lb_with + "), GFLOP/s | speed-up per round: median [min, max] "
-      "| rounds | order in a round | wrong entries |")
-print("|---|---|---|---|---|---|---|---|---|")
-print(f"| {r0['p']} | {r0['n']} | {r0['nb']} | {statistics.median(wo):.1f} | {statistics.median(w):.1f} | "
-      f"{statistics.median(ratios):.3f} [{min(ratios):.3f}, {max(ratios):.3f}] | {len(ratios)} | {order} | {wrong} |")
-PY
+  python3 scripts/preload_summary.py "$f"
 }
 
 gen_simulated_p56() {
@@ -241,24 +185,8 @@ gen_two_level_network() {
 }
 
 gen_isoefficiency_thesis() {
-  python3 - results/isoefficiency-thesis-opteron-20261126/isoefficiency-E0.5.csv \
-    results/isoefficiency-thesis-opteron-20261126/isoefficiency-E0.8.csv <<'PY'
-import csv, sys
-for f in sys.argv[1:]:
-    rows = [r for r in csv.DictReader(open(f)) if r["reached"] == "yes"]
-    e = rows[0]["isoefficiency"]
-    print(f"\nE = {e} (`{f}`): per p, the member that reaches E at the smallest n, and the runner-up\n")
-    print("| p | best: algorithm (member) | n_E | t_pred [s] | mem/rank [MiB] | runner-up | n_E |")
-    print("|---|---|---|---|---|---|---|")
-    ps = sorted({int(r["p"]) for r in rows})
-    for p in ps:
-        at = sorted((r for r in rows if int(r["p"]) == p), key=lambda r: int(r["n_iso"]))
-        b = at[0]
-        ru = at[1] if len(at) > 1 else None
-        mem = float(b["mem_pred_mb"]) if b["mem_pred_mb"] else float("nan")
-        print(f"| {p} | {b['algo']} ({b['best_member']}) | {b['n_iso']} | {float(b['t_pred']):.4g} | {mem:.4g} |"
-              f" {ru['algo'] if ru else ''} | {ru['n_iso'] if ru else ''} |")
-PY
+  python3 scripts/results_page.py isoefficiency results/isoefficiency-thesis-opteron-20261126/isoefficiency-E0.5.csv \
+    results/isoefficiency-thesis-opteron-20261126/isoefficiency-E0.8.csv
 }
 
 # One block's text (used below, one process per block).
@@ -273,20 +201,7 @@ fi
 # error (a typo in the page would otherwise leave stale numbers).
 new=$(mktemp)
 trap 'rm -f "$new"' EXIT
-python3 - "$page" "$new" <<'PY'
-import re, subprocess, sys
-page, out = sys.argv[1], sys.argv[2]
-text = open(page).read()
-def fill(m):
-    name = m.group(1)
-    body = subprocess.run(["bash", "scripts/update-results-page.sh", "--block", name],
-                          check=True, stdout=subprocess.PIPE, text=True).stdout
-    return f"<!-- generated:{name} -->\n{body.rstrip()}\n<!-- /generated:{name} -->"
-new, n = re.subn(r"<!-- generated:([a-z0-9-]+) -->.*?<!-- /generated:\1 -->", fill, text, flags=re.S)
-if n == 0:
-    sys.exit(f"{page}: no generated blocks")
-open(out, "w").write(new)
-PY
+python3 scripts/results_page.py splice "$page" "$new"
 if [ "${1:-}" = --check ]; then
   if cmp -s "$new" "$page"; then echo "$page is up to date"; else diff -u "$page" "$new" | head -40; echo "$page is out of date: run $0" >&2; exit 1; fi
 else

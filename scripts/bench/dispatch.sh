@@ -20,8 +20,9 @@
 #   NS="4096 8192" P=2 NB=64 REPS=3 ROUNDS=3 PROFILE=configs/<host>.json OUT=results
 # Writes OUT/dispatch-<host>-<stamp>.csv (one row per run), the censuses of
 # the dispatch runs beside it (…-census-<variant>-n<N>-r<round>.csv) and a
-# sidecar .csv.json with the machine; prints the median of each variant and
-# its ratio to plain and to lb, with the rounds' range.
+# sidecar .csv.json with the machine (scripts/bench/bench_sidecar.py); prints
+# the Markdown table of scripts/dispatch_summary.py (each variant's median,
+# its ratio to plain and to lb with the rounds' range, what the census says ran).
 source "$(dirname "$0")/common.sh"
 APP=${APP:-build/examples/pdgemm_example}
 LBLIB=${LBLIB:-build/libmmbench-lb.so}
@@ -71,6 +72,9 @@ for n in $NS; do
   done
  done
 done
-python3 scripts/bench/dispatch_summary.py "$csv" "$started" "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU SHRINK=$SHRINK VARIANTS='${VARIANTS:-}' PROFILE=$PROFILE)" "$P" \
+python3 scripts/bench/bench_sidecar.py "$csv" mmbench-dispatch-bench/1 \
+  "variants rotated by one per round (CSV column position: 1 = the round's first run)" "$started" \
+  "$0 (NS='$NS' P=$P NB=$NB CALLS='$CALLS' ROUNDS=$ROUNDS LU=$LU SHRINK=$SHRINK VARIANTS='${VARIANTS:-}' PROFILE=$PROFILE)" "$P" \
   "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" "$(mpirun --version | sed -n 1p)" \
   "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)"
+python3 scripts/dispatch_summary.py "$csv"

@@ -28,24 +28,7 @@ for tag in "${tags[@]}"; do
   python3 "$here/scripts/platform_from_profile.py" "$profile" --nodes "$nodes" --cores-per-node "$rpn" -o "$platform"
   # The run's own arguments (from its sidecar), without what only a real run
   # does: its CSV, --validate (charged mode verifies nothing), --quiet.
-  mapfile -t args < <(python3 - "$sidecar" <<'PY'
-import json, shlex, sys
-command = json.load(open(sys.argv[1]))["runs"][0]["command"]
-words = shlex.split(command)[1:]  # without the executable
-out, skip = [], 0
-for i, w in enumerate(words):
-    if skip:
-        skip -= 1
-        continue
-    if w in ("--csv", "--profile"):
-        skip = 1
-        continue
-    if w in ("--validate", "--quiet"):
-        continue
-    out.append(w)
-print("\n".join(out))
-PY
-)
+  mapfile -t args < <(python3 "$here/scripts/rerun_arguments.py" "${sidecar%.json}")
   rm -f "$dir/$tag-simulated.csv" "$dir/$tag-simulated.csv.json"
   echo "== $tag: ${nodes} nodes x $rpn, simulated: ${args[*]}"
   bash "$here/scripts/simulate.sh" --platform "$platform" --np $((nodes * rpn)) --compute charged --noise off -- \

@@ -12,7 +12,8 @@
 # Writes OUT/preload-lb-pdgemm-app-<host>-<stamp>.csv (one row per run, in the order
 # run; `position` = 1 for the round's first run, 2 for its second; the app
 # checked C every time) and its sidecar .csv.json with the machine and the
-# order rule, prints the median GFLOP/s of each variant and their ratio.
+# order rule (scripts/bench/bench_sidecar.py), prints the Markdown table of
+# scripts/preload_summary.py (each variant's median GFLOP/s, the speed-up per round).
 source "$(dirname "$0")/common.sh"
 APP=${APP:-build/examples/pdgemm_example}
 LIB=${LIB:-build/libmmbench-lb.so}
@@ -47,5 +48,8 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "round $round $variant (run $position of 2): lb $lb, median $(get t_median_s) s, $(get gflops) GFLOP/s"
   done
 done
-python3 scripts/bench/preload_lb_summary.py "$csv" "$started" "$0 (N=$N P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS $from)" "$P" "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" \
+python3 scripts/bench/bench_sidecar.py "$csv" mmbench-preload-lb/2 \
+  "alternating per round: odd rounds without then with, even rounds with then without (CSV column position: 1 = the round's first run)" \
+  "$started" "$0 (N=$N P=$P NB=$NB REPS=$REPS ROUNDS=$ROUNDS $from)" "$P" "$("$MM" --help | sed -n '1s/^mmbench \([^ ]*\).*/\1/p')" \
   "$(mpirun --version | sed -n 1p)" "$(pkg-config --modversion scalapack-openmpi 2>/dev/null || true)"
+python3 scripts/preload_summary.py "$csv"
