@@ -25,7 +25,7 @@ struct RunArgs {
   std::string order_seed;   // per-round shuffle; "" = drawn at start
   int warmup = 1;
   std::string csv;
-  std::string json, markdown;  // --json, --markdown exports (run_exports.hpp); "" = none
+  std::string json, markdown;  // --json, --markdown exports (results/run_exports.hpp); "" = none
   // The text of every swept option (ranking/option_table.hpp), keyed by its
   // flag, each starting as its row's default text: "--nb" -> "64". An
   // empty --local-strassen means not given (0 for named algorithms, 0..3

@@ -36,7 +36,8 @@
 #include "results/result_row.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/profile_drift.hpp"
-#include "cli/run_exports.hpp"
+#include "cli/run_metadata.hpp"
+#include "results/run_exports.hpp"
 #include "cli/run_header.hpp"
 #include "cli/run_sidecar.hpp"
 #include "cli/sweep_expansion.hpp"
@@ -157,7 +158,7 @@ void report_profile_drift(const std::vector<PeerCheck>& checks, const Machine& m
 struct RunOutputs {
   std::string csv_path;
   std::unique_ptr<CsvFile> csv, validate_csv;  // validate_csv: --validate or auto among named algorithms
-  std::unique_ptr<RunExports> exports;         // --json, --markdown
+  std::unique_ptr<results::RunExports> exports;  // --json, --markdown
 };
 
 RunOutputs open_outputs(const RunArgs& a, const Comm& world, bool regret_report, std::uint64_t order_seed,
@@ -181,8 +182,8 @@ RunOutputs open_outputs(const RunArgs& a, const Comm& world, bool regret_report,
       err = std::string("--csv: ") + e.what();
     }
     if (err.empty() && (!a.json.empty() || !a.markdown.empty())) try {
-        out.exports =
-            std::make_unique<RunExports>(a.json, a.markdown, run_metadata(a, facts, order_seed, started), facts);
+        out.exports = std::make_unique<results::RunExports>(
+            a.json, a.markdown, run_metadata(a, facts, order_seed, started), markdown_heading(a.command_line, facts));
       } catch (const std::exception& e) {
         err = e.what();  // names the option and the path
       }
@@ -336,6 +337,37 @@ void settle(const RunContext& ctx, const Runnable& run, const std::vector<Measur
   }
 }
 
+// Problem g of `count`, `elapsed` seconds into the sweep: its rounds
+// (0 under --reps auto), and --budget's share: the budget is for the whole
+// sweep, so each problem gets an even share of what is left, and time a
+// small problem does not use passes on.
+RoundSettings round_settings(const RunContext& ctx, const RepsRule& reps, std::size_t g, std::size_t count,
+                             double elapsed) {
+  RoundSettings rs;
+  rs.rounds = reps.automatic ? 0 : reps.rounds;
+  rs.warmup = ctx.a.warmup;
+  rs.precision = ctx.a.precision;
+  rs.budget_s = (ctx.a.budget - elapsed) / static_cast<double>(count - g);
+  rs.order_seed = ctx.order_seed + g;
+  rs.data_seed = ctx.a.seed;
+  rs.verify = !ctx.a.no_verify;
+  rs.memory_doubles_per_rank = 0.7 * ctx.sel.max_doubles_per_rank;
+  return rs;
+}
+
+// Rank 0, after a problem size: its rows to the table, the CSV and the
+// exports (rewritten whole, so a crash later loses none of them).
+void write_rows(const std::vector<std::size_t>& rows, Progress& progress, RunOutputs& out, SweepState& st) {
+  progress.clear();
+  for (std::size_t i : rows) {
+    print_row(st.rows[i]);
+    out.csv->append(st.rows[i].cells());
+    if (out.exports) out.exports->add(st.rows[i]);
+    ++st.rows_written;
+  }
+  if (out.exports) out.exports->write();
+}
+
 // The one line of an interrupted sweep (rank 0): the rows of earlier sizes
 // are written, whole; the interrupted size's incomplete rounds are not.
 void print_interrupted(int signal, const Problem& pb, std::size_t rows_written, const std::string& csv_path) {
@@ -409,17 +441,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   const double t_sweep = MPI_Wtime();
   for (std::size_t g = 0; g < problems.size(); ++g) {
     const Runnable run = sort_out(ctx, problems[g], st);
-    RoundSettings rs;
-    rs.rounds = reps.automatic ? 0 : reps.rounds;
-    rs.warmup = a.warmup;
-    rs.precision = a.precision;
-    // --budget is for the whole sweep: each problem gets an even share of
-    // what is left, so time a small problem does not use passes on.
-    rs.budget_s = (a.budget - (MPI_Wtime() - t_sweep)) / static_cast<double>(problems.size() - g);
-    rs.order_seed = ctx.order_seed + g;
-    rs.data_seed = a.seed;
-    rs.verify = !a.no_verify;
-    rs.memory_doubles_per_rank = 0.7 * sel.max_doubles_per_rank;
+    const RoundSettings rs = round_settings(ctx, reps, g, problems.size(), MPI_Wtime() - t_sweep);
     const RoundsResult res =
         measure_in_rounds(run.configs, run.peer, rs, world, [&](int round, int planned, const Config& c) {
           progress.start(fmt::format("round {}/{}{}: {} m={} n={} k={}", round + 1, planned, reps.automatic ? "+" : "",
@@ -433,16 +455,7 @@ int run_command(const RunArgs& a, const Comm& world) {
       return 128 + res.signal;
     }
     settle(ctx, run, res.measured, progress, st);
-    if (world.rank() == 0) {
-      progress.clear();
-      for (std::size_t i : problems[g]) {
-        print_row(st.rows[i]);
-        out.csv->append(st.rows[i].cells());
-        if (out.exports) out.exports->add(st.rows[i]);
-        ++st.rows_written;
-      }
-      if (out.exports) out.exports->write();
-    }
+    if (world.rank() == 0) write_rows(problems[g], progress, out, st);
   }
   progress.finish();
   if (world.rank() == 0) print_end(ctx, out, st, started);

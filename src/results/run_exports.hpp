@@ -12,37 +12,28 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "results/result_row.hpp"
-#include "cli/run_args.hpp"
-#include "cli/run_header.hpp"
 
-namespace mmbench::cli {
+namespace mmbench::results {
 
-// The metadata block of the JSON export (docs/json-schema.md):
-// {"command", "mmbench", "date", "started", "finished", "complete",
-// "interrupted_by", "machine", "seed", "order_seed", "reps", "warmup",
-// "precision", "budget_s", "simulated"?}.
-nlohmann::ordered_json run_metadata(const RunArgs& a, const MachineFacts& machine, std::uint64_t order_seed,
-                                    const std::string& started);
-
-// The table as Markdown: a heading line with the command and the machine,
-// then the header row, the separator and one line per row ('|' in a cell
-// escaped).
-std::string markdown_table(const std::vector<results::ResultRow>& rows, const std::string& command_line,
-                           const MachineFacts& machine);
+// The table as Markdown: `heading` (one line: the command and the
+// machine), a blank line, then the header row, the separator and one line
+// per row ('|' in a cell escaped).
+std::string markdown_table(const std::vector<ResultRow>& rows, const std::string& heading);
 
 class RunExports {
  public:
-  // Empty paths: that export is not written. Throws std::runtime_error
-  // naming the path when a file cannot be written.
+  // Empty paths: that export is not written. `metadata`: the JSON's block
+  // (its "finished", "complete" and "interrupted_by" are set by finish());
+  // `markdown_heading`: the Markdown's first line. Throws
+  // std::runtime_error naming the path when a file cannot be written.
   RunExports(std::string json_path, std::string markdown_path, nlohmann::ordered_json metadata,
-             MachineFacts machine);
+             std::string markdown_heading);
   bool any() const { return !json_path_.empty() || !markdown_path_.empty(); }
-  void add(const results::ResultRow& row) { rows_.push_back(row); }
+  void add(const ResultRow& row) { rows_.push_back(row); }
   // Rewrites both files with the rows so far.
   void write();
   // The last write: finished time, and complete or the signal that stopped the run.
@@ -51,8 +42,8 @@ class RunExports {
  private:
   std::string json_path_, markdown_path_;
   nlohmann::ordered_json metadata_;
-  MachineFacts machine_;
-  std::vector<results::ResultRow> rows_;
+  std::string markdown_heading_;
+  std::vector<ResultRow> rows_;
 };
 
-}  // namespace mmbench::cli
+}  // namespace mmbench::results
