@@ -18,6 +18,10 @@
 //                  process alone), calls on them interleaved at random,
 //                  every 7th call one of them freed and made again in the
 //                  other order;
+//   repeat         three shapes X, Y, Z, then X, Y, Z again on new operands,
+//                  on one grid (a program's loop over a few shapes: the
+//                  dispatcher's cached plans, matrices and schedules, and
+//                  whatever an earlier shape left in them);
 //   alpha-zero     each shape twice on one grid: a product, then the same
 //                  shape and blockings with alpha = 0 or K = 0 and NaN/Inf
 //                  in A and B (which must not be read), beta 0 (NaN/Inf in
@@ -97,7 +101,7 @@ class Grids {
   explicit Grids(const Options& o) : o_(o) {
     if (o.pattern == "one-grid") {
       live_.push_back(gridinit(o.order, o.pr, o.pc));
-    } else if (o.pattern == "alpha-zero") {
+    } else if (o.pattern == "alpha-zero" || o.pattern == "repeat") {
       live_.push_back(gridinit(o.order, o.pr, o.pc));
     } else if (o.pattern == "live-grids") {
       const int rows = o.pr, cols = o.pc;
@@ -189,7 +193,7 @@ bool parse(int argc, char** argv, Options* o) {
   }
   if (!grid_given) o->pr = 1, o->pc = g_size;
   const bool pattern_ok = o->pattern == "one-grid" || o->pattern == "grid-per-call" || o->pattern == "live-grids" ||
-                          o->pattern == "alpha-zero";
+                          o->pattern == "alpha-zero" || o->pattern == "repeat";
   return pattern_ok && o->pr >= 1 && o->pc >= 1 && o->pr * o->pc == g_size && o->calls >= 1 && o->max_dim >= 1 &&
          !o->members.empty() && (o->order == "R" || o->order == "C");
 }
@@ -231,11 +235,18 @@ int main(int argc, char** argv) {
     long member_dispatched = 0, with_levels = 0;
     Grids grids(o);
     Drawn previous{};
+    std::array<Drawn, 3> history{};              // pattern repeat: the last three calls
+    std::array<std::vector<double>, 3> results;  // and the dispatcher's C of each
     for (int i = 0; i < o.calls; ++i) {
       const Grid& g = grids.for_call(i, rng);
       Drawn d = draw(rng, g, o.max_dim);
       const bool second = o.pattern == "alpha-zero" && i % 2 == 1;
-      if (second) {
+      const bool again = o.pattern == "repeat" && i % 6 >= 3;
+      if (again) {
+        // The call of three calls back, on the same operands: shapes X, Y,
+        // Z, then X, Y, Z again.
+        d = history[static_cast<std::size_t>(i % 3)];
+      } else if (second) {
         // The previous call's shape and blockings again, with nothing to multiply.
         const double beta = d.call.beta;
         const bool k_zero = d.call.alpha != 0.0 && i % 4 == 3;
@@ -245,7 +256,10 @@ int main(int argc, char** argv) {
         else d.call.alpha = 0.0;
       }
       previous = d;
-      std::mt19937_64 fill(o.seed * 1000003 + static_cast<unsigned long>(i) * 31 + static_cast<unsigned long>(g_rank));
+      if (o.pattern == "repeat") history[static_cast<std::size_t>(i % 3)] = d;
+      const int filled_as = again ? i - 3 : i;  // a repeated call gets the same operands
+      std::mt19937_64 fill(o.seed * 1000003 + static_cast<unsigned long>(filled_as) * 31 +
+                           static_cast<unsigned long>(g_rank));
       const Call& c = d.call;
       Matrix A, B, C;
       if (g.in()) {
@@ -255,7 +269,23 @@ int main(int argc, char** argv) {
         if (second) poison(A), poison(B);
         if (c.beta == 0.0) poison(C);  // C is not to be read
       }
-      const Outcome r = check_call(g, c, A, B, C, nominal_growth(member), reference, lib);
+      std::vector<double> result;
+      Outcome r = check_call(g, c, A, B, C, nominal_growth(member), reference, lib, &result);
+      if (o.pattern == "repeat" && g.in()) {
+        // The same call after other shapes must give the same bits: a
+        // result that depends on what ran before differs between two runs
+        // of one program (ScaLAPACK's xdsvd compares two such runs).
+        std::vector<double>& first = results[static_cast<std::size_t>(i % 3)];
+        if (again) {
+          for (std::size_t e = 0; e < result.size() && e < first.size(); ++e)
+            if (!same_bits(result[e], first[e])) {
+              ++r.wrong;
+              if (r.first < 0) r.first = static_cast<long>(e);
+            }
+        } else {
+          first = result;
+        }
+      }
       if (g.in()) checked += r.checked;
       if (g.in() && g.myrow == 0 && g.mycol == 0) {  // counted once per call
         member_dispatched += r.routed[0] + r.routed[1];

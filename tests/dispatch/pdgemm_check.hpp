@@ -15,7 +15,9 @@
 //   - every element of C outside sub(C) (the LLD padding too), and A and B,
 //     bit for bit as before;
 //   - a second call with the same arguments on another copy of C gives the
-//     same bits (the cached decision, plan and exchange schedules).
+//     same bits (the cached decision, plan and exchange schedules);
+//   - (result) the dispatcher's C, for a caller that compares it with a
+//     later call's.
 #pragma once
 
 #include <dlfcn.h>
@@ -179,7 +181,8 @@ struct Library {
 // largest error growth the forced member may claim (a call it reports with
 // more fails).
 inline Outcome check_call(const Grid& g, const Call& c, const Matrix& A, const Matrix& B, const Matrix& C,
-                          double max_growth, PdgemmFn reference, const Library& lib) {
+                          double max_growth, PdgemmFn reference, const Library& lib,
+                          std::vector<double>* result = nullptr) {
   Outcome out;
   const std::vector<double> a0 = A.data, b0 = B.data;
   Matrix R = C, C1 = C, C2 = C, G = C;
@@ -236,6 +239,7 @@ inline Outcome check_call(const Grid& g, const Call& c, const Matrix& A, const M
     }
   for (std::size_t i = 0; i < C1.data.size(); ++i)
     if (!same_bits(C1.data[i], C2.data[i])) bad(long(i));
+  if (result != nullptr) *result = C1.data;
   for (std::size_t i = 0; i < A.data.size(); ++i)
     if (!same_bits(A.data[i], a0[i])) bad(-3);
   for (std::size_t i = 0; i < B.data.size(); ++i)

@@ -8,7 +8,10 @@ with their own residuals.
 
 Passes when, for the plain run and every member:
   - the driver exits 0 and reaches its end (its "END OF TESTS" line);
-  - no test failed, and as many passed as in the plain run (> 0);
+  - no test failed, and as many passed as in the plain run (> 0); xdsvd's
+    two tests that compare singular vectors of two runs with each other
+    follow the last bit of the rounding and are counted apart
+    (SIGN_SENSITIVE_SVD_TESTS below);
   - with a member forced, the census lists the calls the driver made, and
     a call went to ScaLAPACK only for a reason that says why it must
     (tests/dispatch/check_census.py); with --calls-pdgemm, at least one call
@@ -33,10 +36,54 @@ from check_census import PASS_REASONS  # noqa: E402
 TIMEOUT_S = 180
 
 
+# xdsvd's tests 6 and 8 compare the singular vectors of two PDGESVD runs
+# with different JOBU/JOBVT (U1 against U2, VT1 against VT3), not with the
+# truth. Where a matrix has singular values down to ulp, the components the
+# rounding decides may come out with either sign, so these two tests follow
+# the last bit of any computation on the way: Debian's ScaLAPACK alone, no
+# mmbench, failed test 8 once with OpenBLAS's Sandybridge kernel on an
+# Intel Xeon (family 6 model 207), and passed with its Prescott, Haswell
+# and Cooperlake kernels there. An entry that failed these two only is
+# counted apart ("vectors' signs"), neither passed nor failed; the residual
+# tests 1-3 (|A - U S VT|, |I - U'U|, |I - VT VT'|) and the singular values'
+# tests 4, 5, 7, 9 of the same entry still count.
+SIGN_SENSITIVE_SVD_TESTS = {6, 8}
+
+
+class Counts(tuple):
+    """(passed, failed, skipped, ended, sign_only): sign_only = xdsvd entries
+    whose only failed tests are SIGN_SENSITIVE_SVD_TESTS."""
+
+    def __new__(cls, passed, failed, skipped, ended, sign_only=0):
+        return super().__new__(cls, (passed, failed, skipped, ended, sign_only))
+
+    passed = property(lambda self: self[0])
+    failed = property(lambda self: self[1])
+    skipped = property(lambda self: self[2])
+    ended = property(lambda self: self[3])
+    sign_only = property(lambda self: self[4])
+
+
+def svd_failed_entries(text):
+    """The failed entries of xdsvd's output, each as the set of its failed
+    test numbers: an entry prints one "Test I = k has failed" line per failed
+    test, then a blank line."""
+    entries, current = [], set()
+    for line in text.splitlines():
+        m = re.match(r"^\s*Test I =\s*(\d+) has failed", line)
+        if m:
+            current.add(int(m.group(1)))
+        elif current:
+            entries.append(current)
+            current = set()
+    if current:
+        entries.append(current)
+    return entries
+
+
 def counts(text):
-    """(passed, failed, skipped, ended) from a driver's output, in any of the
-    forms the drivers print."""
-    passed = failed = skipped = 0
+    """Counts from a driver's output, in any of the forms the drivers print."""
+    passed = failed = skipped = sign_only = 0
     for m in re.finditer(r"^\s*(\d+) tests? completed and passed", text, re.M):
         passed += int(m.group(1))
     for m in re.finditer(r"^\s*(\d+) tests? completed and failed", text, re.M):
@@ -49,12 +96,24 @@ def counts(text):
         failed += int(m.group(3))
         skipped += int(m.group(4))
     if passed == failed == 0:
-        # xdsvd ("Passed ..." / "Failed ..." per test), xdhseqr (a table
-        # ending in PASSED or FAILED).
+        # xdsvd ("Passed ..." / "Failed ..." per test, or "Test I = k has
+        # failed" lines per failed entry), xdhseqr (a table ending in PASSED
+        # or FAILED).
         passed = len(re.findall(r"^\s*Passed\b|\bPASSED\s*$", text, re.M))
         failed = len(re.findall(r"^\s*Failed\b|\bFAILED\s*$", text, re.M))
+        for tests in svd_failed_entries(text):
+            if tests <= SIGN_SENSITIVE_SVD_TESTS:
+                sign_only += 1
+            else:
+                failed += 1
     ended = re.search(r"END OF TESTS|End of tests|End of Tests|^\s+N\s+NB\s+P\s+Q\s+QR Time", text, re.M | re.I)
-    return passed, failed, skipped, ended is not None
+    return Counts(passed, failed, skipped, ended is not None, sign_only)
+
+
+def same_outcome(got, plain):
+    """A member's run tested what the plain run tested: every entry either
+    passed or failed only the vectors' signs, in both."""
+    return (got.passed + got.sign_only, got.skipped) == (plain.passed + plain.sign_only, plain.skipped)
 
 
 def run(cmd, cwd, env):
@@ -119,8 +178,9 @@ def main():
     rc, out = run(base + [exe], work, env)
     open(os.path.join(work, "plain.out"), "w").write(out)
     plain = counts(out)
-    print(f"{a.driver} plain: exit {rc}, passed {plain[0]}, failed {plain[1]}, skipped {plain[2]}")
-    if rc != 0 or plain[1] or not plain[3] or plain[0] == 0:
+    print(f"{a.driver} plain: exit {rc}, passed {plain.passed}, failed {plain.failed}, skipped {plain.skipped}"
+          + (f", vectors' signs only {plain.sign_only}" if plain.sign_only else ""))
+    if rc != 0 or plain.failed or not plain.ended or plain.passed == 0:
         failures.append(f"plain run: exit {rc}, {plain}; output in {work}/plain.out")
     for member in a.members:
         census = os.path.join(work, f"census-{member}.csv")
@@ -130,9 +190,10 @@ def main():
         open(os.path.join(work, f"{member}.out"), "w").write(out)
         got = counts(out)
         problems, calls, dispatched = census_problems(census, member, a.calls_pdgemm)
-        print(f"{a.driver} {member}: exit {rc}, passed {got[0]}, failed {got[1]}, skipped {got[2]}; "
-              f"PDGEMM calls {calls}, dispatched {dispatched}")
-        if rc != 0 or got[1] or not got[3] or got[:3] != plain[:3]:
+        print(f"{a.driver} {member}: exit {rc}, passed {got.passed}, failed {got.failed}, skipped {got.skipped}"
+              + (f", vectors' signs only {got.sign_only}" if got.sign_only else "")
+              + f"; PDGEMM calls {calls}, dispatched {dispatched}")
+        if rc != 0 or got.failed or not got.ended or not same_outcome(got, plain):
             failures.append(f"{member}: exit {rc}, {got} against plain {plain}; output in {work}/{member}.out")
         failures += [f"{member}: {p}" for p in problems]
     for f in failures:
