@@ -2,13 +2,15 @@
 // DGEMM on one thread: C = A·B, n × n × n, every candidate and DGEMM once
 // per round in a rotated order, each ratio taken against the same round's
 // DGEMM and reported as median [min, max] over the rounds. The FMA loop's
-// one-core rate is measured between rounds too, so each row also reads as a
-// fraction of the peak measured in the same run.
+// one-core rate (AVX-512 only; elsewhere of_peak is left empty) is measured
+// between rounds too, so each row also reads as a fraction of the peak
+// measured in the same run.
 //
 //   cmake --build build --target packed_blockings
 //   build/bench/packed_blockings N ROUNDS [MCxKCxNC,...]
 //   e.g. build/bench/packed_blockings 4096 5 96x768x1024,192x256x4096
-// Without a list it runs the tune ladder (tuner/packed_ladder.cpp's).
+// Without a list: the kernel's default blocking. The kernel is packed_isa()'s
+// (MMBENCH_PACKED_ISA picks another).
 #include <cblas.h>
 
 #include <algorithm>
@@ -103,16 +105,18 @@ int main(int argc, char** argv) {
     }
   }
   const double flops = 2.0 * n * n * n;
-  std::printf("# n=%ld rounds=%d isa=%s; FMA loop one core %.1f GFLOP/s (median of rounds)\n", n, rounds,
-              std::string(to_string(isa)).c_str(), median(peak));
+  const double fma_peak = median(peak);  // 0 without the AVX-512 loop: of_peak is then left empty
+  std::printf("# n=%ld rounds=%d isa=%s; FMA loop (AVX-512) one core %.1f GFLOP/s (median of rounds)\n", n, rounds,
+              std::string(to_string(isa)).c_str(), fma_peak);
   std::printf("blocking,gflops,of_peak,gflops_best,vs_dgemm_median,vs_dgemm_min,vs_dgemm_max\n");
   for (std::size_t i = 0; i < count; ++i) {
     std::vector<double> ratio;
     for (int r = 0; r < rounds; ++r) ratio.push_back(t[list.size()][r] / t[i][r]);
     const double g = flops / median(t[i]) / 1e9;
     const double best = flops / *std::min_element(t[i].begin(), t[i].end()) / 1e9;
-    std::printf("%s,%.1f,%.3f,%.1f,%.3f,%.3f,%.3f\n", i == list.size() ? "dgemm" : to_string(list[i]).c_str(), g,
-                g / median(peak), best, median(ratio), *std::min_element(ratio.begin(), ratio.end()),
+    const std::string of_peak = fma_peak > 0 ? std::to_string(g / fma_peak).substr(0, 5) : "";
+    std::printf("%s,%.1f,%s,%.1f,%.3f,%.3f,%.3f\n", i == list.size() ? "dgemm" : to_string(list[i]).c_str(), g,
+                of_peak.c_str(), best, median(ratio), *std::min_element(ratio.begin(), ratio.end()),
                 *std::max_element(ratio.begin(), ratio.end()));
   }
   std::free(ws);
