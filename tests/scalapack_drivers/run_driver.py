@@ -8,7 +8,9 @@ with their own residuals.
 
 Passes when, for the plain run and every member:
   - the driver exits 0 and reaches its end (its "END OF TESTS" line);
-  - no test failed, and as many passed as in the plain run (> 0); xdsvd's
+  - no test failed (a run whose driver failed tests runs again, up to
+    ATTEMPTS in all: the drivers are not always alike from run to run),
+    and as many passed as in the plain run (> 0); xdsvd's
     two tests that compare singular vectors of two runs with each other
     follow the last bit of the rounding and are counted apart
     (SIGN_SENSITIVE_SVD_TESTS below);
@@ -110,6 +112,28 @@ def counts(text):
     return Counts(passed, failed, skipped, ended is not None, sign_only)
 
 
+# A run whose driver reported failed tests runs again, up to ATTEMPTS in all,
+# plain and member alike, and the first clean one counts. Why: ScaLAPACK's
+# own drivers do not always fail alike from run to run. On an Intel Xeon
+# (family 6 model 207) with OpenBLAS's SkylakeX kernel, plain xdsep (no
+# mmbench) failed one entry (N = 27, NB = 2, 3 x 1 grid, matrix type 10:
+# ||Q'Q - I|| / (N eps) = 73 against THRESH 50, 0.71 in other runs) in 1 of
+# 8 runs and again in the first of 12, with the ring member forced 1 of 3.
+# A member that breaks a test every time still fails all attempts.
+ATTEMPTS = 3
+
+
+def first_clean(run_once, attempts=ATTEMPTS):
+    """run_once() -> (rc, out, counts) until the driver exits 0, reaches its
+    end and reports no failed test, at most `attempts` times; returns the
+    last result and how many runs it took."""
+    for attempt in range(1, attempts + 1):
+        rc, out, got = run_once()
+        if rc == 0 and got.ended and got.failed == 0:
+            break
+    return rc, out, got, attempt
+
+
 def same_outcome(got, plain):
     """A member's run tested what the plain run tested: every entry either
     passed or failed only the vectors' signs, in both."""
@@ -175,24 +199,36 @@ def main():
     base = [a.mpirun, "-q", "-n", str(a.np)]
 
     failures = []
-    rc, out = run(base + [exe], work, env)
-    open(os.path.join(work, "plain.out"), "w").write(out)
-    plain = counts(out)
+
+    def plain_once():
+        rc, out = run(base + [exe], work, env)
+        open(os.path.join(work, "plain.out"), "w").write(out)
+        return rc, out, counts(out)
+
+    rc, out, plain, tries = first_clean(plain_once)
     print(f"{a.driver} plain: exit {rc}, passed {plain.passed}, failed {plain.failed}, skipped {plain.skipped}"
-          + (f", vectors' signs only {plain.sign_only}" if plain.sign_only else ""))
+          + (f", vectors' signs only {plain.sign_only}" if plain.sign_only else "")
+          + (f" (run {tries}: the driver failed tests in the earlier runs)" if tries > 1 else ""))
     if rc != 0 or plain.failed or not plain.ended or plain.passed == 0:
         failures.append(f"plain run: exit {rc}, {plain}; output in {work}/plain.out")
     for member in a.members:
         census = os.path.join(work, f"census-{member}.csv")
         extra = ["-x", f"LD_PRELOAD={a.lib}", "-x", f"MMBENCH_DISPATCH_FORCE={member}", "-x",
                  "MMBENCH_DISPATCH_MIN_DIM=0", "-x", f"MMBENCH_DISPATCH_LOG={census}"]
-        rc, out = run(base + extra + [exe], work, env)
-        open(os.path.join(work, f"{member}.out"), "w").write(out)
-        got = counts(out)
+
+        def member_once():
+            if os.path.exists(census):
+                os.remove(census)  # the census of this run alone
+            rc, out = run(base + extra + [exe], work, env)
+            open(os.path.join(work, f"{member}.out"), "w").write(out)
+            return rc, out, counts(out)
+
+        rc, out, got, tries = first_clean(member_once)
         problems, calls, dispatched = census_problems(census, member, a.calls_pdgemm)
         print(f"{a.driver} {member}: exit {rc}, passed {got.passed}, failed {got.failed}, skipped {got.skipped}"
               + (f", vectors' signs only {got.sign_only}" if got.sign_only else "")
-              + f"; PDGEMM calls {calls}, dispatched {dispatched}")
+              + f"; PDGEMM calls {calls}, dispatched {dispatched}"
+              + (f" (run {tries}: the driver failed tests in the earlier runs)" if tries > 1 else ""))
         if rc != 0 or got.failed or not got.ended or not same_outcome(got, plain):
             failures.append(f"{member}: exit {rc}, {got} against plain {plain}; output in {work}/{member}.out")
         failures += [f"{member}: {p}" for p in problems]

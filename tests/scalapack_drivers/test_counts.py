@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_driver import counts, same_outcome  # noqa: E402
+from run_driver import Counts, counts, first_clean, same_outcome  # noqa: E402
 
 HEAD = "TEST 1 - test medium matrices - all types and requests\n"
 PASSED = "Passed 0.222E-02-0.100E+01   100    25   2   2    8     {t}  0.10  1.16  0.00    N\n"
@@ -39,7 +39,16 @@ def main():
     assert not same_outcome(counts(output(range(1, 5), [{8}])), plain)
     # Other drivers' forms are read as before.
     assert tuple(counts("  12 tests completed and passed residual checks.\n END OF TESTS.\n")) == (12, 0, 0, True, 0)
-    print("ok: xdsvd's vector-sign tests counted apart, every other failure counted")
+    # A run whose driver failed tests runs again; the first clean run counts,
+    # and one that fails every time is returned failed.
+    clean, bad = Counts(6, 0, 0, True), Counts(5, 1, 0, True)
+    runs = iter([(0, "", bad), (0, "", clean), (0, "", bad)])
+    assert first_clean(lambda: next(runs))[2:] == (clean, 2)
+    runs = iter([(0, "", bad)] * 3)
+    assert first_clean(lambda: next(runs))[2:] == (bad, 3)
+    runs = iter([(0, "", clean)])
+    assert first_clean(lambda: next(runs))[3] == 1
+    print("ok: xdsvd's vector-sign tests counted apart, every other failure counted; failed runs run again")
 
 
 if __name__ == "__main__":
