@@ -48,6 +48,9 @@ def main():
     assert first_clean(lambda: next(runs))[2:] == (bad, 3)
     runs = iter([(0, "", clean)])
     assert first_clean(lambda: next(runs))[3] == 1
+    # A run that hung or crashed (no end reached) is not repeated.
+    runs = iter([(None, "", Counts(2, 0, 0, False)), (0, "", clean)])
+    assert first_clean(lambda: next(runs))[3] == 1
     print("ok: xdsvd's vector-sign tests counted apart, every other failure counted; failed runs run again")
 
 
