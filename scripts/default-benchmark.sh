@@ -20,6 +20,10 @@
 #
 # --smoke (for tests/cli/make_run_clean.sh): one tiny size, one repetition, a
 # tune of a few seconds, at most 2 ranks. Measures nothing worth reading.
+#
+# Where OPENBLAS_CORETYPE is unset and OpenBLAS's own core is slower than
+# one it can run (mmbench doctor --faster-blas-core), the faster core is
+# pinned for the whole experiment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MM=${1:-build/mmbench}
@@ -47,6 +51,19 @@ P=$cores
 csv=results/local/default-$host-$stamp.csv
 
 t0=$(date +%s)
+# OpenBLAS may not know this CPU and run a slow core (Debian's 0.3.21 runs
+# Prescott, SSE3, on some AVX-512 Xeons: a tune there took 543 of make run's
+# 600 s and described a DGEMM 6x slower than the one `run` then switched
+# to). Where the environment pins no core, the fastest verified one is
+# pinned for the tune and every run alike, and said so; a pin of the
+# environment is kept. Not in --smoke (a test: it leaves the core alone).
+if [ "$MODE" != --smoke ] && [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+  faster=$("$MM" doctor --faster-blas-core 2>/dev/null || true)
+  if [ -n "$faster" ]; then
+    export OPENBLAS_CORETYPE=$faster
+    echo "== OpenBLAS's own choice of core is slower here: this make run pins OPENBLAS_CORETYPE=$faster, the fastest it verified (set OPENBLAS_CORETYPE yourself to choose)"
+  fi
+fi
 if "$MM" --help 2>/dev/null | grep -q '^ *tune'; then
   if [ ! -f "$profile" ]; then
     echo "== tuning this machine (no $profile yet): mmbench tune at p = $P"

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "cli/machine_report.hpp"
+#include "core/machine/blas.hpp"
 #include "core/usage_error.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/machine_check.hpp"
@@ -30,12 +32,17 @@ std::string pin_of(const MachineReport& facts) {
 // few seconds). One line per core; where a verified core beats the running
 // one by kWorthSwitching, its setting becomes a warning. --no-blas-probe
 // skips it.
-std::vector<std::string> faster_kernel_lines(const MachineReport& facts, std::vector<std::string>& warnings,
-                                             bool probe) {
-  if (!probe) return {"blas kernels: not probed (--no-blas-probe)"};
+tuner::ProbeOptions quick_probe() {
   tuner::ProbeOptions o;
   o.n = 768;
   o.timeout_s = 20;
+  return o;
+}
+
+std::vector<std::string> faster_kernel_lines(const MachineReport& facts, std::vector<std::string>& warnings,
+                                             bool probe) {
+  if (!probe) return {"blas kernels: not probed (--no-blas-probe)"};
+  const tuner::ProbeOptions o = quick_probe();
   const std::vector<profile::KernelProbe> probes = tuner::probe_blas_kernels(o);
   const profile::KernelChoice c = tuner::choose_kernel(probes, facts.blas_core, !pin_of(facts).empty());
   std::vector<std::string> out;
@@ -49,7 +56,6 @@ std::vector<std::string> faster_kernel_lines(const MachineReport& facts, std::ve
   return out;
 }
 
-
 }  // namespace
 
 CLI::App* add_doctor_command(CLI::App& app, DoctorArgs& a) {
@@ -60,6 +66,9 @@ CLI::App* add_doctor_command(CLI::App& app, DoctorArgs& a) {
                 "DGEMM size of the BLAS check (one thread; smaller sizes understate the BLAS's best rate)")
       ->capture_default_str();
   d->add_flag("--no-blas-probe", a.no_blas_probe, "Skip trying OpenBLAS's other cores in child processes");
+  d->add_flag("--faster-blas-core", a.faster_blas_core,
+              "Print only the OpenBLAS core worth pinning (OPENBLAS_CORETYPE) where the probe verified one "
+              "faster than the running core, else nothing (for scripts; nothing when OPENBLAS_CORETYPE is set)");
   return d;
 }
 
@@ -67,6 +76,17 @@ int doctor_command(const DoctorArgs& a, const Comm& world) {
   if (a.dgemm_n < kMinDgemmN || a.dgemm_n > kMaxDgemmN)
     throw UsageError(fmt::format("--dgemm-n: {} is out of range; allowed {} to {}", static_cast<long long>(a.dgemm_n),
                                  static_cast<long long>(kMinDgemmN), static_cast<long long>(kMaxDgemmN)));
+  if (a.faster_blas_core) {
+    if (a.no_blas_probe) throw UsageError("--faster-blas-core needs the probe: leave out --no-blas-probe");
+    if (world.rank() != 0) return 0;
+    const char* pin = std::getenv("OPENBLAS_CORETYPE");
+    if (pin != nullptr && *pin != '\0') return 0;  // the environment's decision
+    const profile::KernelChoice c =
+        tuner::choose_kernel(tuner::probe_blas_kernels(quick_probe()), blas_core_name(blas_config()), false);
+    if (c.switch_pays) fmt::print("{}\n", c.fastest);
+    std::fflush(stdout);
+    return 0;
+  }
   tuner::MachineCheckOptions o;
   o.dgemm_n = a.dgemm_n;
   const profile::PeakRecord record = tuner::check_machine(o, world.get());

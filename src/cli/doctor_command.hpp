@@ -18,6 +18,11 @@ namespace mmbench::cli {
 struct DoctorArgs {
   std::int64_t dgemm_n = 2048;  // tuner::kBlasCheckN
   bool no_blas_probe = false;
+  // --faster-blas-core: print only the OpenBLAS core a switch pays for
+  // (the probe's fastest verified one, kWorthSwitching x the running one),
+  // or nothing: where the environment pins OPENBLAS_CORETYPE, or where the
+  // running core is as fast. For scripts (scripts/default-benchmark.sh).
+  bool faster_blas_core = false;
 };
 
 CLI::App* add_doctor_command(CLI::App& app, DoctorArgs& args);
