@@ -53,6 +53,17 @@ void record_gemm_rate(PeakRecord& r, double gflops, const std::string& source) {
   derive_dgemm_fraction(r);
 }
 
+void record_busy_cores_rate(PeakRecord& r, int cores, double gflops_per_core) {
+  if (cores < 2 || !(gflops_per_core > 0) || !std::isfinite(gflops_per_core)) return;
+  // Held to the one-core peak: the ladder's entries are candidates for it,
+  // named as the FMA loop's, and a GEMM's rate must not pass for that.
+  gflops_per_core = std::min(gflops_per_core, one_core_peak_gflops(r));
+  for (BusyCoresRecord& b : r.by_busy_cores)
+    if (b.cores == cores) b.gflops_per_core = std::max(b.gflops_per_core, gflops_per_core);
+  if (cores == r.cores && r.all_cores_gflops_per_core > 0)
+    r.all_cores_gflops_per_core = std::max(r.all_cores_gflops_per_core, gflops_per_core);
+}
+
 double gemm_ceiling_gflops(const PeakRecord& r) {
   if (!(r.gemm_mix_l2_gflops > 0)) return 0;
   double c = r.gemm_mix_l2_gflops;

@@ -113,6 +113,15 @@ void derive_dgemm_fraction(PeakRecord& record);
 // fastest in fastest_gemm_*, and derives dgemm_fraction again against the
 // peak it may have raised.
 void record_gemm_rate(PeakRecord& record, double gflops, const std::string& source);
+// Records a per-core rate reached with `cores` cores busy at once (tune's
+// threaded DGEMM: one rank's threads over its node's cores): the busy-core
+// ladder's entry for that count, and the all-core figure where `cores` is
+// the record's core count, are raised to it, up to the one-core peak -- a
+// peak per core is never below a rate reached with as many cores busy. Example (the Intel VM's
+// make run): ladder {2: 50.2} (the loop's two threads had one core between
+// them), DGEMM on 2 threads at 65.2 GFLOP/s per core -> {2: 65.2}, and
+// the runs' 2-core rows no longer read peak 1.6.
+void record_busy_cores_rate(PeakRecord& record, int cores, double gflops_per_core);
 // The GEMM ceiling (the GEMM-mix loop with A in L2), raised like the peak
 // to any GEMM rate measured above it and never above the peak; 0 where the
 // mix loop was not measured.

@@ -57,6 +57,11 @@ void record_gemm_rates(steps::Measurements& m) {
     profile::record_gemm_rate(
         m.cpu_peak, m.threads.dgemm.single_mflops / 1e3,
         fmt::format("the threads step's one-thread DGEMM at n = {}", static_cast<long long>(m.threads.dgemm.n)));
+  // Rank 0's threads over its node's cores, all at once: a per-core rate
+  // the busy-core peak must not fall below.
+  const ThreadedDgemm& threaded = m.threads.dgemm;
+  if (threaded.threads > 1 && threaded.threaded_mflops > 0)
+    profile::record_busy_cores_rate(m.cpu_peak, threaded.threads, threaded.threaded_mflops / 1e3 / threaded.threads);
   const profile::PackedTuneRecord& packed = m.packed.value;
   if (packed.blas_mflops > 0)
     profile::record_gemm_rate(m.cpu_peak, packed.blas_mflops / 1e3,
