@@ -21,6 +21,7 @@
 #include "cli/local_results.hpp"
 #include "results/ranking_table.hpp"
 #include "run/round_statistics.hpp"
+#include "run/sweep_expansion.hpp"
 #include "run/sweep_rounds.hpp"
 #include "cli/progress.hpp"
 #include "core/usage_error.hpp"
@@ -40,7 +41,6 @@
 #include "results/run_exports.hpp"
 #include "cli/run_header.hpp"
 #include "cli/run_sidecar.hpp"
-#include "cli/sweep_expansion.hpp"
 #include "results/validation_report.hpp"
 #include "model/algorithm_models.hpp"
 #include "ranking/selection.hpp"
@@ -68,16 +68,12 @@ using run::measure_in_rounds;
 using run::Measured;
 using run::RoundSettings;
 using run::RoundsResult;
+using run::RunSpec;
+using run::Selection;
 
 using algos::Algorithm;
 using algos::Options;
 using algos::Problem;
-
-std::map<std::string, std::string> default_option_texts() {
-  std::map<std::string, std::string> out;
-  for (const ranking::OptionRow& r : ranking::option_table()) out[r.flag] = r.default_text;
-  return out;
-}
 
 CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   CLI::App* run = app.add_subcommand("run", "Measure algorithms over a sweep of sizes and options; verify; write CSV");
@@ -161,8 +157,8 @@ struct RunOutputs {
   std::unique_ptr<results::RunExports> exports;  // --json, --markdown
 };
 
-RunOutputs open_outputs(const RunArgs& a, const Comm& world, bool regret_report, std::uint64_t order_seed,
-                        const std::string& started, const MachineFacts& facts) {
+RunOutputs open_outputs(const RunArgs& a, const RunSpec& spec, const Comm& world, bool regret_report,
+                        std::uint64_t order_seed, const std::string& started, const MachineFacts& facts) {
   RunOutputs out;
   out.csv_path = a.csv.empty() ? local_results_path("run-" + host_name() + ".csv") : a.csv;
   std::string err;
@@ -177,7 +173,7 @@ RunOutputs open_outputs(const RunArgs& a, const Comm& world, bool regret_report,
         std::ofstream txt(stem + "-validate.txt", std::ios::app);
         if (!txt) throw std::runtime_error("cannot append to " + stem + "-validate.txt");
       }
-      write_sidecar(out.csv_path, a, world, order_seed, started, machine_report_json(facts.machine));
+      write_sidecar(out.csv_path, a, spec.reps, world, order_seed, started, machine_report_json(facts.machine));
     } catch (const std::exception& e) {
       err = std::string("--csv: ") + e.what();
     }
@@ -217,16 +213,16 @@ void print_start(const RunArgs& a, const MachineFacts& facts, const Machine* mac
 }
 
 // --explain (rank 0): the ranking of each problem, once, before anything runs.
-void explain(const RunArgs& a, const Selection& sel, const std::vector<Config>& configs, int ranks) {
-  fmt::print("machine {}\n", describe(*sel.machine));
-  const AutoSpace as = auto_space(a, sel, ranks);
+void explain(const RunSpec& spec, const Machine& machine, const Selection& sel, const std::vector<Config>& configs,
+             int ranks) {
+  fmt::print("machine {}\n", describe(machine));
   std::vector<Problem> shown;
   for (const Config& c : configs) {
     bool seen = false;
     for (const Problem& q : shown) seen = seen || (q.m == c.pb.m && q.n == c.pb.n && q.k == c.pb.k);
     if (seen) continue;
     shown.push_back(c.pb);
-    print_ranking(rank_for(c.pb, as, ranks, sel, {}), c.pb, ranks, 0, true);
+    print_ranking(run::rank_for(c.pb, spec, ranks, sel, {}), c.pb, ranks, 0, true);
   }
 }
 
@@ -246,9 +242,11 @@ std::vector<std::vector<std::size_t>> group_by_problem(const std::vector<Config>
 // What one run needs throughout its sweep, fixed before the first round.
 struct RunContext {
   const RunArgs& a;
+  const RunSpec& spec;
   const Comm& world;
   const std::vector<Config>& configs;
-  const Selection& sel;  // sel.machine: the machine, if any
+  const Machine* machine;  // null: none given
+  const Selection& sel;
   const RunMemory& memory;
   std::uint64_t order_seed = 0;
 };
@@ -277,7 +275,7 @@ Runnable sort_out(const RunContext& ctx, const std::vector<std::size_t>& problem
   const int ranks = ctx.world.size();
   for (std::size_t i : problem) {
     const Config& c = ctx.configs[i];
-    st.rows[i] = identity_row(c, ctx.a.warmup, ctx.a.reps, ranks, ctx.order_seed);
+    st.rows[i] = identity_row(c, ctx.spec.warmup, ctx.a.reps, ranks, ctx.order_seed);
     algos::Applicability ap = c.refuse.empty() ? c.algo->check(c.pb, c.opt, ranks) : algos::Applicability{c.refuse};
     if (ap.ok() && sim::simulated() && c.opt.threads > 1)
       ap.reason = "a simulated rank (SMPI) runs one thread: use more ranks, not --threads";
@@ -298,7 +296,7 @@ Runnable sort_out(const RunContext& ctx, const std::vector<std::size_t>& problem
 // the models' predictions, verification; the first warning on stderr.
 void settle(const RunContext& ctx, const Runnable& run, const std::vector<Measured>& ms, Progress& progress,
             SweepState& st) {
-  const Machine* machine = ctx.sel.machine;
+  const Machine* machine = ctx.machine;
   const int ranks = ctx.world.size();
   const bool peer_ok = run.peer && ms[*run.peer].failure.empty();
   for (std::size_t j = 0; j < run.configs.size(); ++j) {
@@ -341,16 +339,16 @@ void settle(const RunContext& ctx, const Runnable& run, const std::vector<Measur
 // (0 under --reps auto), and --budget's share: the budget is for the whole
 // sweep, so each problem gets an even share of what is left, and time a
 // small problem does not use passes on.
-RoundSettings round_settings(const RunContext& ctx, const RepsRule& reps, std::size_t g, std::size_t count,
-                             double elapsed) {
+RoundSettings round_settings(const RunContext& ctx, std::size_t g, std::size_t count, double elapsed) {
+  const RunSpec& spec = ctx.spec;
   RoundSettings rs;
-  rs.rounds = reps.automatic ? 0 : reps.rounds;
-  rs.warmup = ctx.a.warmup;
-  rs.precision = ctx.a.precision;
-  rs.budget_s = (ctx.a.budget - elapsed) / static_cast<double>(count - g);
+  rs.rounds = spec.reps.automatic ? 0 : spec.reps.rounds;
+  rs.warmup = spec.warmup;
+  rs.precision = spec.precision;
+  rs.budget_s = (spec.budget_s - elapsed) / static_cast<double>(count - g);
   rs.order_seed = ctx.order_seed + g;
-  rs.data_seed = ctx.a.seed;
-  rs.verify = !ctx.a.no_verify;
+  rs.data_seed = spec.data_seed;
+  rs.verify = spec.verify;
   rs.memory_doubles_per_rank = 0.7 * ctx.sel.max_doubles_per_rank;
   return rs;
 }
@@ -384,13 +382,13 @@ void print_interrupted(int signal, const Problem& pb, std::size_t rows_written, 
 // threaded DGEMM) against this run's layout, and whether the profile still
 // matches this machine (its DGEMM peer).
 void print_end(const RunContext& ctx, const RunOutputs& out, const SweepState& st, const std::string& started) {
-  const Machine* machine = ctx.sel.machine;
+  const Machine* machine = ctx.machine;
   const int ranks = ctx.world.size();
   fmt::print("results appended to {} (metadata: {}.json)\n", out.csv_path, out.csv_path);
   if (machine && machine->facts.core_layout.measured)
     fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
-               profile::describe(machine->facts.core_layout), ranks, ranks == 1 ? "" : "s", ctx.a.threads,
-               ctx.a.threads == 1 ? "" : "s");
+               profile::describe(machine->facts.core_layout), ranks, ranks == 1 ? "" : "s", ctx.spec.threads,
+               ctx.spec.threads == 1 ? "" : "s");
   if (machine && !ctx.a.machine.profile.empty() && !sim::simulated())
     report_profile_drift(st.peer_checks, *machine, ctx.a.machine.profile, out.csv_path, started);
 }
@@ -404,32 +402,37 @@ int run_command(const RunArgs& a, const Comm& world) {
   std::optional<Machine> machine;
   if (a.machine.given()) machine = load_machine(a.machine, world.size() > 1);
   Selection sel;
-  sel.machine = machine ? &*machine : nullptr;
+  if (machine) {
+    sel.params = &machine->params;
+    sel.facts = &machine->facts;
+  }
   sel.kind = parse_model_option(a.model);
   // The memory limits (run_memory.hpp): --algo auto, --validate and
   // --replicas auto keep within the smaller of --memory-per-rank (or the
   // profile's) and this node's share.
-  const RunMemory memory = run_memory(a.machine, sel.machine, world);
+  const RunMemory memory = run_memory(a.machine, machine ? &*machine : nullptr, world);
   sel.max_doubles_per_rank = memory.ranking_bytes() / 8.0;
   sel.memory_limit_source = memory.ranking_source();
-  const std::vector<Config> configs = expand(a, world.size(), sel);
+  const RunSpec spec = parse_run_spec(a, world.size(), sel);
+  const std::vector<Config> configs = run::expand(spec, world.size(), sel);
   check_node_memory(memory, configs, world.size());
-  const RunContext ctx{a, world, configs, sel, memory, choose_order_seed(a, world)};
+  const RunContext ctx{
+      a, spec, world, configs, machine ? &*machine : nullptr, sel, memory, choose_order_seed(a, world)};
 
   // --validate, or a sweep with --algo auto among named algorithms: the
   // pick's regret against the best measured (validation_report.hpp).
   const bool regret_report =
-      a.validate || (std::any_of(configs.begin(), configs.end(), [](const Config& c) { return c.model_pick; }) &&
-                     std::any_of(configs.begin(), configs.end(), [](const Config& c) { return !c.model_pick; }));
+      spec.validate || (std::any_of(configs.begin(), configs.end(), [](const Config& c) { return c.model_pick; }) &&
+                        std::any_of(configs.begin(), configs.end(), [](const Config& c) { return !c.model_pick; }));
   const MachineFacts facts =
       machine_facts(world.size(), machine ? machine->facts.peak : std::nullopt, "profile " + a.machine.profile);
   const std::string started = utc_timestamp();  // the sidecar and the JSON name the run alike
-  RunOutputs out = open_outputs(a, world, regret_report, ctx.order_seed, started, facts);
-  if (world.rank() == 0) print_start(a, facts, sel.machine);
-  if (a.explain && world.rank() == 0) explain(a, sel, configs, world.size());
+  RunOutputs out = open_outputs(a, spec, world, regret_report, ctx.order_seed, started, facts);
+  if (world.rank() == 0) print_start(a, facts, ctx.machine);
+  if (spec.explain && world.rank() == 0) explain(spec, *machine, sel, configs, world.size());
 
   const std::vector<std::vector<std::size_t>> problems = group_by_problem(configs);
-  const RepsRule reps = parse_reps(a);
+  const run::RepsRule& reps = spec.reps;
   const std::size_t planned_runs =
       configs.size() * static_cast<std::size_t>(reps.automatic ? kAutoFirstPreciseRounds : reps.rounds);
   Progress progress(world.rank() == 0 && !a.quiet, a.progress, planned_runs);
@@ -441,7 +444,7 @@ int run_command(const RunArgs& a, const Comm& world) {
   const double t_sweep = MPI_Wtime();
   for (std::size_t g = 0; g < problems.size(); ++g) {
     const Runnable run = sort_out(ctx, problems[g], st);
-    const RoundSettings rs = round_settings(ctx, reps, g, problems.size(), MPI_Wtime() - t_sweep);
+    const RoundSettings rs = round_settings(ctx, g, problems.size(), MPI_Wtime() - t_sweep);
     const RoundsResult res =
         measure_in_rounds(run.configs, run.peer, rs, world, [&](int round, int planned, const Config& c) {
           progress.start(fmt::format("round {}/{}{}: {} m={} n={} k={}", round + 1, planned, reps.automatic ? "+" : "",

@@ -8,7 +8,6 @@
 #include <fstream>
 
 #include "cli/blas_kernel_switch.hpp"
-#include "cli/sweep_expansion.hpp"
 #include "core/machine/blas.hpp"
 #include "core/csv_file.hpp"
 #include "core/stats/paired_stats.hpp"
@@ -18,8 +17,8 @@
 
 namespace mmbench::cli {
 
-void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
-                   const std::string& started, const nlohmann::json& machine) {
+void write_sidecar(const std::string& csv_path, const RunArgs& a, const run::RepsRule& reps, const Comm& world,
+                   std::uint64_t order_seed, const std::string& started, const nlohmann::json& machine) {
   const std::string path = csv_path + ".json";
   nlohmann::json doc = nlohmann::json::object();
   // The sidecar is the only record of earlier runs' commands, builds and
@@ -79,7 +78,7 @@ void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& wo
       {"machine", machine},  // cli/machine_report.hpp
   };
   // What the intervals of a fixed --reps cover (auto: each row's ci_coverage).
-  if (const RepsRule r = parse_reps(a); !r.automatic) run["interval_coverage"] = interval_coverage(r.rounds);
+  if (!reps.automatic) run["interval_coverage"] = interval_coverage(reps.rounds);
   if (sim::simulated()) {
     run["simulated"] = {{"platform", sim::platform()},
                         {"platform_sha256", sim::platform_sha256()},

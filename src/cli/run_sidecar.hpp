@@ -17,9 +17,10 @@ namespace mmbench::cli {
 // Appends this run's entry (started at `started`) to csv_path + ".json",
 // rewritten atomically. A sidecar that cannot be read is kept under another
 // name (…unreadable-<started>), with a word on stderr, never replaced
-// silently; throws std::runtime_error where even that fails.
-void write_sidecar(const std::string& csv_path, const RunArgs& a, const Comm& world, std::uint64_t order_seed,
-                   const std::string& started, const nlohmann::json& machine);
+// silently; throws std::runtime_error where even that fails. reps: the
+// rounds as parsed (a fixed number records its intervals' coverage).
+void write_sidecar(const std::string& csv_path, const RunArgs& a, const run::RepsRule& reps, const Comm& world,
+                   std::uint64_t order_seed, const std::string& started, const nlohmann::json& machine);
 
 // Adds `key` to this run's entry of the sidecar (the one write_sidecar
 // started with `started`), rewritten atomically; a sidecar that cannot be

@@ -3,7 +3,7 @@
 //
 //   `run`'s command line   flag, help, default text   (cli/run_command.cpp)
 //   sweep expansion        parse -> the values to time; neutral where the
-//                          algorithm does not read it (cli/sweep_expansion.cpp)
+//                          algorithm does not read it (run/sweep_expansion.cpp)
 //   `--algo auto`          search -> the values the ranking tries
 //   ranking tables         label  -> "pdgemm grid=2x4 nb=64 lb=32(default)"
 //   the results CSV        column -> the header (results/results_schema.hpp)
@@ -28,7 +28,7 @@ namespace mmbench::ranking {
 
 // What parsing an option's text may need besides the text: the job and the
 // machine profile's facts, as plain values the command line fills in
-// (cli/sweep_expansion.cpp option_context). Every rank fills the same.
+// (cli/run_args.cpp option_context). Every rank fills the same.
 struct OptionContext {
   int ranks = 1;
   const model::MachineParams* params = nullptr;  // null: no machine given
@@ -39,7 +39,7 @@ struct OptionContext {
   double max_doubles_per_rank = 0;  // memory per rank, 0 = unknown
   // What --local-gemm means where it is not given ("blas", or "auto" where
   // the profile measured the packed GEMM and a local level or the pick is
-  // auto: cli/sweep_expansion.hpp local_gemm_text).
+  // auto: cli/run_args.hpp parse_run_spec).
   std::string local_gemm_default = "blas";
 };
 

@@ -1,4 +1,4 @@
-// `mmbench run`, the output stage of its pipeline (sweep_expansion.hpp): a
+// `mmbench run`, the output stage of its pipeline (run/sweep_expansion.hpp): a
 // configuration and its measurement become one typed ResultRow; cells()
 // is the one place that formats it into the CSV's columns
 // (results_schema.hpp), and print_row() prints the table line on rank 0

@@ -1,5 +1,5 @@
 // `mmbench run --validate`, last stage of the run pipeline
-// (sweep_expansion.hpp): per problem, the measured best against the model's
+// (run/sweep_expansion.hpp): per problem, the measured best against the model's
 // pick. Candidates count when they compute on the same cores as the pick
 // (ranks x threads; the dgemm peer's one rank with all cores counts as all
 // cores), whatever rank count their row shows. regret = t(pick) / t(best)

@@ -14,8 +14,8 @@
 
 #include "algos/registry.hpp"
 #include "results/results_schema.hpp"
-#include "cli/run_command.hpp"
-#include "cli/sweep_expansion.hpp"
+#include "cli/run_args.hpp"
+#include "run/sweep_expansion.hpp"
 #include "ranking/selection.hpp"
 
 using namespace mmbench;
@@ -59,9 +59,9 @@ model::MachineParams opteron() {
 }
 
 // The labels of a sweep's configurations, with each row's value as asked.
-std::vector<std::string> expanded(const cli::RunArgs& a, int ranks, const cli::Selection& sel) {
+std::vector<std::string> expanded(const cli::RunArgs& a, int ranks, const run::Selection& sel) {
   std::vector<std::string> out;
-  for (const run::Config& c : cli::expand(a, ranks, sel)) {
+  for (const run::Config& c : run::expand(cli::parse_run_spec(a, ranks, sel), ranks, sel)) {
     ranking::Candidate cand;
     cand.algo = c.algo;
     cand.opt = c.opt;
@@ -91,16 +91,15 @@ TEST(OptionTable, EveryRowIsAResultsColumn) {
 }
 
 TEST(OptionTable, EveryRowIsReadBySweepExpansion) {
-  cli::Machine machine;
-  machine.params = opteron();
+  const model::MachineParams mp = opteron();
   for (const ranking::OptionRow& row : ranking::option_table()) {
     const Probe& probe = probes().at(row.flag);
     cli::RunArgs a;
     a.algos = probe.algo;
     a.n = "512";
     for (const auto& [flag, text] : probe.also) a.options.at(flag) = text;
-    cli::Selection sel;
-    sel.machine = &machine;
+    run::Selection sel;
+    sel.params = &mp;
     const std::vector<std::string> neutral = expanded(a, probe.ranks, sel);
     a.options.at(row.flag) = probe.text;
     const std::vector<std::string> probed = expanded(a, probe.ranks, sel);
