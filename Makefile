@@ -12,6 +12,9 @@ CMAKE_FLAGS ?=
 MODE ?= --default
 PREFIX ?= /usr/local
 SMPI_BUILD ?= build-smpi
+# A ScaLAPACK source tarball for the SMPI build (docs/simulation.md): with
+# it, pdgemm and the Strassen members over it run simulated too.
+SMPI_SCALAPACK ?=
 
 .PHONY: all deps build smpi run test install clean
 
@@ -28,7 +31,8 @@ build: deps
 # installed; incremental, so a make test with nothing changed adds seconds.
 smpi: deps
 	@if command -v smpicxx >/dev/null; then \
-	  cmake -S . -B $(SMPI_BUILD) -DCMAKE_BUILD_TYPE=Release -DMMBENCH_SMPI=ON >/dev/null && \
+	  cmake -S . -B $(SMPI_BUILD) -DCMAKE_BUILD_TYPE=Release -DMMBENCH_SMPI=ON \
+	    $(if $(SMPI_SCALAPACK),-DMMBENCH_SMPI_SCALAPACK_SOURCE=$(abspath $(SMPI_SCALAPACK))) >/dev/null && \
 	  cmake --build $(SMPI_BUILD) -j $(JOBS); \
 	else echo "mmbench: smpicxx not found (libsimgrid-dev): no simulation build, smpi tests skip"; fi
 

@@ -6,12 +6,13 @@ error, and the share of the prediction that is communication not hidden
 behind computation (from `mmbench predict --csv` with the same profile);
 auto's regret per problem; the tuned lb against the best lb of the ladder.
 
-    python3 scripts/netns_validation_summary.py DIR [--mmbench build/mmbench]
+    python3 scripts/netns_validation_summary.py DIR [--simulated SIMDIR] [--mmbench build/mmbench]
 
 A row counts toward the goals (the model within 15 %, the simulation
 within 10 %) only where communication is at least 30 % of the predicted
 time: the network is what these runs test. Where DIR/<tag>-simulated.csv
-exists (scripts/bench/netns_simulate.sh: the same run simulated, charged,
+(or SIMDIR/<tag>-simulated.csv, --simulated SIMDIR) exists
+(scripts/bench/netns_simulate.sh: the same run simulated, charged,
 on a platform written from the cluster's profile), its time and error are
 columns too.
 """
@@ -77,6 +78,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
     ap.add_argument("--mmbench", default="build/mmbench")
+    ap.add_argument("--simulated", default=None, help="folder of the <tag>-simulated.csv files (default: DIR)")
     a = ap.parse_args()
     tags = sorted(os.path.basename(f)[:-4] for f in glob.glob(os.path.join(a.dir, "*.csv"))
                   if not f.endswith(("-validate.csv", "-dgemm-profile.csv", "-lb-check.csv", "-kernel-model.csv")))
@@ -88,7 +90,7 @@ def main():
     for tag in tags:
         profile = os.path.join(a.dir, tag + "-profile.json")
         rows = [r for r in read_results(os.path.join(a.dir, tag + ".csv")).text_rows if r["status"] == "ok"]
-        sim_path = os.path.join(a.dir, tag + "-simulated.csv")
+        sim_path = os.path.join(a.simulated or a.dir, tag + "-simulated.csv")
         simulated = {}
         if os.path.exists(sim_path):
             for r in read_results(sim_path).text_rows:

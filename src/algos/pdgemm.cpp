@@ -7,7 +7,7 @@
 // problem and grid (core/lb_in_force.hpp: a tuned lb is capped, so that
 // parallel Strassen's smaller leaves get a narrower one). Any p, m, n, k >= 1.
 //
-// The SimGrid SMPI build has no ScaLAPACK (scalapack_availability.hpp):
+// An SMPI build without a ScaLAPACK of its own (scalapack_availability.hpp):
 // there the plan is left out and check() says why, while the name, help and
 // cost models stay, so `list` and `predict` still know pdgemm.
 #include <stdexcept>
@@ -18,7 +18,7 @@
 #include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
-#ifndef MMBENCH_SMPI
+#if MMBENCH_HAVE_SCALAPACK
 #include "algos/pilaenv_override.hpp"
 #include "core/mpi/blacs_grid.hpp"
 #include "core/mpi/scalapack_api.hpp"
@@ -28,7 +28,7 @@ namespace mmbench::algos {
 
 namespace {
 
-#ifndef MMBENCH_SMPI
+#if MMBENCH_HAVE_SCALAPACK
 class PdgemmPlan : public Plan {
  public:
   PdgemmPlan(const Problem& pb, const Options& opt, const Comm& comm, int pr, int pc)
@@ -135,7 +135,7 @@ class Pdgemm : public Algorithm {
     return m;
   }
   std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
-#ifdef MMBENCH_SMPI
+#if !MMBENCH_HAVE_SCALAPACK
     (void)pb, (void)opt, (void)comm;
     throw std::logic_error("pdgemm: " + std::string(scalapack_unavailable()));
 #else

@@ -30,14 +30,14 @@
 #include "space/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
 #include "algos/strassen_transport.hpp"
-#ifndef MMBENCH_SMPI
+#if MMBENCH_HAVE_SCALAPACK
 #include "core/mpi/blacs_context.hpp"
 #include "core/mpi/scalapack_api.hpp"
 #endif
 
 namespace mmbench::algos::strassen {
 
-#ifdef MMBENCH_SMPI
+#if !MMBENCH_HAVE_SCALAPACK
 std::unique_ptr<LevelTransport> make_pdgemr2d_transport(const Config&, const GroupSplit&, Index, Index, Index,
                                                         const Comm&) {
   throw std::logic_error("strassen: the pdgemr2d transport: " + std::string(scalapack_unavailable()));
@@ -214,6 +214,6 @@ std::unique_ptr<LevelTransport> make_pdgemr2d_transport(const Config& cfg, const
                                                         Index k, const Comm& comm) {
   return std::make_unique<Pdgemr2dTransport>(cfg, gs, m, n, k, comm);
 }
-#endif  // MMBENCH_SMPI
+#endif  // !MMBENCH_HAVE_SCALAPACK
 
 }  // namespace mmbench::algos::strassen
