@@ -6,7 +6,7 @@
 # namespaces, so ranks on different nodes talk TCP over the bridge and ranks
 # on one node share memory, as on a real cluster.
 #
-#   scripts/netns-cluster.sh up N [--ranks-per-node R] [--rate 10gbit] [--dir DIR] [--prefix mmb]
+#   scripts/netns-cluster.sh up N [--ranks-per-node R] [--rate 10gbit] [--burst 256kb] [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh down [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh status [--prefix mmb]
 #
@@ -38,17 +38,18 @@
 # still runs in the nodes).
 set -euo pipefail
 
-usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--dir DIR] [--prefix P] | down | status" >&2; exit 2; }
+usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--burst SIZE] [--dir DIR] [--prefix P] | down | status" >&2; exit 2; }
 refuse() { echo "netns-cluster: $*" >&2; exit 2; }
 
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
 nodes=0
 if [ "$cmd" = up ]; then nodes=${1:-}; shift || true; fi
-rpn=1 rate="" prefix=mmb dir=""
+rpn=1 rate="" burst=256kb prefix=mmb dir=""
 while [ $# -gt 0 ]; do
   case $1 in
     --ranks-per-node) rpn=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
+    --burst) burst=$2; shift 2 ;;
     --prefix) prefix=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     *) usage ;;
@@ -112,6 +113,7 @@ esac
 [[ $nodes =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 200 ] || refuse "N '$nodes': a node count from 1 to 200"
 [[ $rpn =~ ^[0-9]+$ ]] && [ "$rpn" -ge 1 ] || refuse "--ranks-per-node '$rpn': an integer >= 1"
 [ -z "$rate" ] || [[ $rate =~ ^[0-9]+(\.[0-9]+)?(kbit|mbit|gbit)$ ]] || refuse "--rate '$rate': a tc rate such as 500mbit or 10gbit"
+[[ $burst =~ ^[0-9]+(kb|mb)$ ]] || refuse "--burst '$burst': a tc size such as 64kb or 1mb"
 [ "$(id -u)" = 0 ] || refuse "needs root (ip netns, veth links, a bridge)"
 for tool in ip tc unshare taskset; do command -v $tool >/dev/null || refuse "no '$tool' (Debian: iproute2, util-linux)"; done
 probe=$prefix-probe$$
@@ -140,10 +142,12 @@ for i in $(seq 1 "$nodes"); do
   ip -n "$ns" link set lo up
   if [ -n "$rate" ]; then
     # tbf on each end: what the node sends (its eth0) and what it receives
-    # (the bridge's side of its link). A burst of at least one 64 KiB TSO
-    # segment; packets queue up to 50 ms before tbf drops them.
-    ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 50ms
-    tc qdisc add dev "$prefix-v$i" root tbf rate "$rate" burst 256kb latency 50ms
+    # (the bridge's side of its link). The burst (--burst, at least one
+    # 64 KiB TSO segment) is what crosses at memory speed after the link
+    # was idle: a real NIC has none, so the smaller, the closer to one;
+    # packets queue up to 50 ms before tbf drops them.
+    ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms
+    tc qdisc add dev "$prefix-v$i" root tbf rate "$rate" burst "$burst" latency 50ms
   fi
   echo "$net.$i slots=$rpn" >>"$dir/hostfile"
   echo "$net.$i $ns $prefix-node$i $cores $(node_cpuset "$ns" "$cores")" >>"$dir/nodes"
@@ -187,5 +191,5 @@ $net.0/24
 none
 EOF
 if [ "$rpn" -gt "$per" ]; then printf -- '--mca\nmpi_yield_when_idle\n1\n' >>"$dir/mpirun.args"; fi
-echo "netns-cluster: $nodes node(s) of $rpn rank(s) on $net.0/24${rate:+, each link $rate}, $per core(s) a node; $dir"
+echo "netns-cluster: $nodes node(s) of $rpn rank(s) on $net.0/24${rate:+, each link $rate (burst $burst)}, $per core(s) a node; $dir"
 echo "  mpirun \$(cat $dir/mpirun.args) -n $((nodes * rpn)) PROGRAM ..."

@@ -9,7 +9,10 @@
 # labelled: their compute times mean little, their communication-bound rows
 # are what they are for.
 #   LAYOUTS="2x1 2x2" RATES="1gbit unlimited" NS="1024 2048 4096" REPS=3 OUT=results/netns-... [TUNE_ARGS=...] \
-#   scripts/bench/netns_validation.sh
+#   [BURST=256kb] scripts/bench/netns_validation.sh
+# BURST: tc tbf's burst on limited links (scripts/netns-cluster.sh --burst;
+# what crosses at memory speed after an idle spell, scripts/bench/netns_burst.sh).
+# An OPENBLAS_CORETYPE of the environment reaches every rank.
 # Writes OUT/<tag>-profile.json, OUT/<tag>.csv (+ -validate.csv, sidecar),
 # OUT/<tag>-tune.txt per cluster (tag = NODESxRANKS-RATE), and
 # OUT/summary.md (scripts/netns_validation_summary.py).
@@ -20,6 +23,8 @@ NS=${NS:-1024 2048 4096}
 REPS=${REPS:-3}
 OUT=${OUT:-results/netns-validation-$host-$stamp}
 TUNE_N=${TUNE_N:-2048}
+BURST=${BURST:-256kb}
+pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
 # tune's options on each cluster: by default the fast ones (no BLAS probe,
 # packed ladder, local Strassen step or kernel model). Without the local
 # step the profile holds no square DGEMM points, and local Strassen's small
@@ -35,19 +40,19 @@ for layout in $LAYOUTS; do
   nodes=${layout%x*} rpn=${layout#*x}
   for rate in $RATES; do
     tag=${layout}-$rate
-    rate_arg=(); [ "$rate" = unlimited ] || rate_arg=(--rate "$rate")
+    rate_arg=(); [ "$rate" = unlimited ] || rate_arg=(--rate "$rate" --burst "$BURST")
     $cluster down --prefix $prefix >/dev/null 2>&1
     $cluster up "$nodes" --ranks-per-node "$rpn" --prefix $prefix "${rate_arg[@]}"
     args=$(cat /tmp/$prefix-cluster/mpirun.args)
     p=$((nodes * rpn))
     echo "== $tag: tune at p = $p"
     # shellcheck disable=SC2086
-    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/$tag-profile.json" --csv "$OUT/$tag-dgemm-profile.csv" >"$OUT/$tag-tune.txt" 2>&1 ||
+    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/$tag-profile.json" --csv "$OUT/$tag-dgemm-profile.csv" >"$OUT/$tag-tune.txt" 2>&1 ||
       { cat "$OUT/$tag-tune.txt"; echo "netns_validation.sh: tune failed on $tag" >&2; exit 1; }
     grep -E "written|network|lb =" "$OUT/$tag-tune.txt" | head -8
     echo "== $tag: run at p = $p, n = $NS"
     # shellcheck disable=SC2086
-    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "$MM" run --algo ring,tpmm,pdgemm,2.5d,dgemm,auto \
+    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo ring,tpmm,pdgemm,2.5d,dgemm,auto \
       --lb 32,128,auto --n "$(echo $NS | tr ' ' ,)" --reps "$REPS" --validate --profile "$OUT/$tag-profile.json" \
       --csv "$OUT/$tag.csv" --quiet >"$OUT/$tag-run.txt" 2>&1 ||
       { cat "$OUT/$tag-run.txt"; echo "netns_validation.sh: run failed on $tag" >&2; exit 1; }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# What tc tbf's burst does to times across the namespace cluster. A link
+# limited by tbf lets `burst` bytes through at memory speed after it was
+# idle, where a real NIC sends everything at its rate; an algorithm that
+# computes between its messages (PDGEMM's panels) refills the bucket each
+# time. Per round, every size of BURSTS is set on every tbf end of a NODES x 1
+# cluster (tc qdisc change) and one `mmbench run` of ALGOS at NS follows, so
+# the sizes interleave. Needs root.
+#   NODES=2 RATE=1gbit BURSTS="64kb 256kb 1mb" ROUNDS=4 NS="1024 2048" REPS=3 OUT=results/... \
+#   scripts/bench/netns_burst.sh
+# Writes OUT/burst-<size>.csv (+ sidecar) and OUT/summary.md
+# (scripts/netns_burst_summary.py).
+source "$(dirname "$0")/common.sh"
+NODES=${NODES:-2}
+RATE=${RATE:-1gbit}
+BURSTS=${BURSTS:-64kb 256kb 1mb}
+ROUNDS=${ROUNDS:-4}
+NS=${NS:-1024 2048}
+REPS=${REPS:-3}
+ALGOS=${ALGOS:-pdgemm,tpmm,ring}
+LBS=${LBS:-32,128}
+OUT=${OUT:-results/netns-burst-$host-$stamp}
+[ "$(id -u)" = 0 ] || { echo "netns_burst.sh: needs root (network namespaces)" >&2; exit 2; }
+mkdir -p "$OUT"
+cluster=scripts/netns-cluster.sh
+prefix=mmbu
+trap '$cluster down --prefix $prefix >/dev/null 2>&1' EXIT
+$cluster down --prefix $prefix >/dev/null 2>&1
+first=${BURSTS%% *}
+$cluster up "$NODES" --prefix $prefix --rate "$RATE" --burst "$first"
+args=$(cat /tmp/$prefix-cluster/mpirun.args)
+# The core OpenBLAS runs, where the environment pins one, on every rank.
+pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
+set_burst() {
+  for i in $(seq 1 "$NODES"); do
+    ip netns exec "$prefix-n$i" tc qdisc change dev eth0 root tbf rate "$RATE" burst "$1" latency 50ms
+    tc qdisc change dev "$prefix-v$i" root tbf rate "$RATE" burst "$1" latency 50ms
+  done
+}
+for round in $(seq 1 "$ROUNDS"); do
+  for b in $BURSTS; do
+    set_burst "$b"
+    echo "== round $round, burst $b"
+    # shellcheck disable=SC2086
+    mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo "$ALGOS" --grid "1x$NODES" \
+      --lb "$LBS" --n "$(echo $NS | tr ' ' ,)" --reps "$REPS" --csv "$OUT/burst-$b.csv" --quiet \
+      >"$OUT/run-$b-$round.txt" 2>&1 || { cat "$OUT/run-$b-$round.txt"; exit 1; }
+  done
+done
+python3 scripts/netns_burst_summary.py "$OUT" | tee "$OUT/summary.md"
