@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A Markdown table of scripts/bench/netns_burst.sh's runs: per
 configuration and problem, the median over rounds of each run's median time
-for every tbf burst size, and each size's time over the smallest size's.
+for every tbf burst size with the range of those run medians, and each
+size's time over the smallest size's.
 
     python3 scripts/netns_burst_summary.py DIR
 """
@@ -32,12 +33,13 @@ def main():
             times.setdefault(burst, {}).setdefault((config, int(r["n"])), []).append(float(r["t_median"]))
     bursts = sorted(times, key=size_bytes)
     keys = sorted({k for b in bursts for k in times[b]}, key=lambda k: (k[1], k[0]))
-    print("| configuration | n | " + " | ".join(f"burst {b} [s] (runs)" for b in bursts) + " | " +
+    print("| configuration | n | " + " | ".join(f"burst {b} [s] [min, max] of runs" for b in bursts) + " | " +
           " | ".join(f"{b} / {bursts[0]}" for b in bursts[1:]) + " |")
     print("|---|---|" + "---|" * (2 * len(bursts) - 1))
     for k in keys:
         med = {b: statistics.median(times[b][k]) for b in bursts if k in times[b]}
-        cells = [f"{med[b]:.4g} ({len(times[b][k])})" if b in med else "–" for b in bursts]
+        cells = [f"{med[b]:.4g} [{min(times[b][k]):.4g}, {max(times[b][k]):.4g}]" if b in med else "–"
+                 for b in bursts]
         ratios = [f"{med[b] / med[bursts[0]]:.3f}" if b in med and bursts[0] in med else "–" for b in bursts[1:]]
         print(f"| {k[0]} | {k[1]} | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")
 
