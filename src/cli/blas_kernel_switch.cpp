@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/machine/blas.hpp"
+
 namespace mmbench::cli {
 
 namespace {
@@ -31,8 +33,7 @@ bool has_flag(int argc, char** argv, const char* flag) {
 
 void switch_blas_kernel(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "run") != 0) return;
-  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
-  if ((pinned != nullptr && *pinned != '\0') || std::getenv(kMarker) != nullptr) return;
+  if (!pinned_blas_core().empty() || std::getenv(kMarker) != nullptr) return;
   if (has_flag(argc, argv, "--keep-blas-kernel")) return;
   const std::string path = profile_argument(argc, argv);
   if (path.empty()) return;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -79,8 +78,7 @@ int doctor_command(const DoctorArgs& a, const Comm& world) {
   if (a.faster_blas_core) {
     if (a.no_blas_probe) throw UsageError("--faster-blas-core needs the probe: leave out --no-blas-probe");
     if (world.rank() != 0) return 0;
-    const char* pin = std::getenv("OPENBLAS_CORETYPE");
-    if (pin != nullptr && *pin != '\0') return 0;  // the environment's decision
+    if (!pinned_blas_core().empty()) return 0;  // the environment's decision
     const profile::KernelChoice c =
         tuner::choose_kernel(tuner::probe_blas_kernels(quick_probe()), blas_core_name(blas_config()), false);
     if (c.switch_pays) fmt::print("{}\n", c.fastest);

@@ -14,11 +14,6 @@
 
 namespace mmbench::tuner {
 
-std::string openblas_pin() {
-  const char* pin = std::getenv("OPENBLAS_CORETYPE");
-  return pin != nullptr ? pin : "";
-}
-
 profile::PeakRecord make_peak_record(const CpuInfo& cpu, const PeakMeasurement& peak, const std::string& blas_core,
                                      const std::string& blas_pin, std::int64_t dgemm_n, double dgemm_gflops) {
   profile::PeakRecord r;
@@ -82,9 +77,9 @@ profile::PeakRecord check_machine(const MachineCheckOptions& o, MPI_Comm comm_ha
   std::string text;
   if (root) {
     nlohmann::ordered_json doc = nlohmann::ordered_json::object();
-    profile::write_peak_record(
-        make_peak_record(detect_cpu(), peak, blas_core_name(openblas_get_config()), openblas_pin(), o.dgemm_n, gflops),
-        doc);
+    profile::write_peak_record(make_peak_record(detect_cpu(), peak, blas_core_name(openblas_get_config()),
+                                                pinned_blas_core(), o.dgemm_n, gflops),
+                               doc);
     text = doc.dump();
   }
   text = comm.bcast_string(text, 0);

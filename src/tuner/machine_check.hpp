@@ -44,7 +44,4 @@ std::string describe_recorded_peak(const profile::PeakRecord& record);
 std::string describe_recorded_dgemm(const profile::PeakRecord& record);
 std::string describe_peak_record(const profile::PeakRecord& record);
 
-// OPENBLAS_CORETYPE, "" when unset or empty.
-std::string openblas_pin();
-
 }  // namespace mmbench::tuner

@@ -322,8 +322,7 @@ Timed<profile::BlasKernelRecord> probe_kernels(Session& s) {
     kernels.probed = true;
     kernels.n = po.n;
     kernels.probes = probe_blas_kernels(po);
-    const char* pin = std::getenv("OPENBLAS_CORETYPE");
-    kernels.choice = choose_kernel(kernels.probes, blas_core_name(blas_config()), pin != nullptr && *pin != '\0');
+    kernels.choice = choose_kernel(kernels.probes, blas_core_name(blas_config()), !pinned_blas_core().empty());
     for (const profile::KernelProbe& k : kernels.probes)
       s.say(k.verified ? fmt::format("BLAS core {} (ran {}): {:.0f} MFLOPS, verified",
                                      k.asked.empty() ? "detected" : k.asked, k.ran, k.mflops)

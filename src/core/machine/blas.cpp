@@ -32,17 +32,14 @@ int blas_threads() { return openblas_get_num_threads(); }
 // pin selects on an AVX-512 CPU run DGEMM at a fraction of the detected
 // core's speed (docs/results.md, "DGEMM under the two OpenBLAS cores"). So
 // the override is recorded with the core.
-namespace {
-// The core OPENBLAS_CORETYPE pins, or nullptr where it is unset or empty.
-const char* pinned_core() {
+std::string pinned_blas_core() {
   const char* pinned = std::getenv("OPENBLAS_CORETYPE");
-  return pinned != nullptr && *pinned != '\0' ? pinned : nullptr;
+  return pinned != nullptr ? pinned : "";
 }
-}  // namespace
 
 std::string blas_config() {
   std::string config = openblas_get_config();
-  if (const char* pinned = pinned_core()) config += std::string(" (OPENBLAS_CORETYPE=") + pinned + ")";
+  if (const std::string pinned = pinned_blas_core(); !pinned.empty()) config += " (OPENBLAS_CORETYPE=" + pinned + ")";
   return config;
 }
 
@@ -58,15 +55,15 @@ bool avx512_core(const std::string& core) {
 bool blas_uses_avx512() { return avx512_core(blas_core_name(openblas_get_config())); }
 
 std::string blas_core_note() {
-  const char* pinned = pinned_core();
-  if (pinned == nullptr) return "";
+  const std::string pinned = pinned_blas_core();
+  if (pinned.empty()) return "";
   if (avx512_core(pinned)) return "";
 #if defined(__x86_64__) && defined(__GNUC__)
   if (!__builtin_cpu_supports("avx512f")) return "";
 #else
   return "";
 #endif
-  return std::string("note: OPENBLAS_CORETYPE=") + pinned +
+  return "note: OPENBLAS_CORETYPE=" + pinned +
          " pins OpenBLAS to kernels without AVX-512 on a CPU that has it; every DGEMM here runs "
          "them (unset it to let OpenBLAS choose; `mmbench tune` measures each kernel this CPU runs)";
 }

@@ -16,6 +16,9 @@ int blas_threads();
 // openblas_get_config(), which names the running core, plus
 // " (OPENBLAS_CORETYPE=X)" where the environment pins the core.
 std::string blas_config();
+// The core OPENBLAS_CORETYPE pins ("SkylakeX"), or "" where it is unset or
+// empty: the one reading of the pin, for every choice that keeps it.
+std::string pinned_blas_core();
 // One line for the user where OPENBLAS_CORETYPE pins OpenBLAS to a core
 // whose kernels leave out AVX-512 on a CPU that has it (the VM of our
 // results: "Haswell" on an AMD EPYC with avx512f); empty otherwise. `run`
