@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -25,6 +24,7 @@
 #include "run/sweep_rounds.hpp"
 #include "cli/progress.hpp"
 #include "core/usage_error.hpp"
+#include "core/mpi/interrupt.hpp"
 #include "core/value_lists.hpp"
 #include "core/machine/affinity.hpp"
 #include "core/machine/blas.hpp"
@@ -372,10 +372,7 @@ void print_interrupted(int signal, const Problem& pb, std::size_t rows_written, 
   fmt::print(stderr,
              "mmbench: interrupted by {} during m={} n={} k={}: {} rows written to {}; that size's "
              "incomplete rounds are not written\n",
-             signal == SIGINT    ? "SIGINT"
-             : signal == SIGTERM ? "SIGTERM"
-                                 : fmt::format("signal {}", signal),
-             pb.m, pb.n, pb.k, rows_written, csv_path);
+             signal_name(signal), pb.m, pb.n, pb.k, rows_written, csv_path);
 }
 
 // Rank 0, after the sweep: the cores the profile found best (tune's

@@ -1,11 +1,9 @@
 #include "results/run_exports.hpp"
 
-#include <fmt/format.h>
-
-#include <csignal>
 #include <stdexcept>
 
 #include "core/csv_file.hpp"
+#include "core/mpi/interrupt.hpp"
 #include "core/machine/sysinfo.hpp"
 #include "results/results_json.hpp"
 
@@ -27,12 +25,6 @@ std::string markdown_line(const std::vector<std::string>& cells) {
     line += " |";
   }
   return line + "\n";
-}
-
-std::string signal_name(int signal) {
-  if (signal == SIGINT) return "SIGINT";
-  if (signal == SIGTERM) return "SIGTERM";
-  return fmt::format("signal {}", signal);
 }
 
 }  // namespace

@@ -23,4 +23,10 @@ void install_interrupt_handlers() {
 
 int interrupted(const Comm& comm) { return static_cast<int>(comm.max(static_cast<long long>(g_signal))); }
 
+std::string signal_name(int signal) {
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(signal);
+}
+
 }  // namespace mmbench

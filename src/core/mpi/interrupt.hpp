@@ -9,6 +9,8 @@
 // check comes after it (at most one multiplication's time).
 #pragma once
 
+#include <string>
+
 #include "core/mpi/comm.hpp"
 
 namespace mmbench {
@@ -18,5 +20,9 @@ void install_interrupt_handlers();
 
 // The signal number any rank of comm has received, 0 if none. Collective.
 int interrupted(const Comm& comm);
+
+// How a message names the signal interrupted() returned: "SIGINT",
+// "SIGTERM", else "signal N".
+std::string signal_name(int signal);
 
 }  // namespace mmbench
