@@ -24,6 +24,7 @@ Exit 77 (ctest: skipped) when the drivers are not installed.
                   [--dat FILE[=NAME]]... [--calls-pdgemm] [--np 4] MEMBER...
 """
 import argparse
+import collections
 import csv
 import os
 import re
@@ -52,18 +53,9 @@ TIMEOUT_S = 180
 SIGN_SENSITIVE_SVD_TESTS = {6, 8}
 
 
-class Counts(tuple):
-    """(passed, failed, skipped, ended, sign_only): sign_only = xdsvd entries
-    whose only failed tests are SIGN_SENSITIVE_SVD_TESTS."""
-
-    def __new__(cls, passed, failed, skipped, ended, sign_only=0):
-        return super().__new__(cls, (passed, failed, skipped, ended, sign_only))
-
-    passed = property(lambda self: self[0])
-    failed = property(lambda self: self[1])
-    skipped = property(lambda self: self[2])
-    ended = property(lambda self: self[3])
-    sign_only = property(lambda self: self[4])
+# What a driver's output says: sign_only = xdsvd entries whose only failed
+# tests are SIGN_SENSITIVE_SVD_TESTS.
+Counts = collections.namedtuple("Counts", "passed failed skipped ended sign_only", defaults=(0,))
 
 
 def svd_failed_entries(text):
@@ -141,6 +133,17 @@ def same_outcome(got, plain):
     return (got.passed + got.sign_only, got.skipped) == (plain.passed + plain.sign_only, plain.skipped)
 
 
+def describe(rc, got):
+    """A run's outcome, as its line says it."""
+    return (f"exit {rc}, passed {got.passed}, failed {got.failed}, skipped {got.skipped}"
+            + (f", vectors' signs only {got.sign_only}" if got.sign_only else ""))
+
+
+def retried(tries):
+    """The end of a run's line where first_clean needed more than one run."""
+    return f" (run {tries}: the driver failed tests in the earlier runs)" if tries > 1 else ""
+
+
 def run(cmd, cwd, env):
     p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
@@ -207,9 +210,7 @@ def main():
         return rc, out, counts(out)
 
     rc, out, plain, tries = first_clean(plain_once)
-    print(f"{a.driver} plain: exit {rc}, passed {plain.passed}, failed {plain.failed}, skipped {plain.skipped}"
-          + (f", vectors' signs only {plain.sign_only}" if plain.sign_only else "")
-          + (f" (run {tries}: the driver failed tests in the earlier runs)" if tries > 1 else ""))
+    print(f"{a.driver} plain: {describe(rc, plain)}{retried(tries)}")
     if rc != 0 or plain.failed or not plain.ended or plain.passed == 0:
         failures.append(f"plain run: exit {rc}, {plain}; output in {work}/plain.out")
     for member in a.members:
@@ -226,10 +227,8 @@ def main():
 
         rc, out, got, tries = first_clean(member_once)
         problems, calls, dispatched = census_problems(census, member, a.calls_pdgemm)
-        print(f"{a.driver} {member}: exit {rc}, passed {got.passed}, failed {got.failed}, skipped {got.skipped}"
-              + (f", vectors' signs only {got.sign_only}" if got.sign_only else "")
-              + f"; PDGEMM calls {calls}, dispatched {dispatched}"
-              + (f" (run {tries}: the driver failed tests in the earlier runs)" if tries > 1 else ""))
+        print(f"{a.driver} {member}: {describe(rc, got)}; PDGEMM calls {calls}, dispatched {dispatched}"
+              f"{retried(tries)}")
         if rc != 0 or got.failed or not got.ended or not same_outcome(got, plain):
             failures.append(f"{member}: exit {rc}, {got} against plain {plain}; output in {work}/{member}.out")
         failures += [f"{member}: {p}" for p in problems]
