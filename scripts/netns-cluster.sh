@@ -7,6 +7,7 @@
 # on one node share memory, as on a real cluster.
 #
 #   scripts/netns-cluster.sh up N [--ranks-per-node R] [--rate 10gbit] [--burst 256kb] [--dir DIR] [--prefix mmb]
+#   scripts/netns-cluster.sh burst SIZE [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh down [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh status [--prefix mmb]
 #
@@ -17,6 +18,9 @@
 #   mpirun.args   the arguments to add to mpirun (one per line)
 #   nodes         the nodes: address, namespace, host name, cores, cpuset
 #                 cgroup folder ("-": none could be made)
+#   rate          the links' --rate, where they are limited
+# burst sets another --burst on every limited link of a cluster that is up
+# (scripts/bench/netns_burst.sh interleaves sizes so).
 # and prints the launcher line, e.g.
 #   mpirun $(cat /tmp/mmb-cluster/mpirun.args) -n 4 build/mmbench run ...
 # Node i is 10.77.0.i (prefix mmb; another prefix takes another subnet),
@@ -38,13 +42,14 @@
 # still runs in the nodes).
 set -euo pipefail
 
-usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--burst SIZE] [--dir DIR] [--prefix P] | down | status" >&2; exit 2; }
+usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--burst SIZE] [--dir DIR] [--prefix P] | burst SIZE | down | status" >&2; exit 2; }
 refuse() { echo "netns-cluster: $*" >&2; exit 2; }
 
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
 nodes=0
-if [ "$cmd" = up ]; then nodes=${1:-}; shift || true; fi
 rpn=1 rate="" burst=256kb prefix=mmb dir=""
+if [ "$cmd" = up ]; then nodes=${1:-}; shift || true; fi
+if [ "$cmd" = burst ]; then burst=${1:-}; shift || true; fi
 while [ $# -gt 0 ]; do
   case $1 in
     --ranks-per-node) rpn=$2; shift 2 ;;
@@ -101,7 +106,26 @@ node_cpuset() {
   echo -
 }
 
+# tbf on each end of node I's link (namespace NS): what the node sends (its
+# eth0) and what it receives (the bridge's side of its link), added or
+# changed (VERB). The burst (--burst, at least one 64 KiB TSO segment) is
+# what crosses at memory speed after the link was idle: a real NIC has
+# none, so the smaller, the closer to one; packets queue up to 50 ms before
+# tbf drops them.
+limit_link() {  # VERB NS I
+  ip netns exec "$2" tc qdisc "$1" dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms
+  tc qdisc "$1" dev "$prefix-v$3" root tbf rate "$rate" burst "$burst" latency 50ms
+}
+
+[[ $burst =~ ^[0-9]+(kb|mb)$ ]] || refuse "--burst '$burst': a tc size such as 64kb or 1mb"
 case $cmd in
+  burst)
+    [ "$(id -u)" = 0 ] || refuse "needs root (tc)"
+    [ -f "$dir/rate" ] || refuse "no $prefix cluster with limited links in $dir (up N --rate RATE first)"
+    rate=$(cat "$dir/rate") i=0
+    while read -r _ ns _; do i=$((i + 1)); limit_link change "$ns" "$i"; done <"$dir/nodes"
+    echo "netns-cluster: $i link(s) at $rate, burst $burst"
+    exit 0 ;;
   down) [ "$(id -u)" = 0 ] || refuse "needs root (ip netns)"; down; echo "netns-cluster: $prefix down"; exit 0 ;;
   status)
     ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-n" || echo "netns-cluster: no $prefix nodes"
@@ -113,7 +137,6 @@ esac
 [[ $nodes =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 200 ] || refuse "N '$nodes': a node count from 1 to 200"
 [[ $rpn =~ ^[0-9]+$ ]] && [ "$rpn" -ge 1 ] || refuse "--ranks-per-node '$rpn': an integer >= 1"
 [ -z "$rate" ] || [[ $rate =~ ^[0-9]+(\.[0-9]+)?(kbit|mbit|gbit)$ ]] || refuse "--rate '$rate': a tc rate such as 500mbit or 10gbit"
-[[ $burst =~ ^[0-9]+(kb|mb)$ ]] || refuse "--burst '$burst': a tc size such as 64kb or 1mb"
 [ "$(id -u)" = 0 ] || refuse "needs root (ip netns, veth links, a bridge)"
 for tool in ip tc unshare taskset; do command -v $tool >/dev/null || refuse "no '$tool' (Debian: iproute2, util-linux)"; done
 probe=$prefix-probe$$
@@ -128,6 +151,7 @@ ip addr add "$net.254/24" dev "$br"
 ip link set "$br" up
 : >"$dir/hostfile"
 : >"$dir/nodes"
+[ -z "$rate" ] || echo "$rate" >"$dir/rate"
 cpus=$(nproc)
 per=$(( cpus / nodes )); [ "$per" -ge 1 ] || per=1
 for i in $(seq 1 "$nodes"); do
@@ -140,15 +164,7 @@ for i in $(seq 1 "$nodes"); do
   ip -n "$ns" addr add "$net.$i/24" dev eth0
   ip -n "$ns" link set eth0 up
   ip -n "$ns" link set lo up
-  if [ -n "$rate" ]; then
-    # tbf on each end: what the node sends (its eth0) and what it receives
-    # (the bridge's side of its link). The burst (--burst, at least one
-    # 64 KiB TSO segment) is what crosses at memory speed after the link
-    # was idle: a real NIC has none, so the smaller, the closer to one;
-    # packets queue up to 50 ms before tbf drops them.
-    ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms
-    tc qdisc add dev "$prefix-v$i" root tbf rate "$rate" burst "$burst" latency 50ms
-  fi
+  [ -z "$rate" ] || limit_link add "$ns" "$i"
   echo "$net.$i slots=$rpn" >>"$dir/hostfile"
   echo "$net.$i $ns $prefix-node$i $cores $(node_cpuset "$ns" "$cores")" >>"$dir/nodes"
 done

@@ -4,7 +4,7 @@
 # idle, where a real NIC sends everything at its rate; an algorithm that
 # computes between its messages (PDGEMM's panels) refills the bucket each
 # time. Per round, every size of BURSTS is set on every tbf end of a NODES x 1
-# cluster (tc qdisc change) and one `mmbench run` of ALGOS at NS follows, so
+# cluster (scripts/netns-cluster.sh burst) and one `mmbench run` of ALGOS at NS follows, so
 # the sizes interleave. Needs root.
 #   NODES=2 RATE=1gbit BURSTS="64kb 256kb 1mb" ROUNDS=4 NS="1024 2048" REPS=3 OUT=results/... \
 #   scripts/bench/netns_burst.sh
@@ -31,15 +31,9 @@ $cluster up "$NODES" --prefix $prefix --rate "$RATE" --burst "$first"
 args=$(cat /tmp/$prefix-cluster/mpirun.args)
 # The core OpenBLAS runs, where the environment pins one, on every rank.
 pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
-set_burst() {
-  for i in $(seq 1 "$NODES"); do
-    ip netns exec "$prefix-n$i" tc qdisc change dev eth0 root tbf rate "$RATE" burst "$1" latency 50ms
-    tc qdisc change dev "$prefix-v$i" root tbf rate "$RATE" burst "$1" latency 50ms
-  done
-}
 for round in $(seq 1 "$ROUNDS"); do
   for b in $BURSTS; do
-    set_burst "$b"
+    $cluster burst "$b" --prefix $prefix >/dev/null
     echo "== round $round, burst $b"
     # shellcheck disable=SC2086
     mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo "$ALGOS" --grid "1x$NODES" \

@@ -5,7 +5,7 @@
 # inter-node level as measured; then 2 nodes of 2 ranks (shared memory
 # inside a node, TCP between): `tune` records both levels, and a `run`
 # across the nodes is verified; a link limited with --rate and --burst holds
-# that bucket on both ends. Skipped (exit 77) where namespaces cannot be
+# that bucket on both ends, and `burst` changes it. Skipped (exit 77) where namespaces cannot be
 # made (not root, no CAP_SYS_ADMIN); the cluster is always taken down.
 #   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR
 set -u
@@ -93,14 +93,22 @@ PY
 msg=$("$cluster" up 2 --prefix $prefix --dir "$dir" --rate 1gbit --burst 64 2>&1); rc=$?
 [ $rc = 2 ] && [ "$(wc -l <<<"$msg")" = 1 ] && grep -q -- "--burst '64'" <<<"$msg" ||
   { echo "FAIL: --burst 64 gave exit $rc: $msg"; exit 1; }
-"$cluster" up 2 --prefix $prefix --dir "$dir" --rate 1gbit --burst 64kb >/dev/null 2>&1 || { echo "FAIL: up with --burst"; exit 1; }
 # tc shows the bucket as the kernel keeps it, in time at the rate: 64kb
 # (65536 B) at 1 Gbit/s reads "burst 65500b".
-for show in "ip netns exec $prefix-n1 tc qdisc show dev eth0" "tc qdisc show dev $prefix-v1"; do
-  q=$($show)
-  bytes=$(sed -nE 's/.*rate 1Gbit burst ([0-9.]+)(b|Kb|Mb) .*/\1 \2/p' <<<"$q" |
-          awk '{ print int($1 * ($2 == "Kb" ? 1024 : $2 == "Mb" ? 1048576 : 1)) }')
-  [ -n "$bytes" ] && [ "$bytes" -ge 64880 ] && [ "$bytes" -le 66192 ] || { echo "FAIL: $show: $q"; exit 1; }
-done
-echo "tbf on both ends of node 1's link: rate 1Gbit, a burst of 64 KiB within 1 %"
+check_burst() {  # KIB: both ends of node 1's link at 1 Gbit/s with a bucket of KIB KiB, within 1 %
+  local show q bytes
+  for show in "ip netns exec $prefix-n1 tc qdisc show dev eth0" "tc qdisc show dev $prefix-v1"; do
+    q=$($show)
+    bytes=$(sed -nE 's/.*rate 1Gbit burst ([0-9.]+)(b|Kb|Mb) .*/\1 \2/p' <<<"$q" |
+            awk '{ print int($1 * ($2 == "Kb" ? 1024 : $2 == "Mb" ? 1048576 : 1)) }')
+    [ -n "$bytes" ] && [ $((bytes * 100)) -ge $(($1 * 1024 * 99)) ] && [ $((bytes * 100)) -le $(($1 * 1024 * 101)) ] ||
+      { echo "FAIL: $show: $q (expected a burst of $1 KiB)"; exit 1; }
+  done
+  echo "tbf on both ends of node 1's link: rate 1Gbit, a burst of $1 KiB within 1 %"
+}
+"$cluster" up 2 --prefix $prefix --dir "$dir" --rate 1gbit --burst 64kb >/dev/null 2>&1 || { echo "FAIL: up with --burst"; exit 1; }
+check_burst 64
+# `burst` changes the bucket of a cluster that is up, on every limited link.
+"$cluster" burst 128kb --prefix $prefix --dir "$dir" >/dev/null || { echo "FAIL: burst 128kb"; exit 1; }
+check_burst 128
 echo "netns_case passed"
