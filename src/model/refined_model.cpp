@@ -241,9 +241,10 @@ namespace {
 // priced by the level it crosses. Ranks are row-major (rank = i pc + j): a
 // process row is pc consecutive ranks, a process column pc ranks apart; the
 // pr rows broadcast A's panels at once, the pc columns B's, each a binomial
-// tree (tree_time) whose stages together move what a process receives of
-// A ((pc - 1)/pc of m k / pr) or B ((pr - 1)/pr of k n / pc), in `panels`
-// panel messages per stage. The ring hops of the pipeline's ends: pc - 1 along a row, of
+// tree (tree_time) each of whose stages moves a process's whole share of
+// A (m k / pr) or B (k n / pc), the owners' pieces one after another
+// (refined_pdgemm, one level, says why), in `panels` panel messages per
+// stage. The ring hops of the pipeline's ends: pc - 1 along a row, of
 // which (nodes the row spans) - 1 cross nodes, with every rank of a node on
 // its link; the same down a column. Example: R = 2 on 2 x 4: a row's tree
 // has 2 stages, the first across nodes (one sender per node), the second
@@ -252,14 +253,7 @@ double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int n
                              const MachineParams& mp) {
   const int r = mp.network.ranks_per_node, p = pr * pc;
   const double lm = std::ceil(m / pr), ln = std::ceil(n / pc);
-  // Per stage, the tree moves its share of what a process receives over
-  // all stages: (members - 1)/members of a share, not a share per stage
-  // (refined_pdgemm, one level, says why).
-  auto received = [](int members) {
-    const int stages = tree_stages(members);
-    return stages > 0 ? (members - 1.0) / members / stages : 0.0;
-  };
-  const double a_words = m * k / pr * received(pc), b_words = k * n / pc * received(pr);
+  const double a_words = pc > 1 ? m * k / pr : 0.0, b_words = pr > 1 ? k * n / pc : 0.0;
   auto stages = [&](double panel_messages) {
     return tree_time(a_words, panel_messages, pc, 1, pr, p, mp) + tree_time(b_words, panel_messages, pr, pc, pc, p, mp);
   };
@@ -304,27 +298,39 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   const double panels = std::ceil(k / lb);
   if (mp.network.two_level()) return {two_level_pdgemm_comm(m, n, k, pr, pc, nb, lb, threads, mp), comp};
   // One panel message: an lb-wide slice of the local A or B block.
-  const Regime rg = regime_of(std::max(lm, ln) * std::min<double>(lb, k), mp);
+  // The panels' owners take turns: PBLAS assembles each panel in a
+  // workspace from every owner's piece, one broadcast per piece (BLACS,
+  // blocking; a piece of hundreds of KiB goes in the rendezvous protocol),
+  // and updates C once the panel is whole. So per panel a process waits for
+  // its row's whole panel once per stage of the tree (log2 pc stages: its
+  // own piece going out, the others' coming in, one after another), and the
+  // same down its column: eq. 2.17's volume. On a grid of one row or one
+  // column, one message is on the network at a time and has the link to
+  // itself (the ping-pong's one-way rate); on a 2-D grid the rows broadcast
+  // at once and share it (tau, capped by the all-to-all rate).
+  // Example: 1 x 2, n = 2048 across two nodes on 1 Gbit/s links: each
+  // process waits for 2048 x 2048 doubles (33.6 MB: its half of A going
+  // out, the other half coming in), 0.28 s at 119 MB/s. Counting only what
+  // a process receives (half of that) at the all-to-all rate, as if both
+  // ways ran at once, gave 0.23 s: optimistic against the runs across
+  // nodes (docs/results.md, "PDGEMM's broadcasts take turns").
+  const bool one_message_at_a_time = pr == 1 || pc == 1;
+  const Regime rg = regime_of(std::max(lm, ln) * std::min<double>(lb, k), mp, one_message_at_a_time);
   const double startup = rg.latency_s;
-  // What a process receives: of its row's A (m/pr x k) the (pc - 1)/pc its
-  // row partners own, of its column's B the (pr - 1)/pr. The panels'
-  // owners take turns, so a process's link carries panels both ways at
-  // once and successive broadcasts overlap; eq. 2.17's log2(pc) full
-  // copies per process assume they do not. Example: 1 x 2, n = 1024: each
-  // process receives the other's 1024 x 512 half of A, 0.5 M doubles,
-  // where log2 2 * 1024 * 1024 counts 1 M (docs/results.md, the namespace
-  // cluster, checks this against runs across nodes).
-  const double volume = ((pc - 1.0) / pc * m * k / pr + (pr - 1.0) / pr * k * n / pc) / rg.tau;
+  const double volume = (lc * m * k / pr + lr * k * n / pc) / rg.tau;
   const double cap = double(lb_cap(static_cast<std::int64_t>(k), pr, pc, nb));
   if (lb <= cap) return {volume + panels * (lr + lc) * startup, comp};
   // Wider than the cap: fewer than kLbPanelsPerProcess panels per process
   // share. A panel wider than a share is gathered from several owners, one
   // broadcast each: no fewer startups than owners (max(pr, pc)). And the
-  // pipeline's ends grow with the panel: the first panel's ring hops
-  // ((pc - 1) along the row, (pr - 1) along the column) hide behind no
-  // update, and the last panel's update runs after every rank waited for
+  // ends of the panel sequence grow with the panel: a broadcast's root
+  // goes on to its update while the others still forward, so ranks drift
+  // apart and narrow panels hide part of each hop, but the first panel's
+  // hops ((pc - 1) along the row, (pr - 1) along the column) hide behind
+  // no update, and the last panel's update runs after every rank waited for
   // it. The model above holds with the cap's panel; the difference is
-  // exposed time.
+  // exposed time. (Without this price the model ranks wide panels first,
+  // where runs find them slower: docs/results.md, the same section.)
   const double steps = std::max(panels, double(std::max(pr, pc)));
   auto ends = [&](double width) {
     return (pc - 1) * refined_message_time(lm * width, mp) + (pr - 1) * refined_message_time(width * ln, mp) +

@@ -165,20 +165,39 @@ TEST(RefinedPdgemm, VolumeAndLbPanels) {
   // that is above it, 62 on 2 x 2 and 32 on 1 x 4: see WiderThanTheCap.)
   // 2 x 2, lb = 50 (cap: share 500, 500 / 8 = 62 < nb -> 62):
   // comp = 2e9 / 4 * 1e-9 = 0.5;
-  // volume: what a process receives, (1/2 * 1e6 / 2 + 1/2 * 1e6 / 2) / 1e6 = 0.5
-  // (eq. 2.17's log2 2 * 1e6 / 2 + log2 2 * 1e6 / 2 would be 1.0);
+  // volume: the owners take turns, so a process waits for its row's whole
+  // panel once per tree stage (eq. 2.17): (log2 2 * 1e6 / 2 + log2 2 * 1e6
+  // / 2) / 1e6 = 1.0 (what a process receives, half of that, counted 0.5
+  // while the model assumed the owners' broadcasts overlap);
   // startups = ceil(1000 / 50) * (1 + 1) * 1e-3 = 0.04.
   const Prediction a = refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 50, 1, synthetic());
   expect_rel(a.comp_s, 0.5);
-  expect_rel(a.comm_s, 0.54);
-  // 1 x 4, lb = 32 (cap: share 250, 31 -> the floor 32): volume = 3/4 *
-  // 1e6 / 1 / 1e6 = 0.75 (log2 4 would count 2.0); startups ceil(1000 / 32)
-  // = 32 panels * 2 * 1e-3.
+  expect_rel(a.comm_s, 1.04);
+  // 1 x 4, lb = 32 (cap: share 250, 31 -> the floor 32): volume = log2 4 *
+  // 1e6 / 1 / 1e6 = 2.0; startups ceil(1000 / 32) = 32 panels * 2 * 1e-3.
   const Prediction b = refined_pdgemm(1000, 1000, 1000, 1, 4, 64, 32, 1, synthetic());
-  expect_rel(b.comm_s, 0.814);
+  expect_rel(b.comm_s, 2.064);
   // One rank: no communication.
   EXPECT_EQ(refined_pdgemm(1000, 1000, 1000, 1, 1, 64, 100, 1, synthetic()).comm_s, 0.0);
   EXPECT_THROW(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 0, 1, synthetic()), std::invalid_argument);
+}
+
+// One message at a time on a one-row grid has the link to itself (the
+// ping-pong's one-way rate); the rows of a 2-D grid broadcast at once and
+// share it (tau capped by the all-to-all rate).
+TEST(RefinedPdgemm, OneRowGridAtTheOneWayRate) {
+  MachineParams mp = synthetic();  // tau = 1e6: the all-to-all rate
+  mp.eager_limit_bytes = 65536;
+  mp.latency_eager_s = 1e-4;
+  mp.tau_eager = 5e5;
+  mp.latency_rendezvous_s = 2e-3;
+  mp.tau_rendezvous = 2e6;  // one way, alone on the link
+  // 1 x 4, lb = 32: a panel message is 1000 x 32 doubles = 256 KB, rendezvous;
+  // volume = 2 * 1e6 / 2e6 = 1.0; startups = 32 * 2 * 2e-3 = 0.128.
+  expect_rel(refined_pdgemm(1000, 1000, 1000, 1, 4, 64, 32, 1, mp).comm_s, 1.128);
+  // 2 x 2, lb = 50: 500 x 50 doubles = 200 KB, rendezvous, rate min(2e6, 1e6);
+  // volume = 1.0 as above; startups = 20 * 2 * 2e-3 = 0.08.
+  expect_rel(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 50, 1, mp).comm_s, 1.08);
 }
 
 TEST(RefinedPdgemm, WiderThanTheCapPaysItsEnds) {
@@ -187,17 +206,17 @@ TEST(RefinedPdgemm, WiderThanTheCapPaysItsEnds) {
   // ends(x) = (2 - 1) message(500 x) + (2 - 1) message(x 500) + DGEMM(500, 500, x);
   // exposed = ends(100) - ends(62) = 2 * 500 * 38 / 1e6 + 2 * 500 * 500 * 38 * 1e-9
   //         = 0.038 + 0.019 = 0.057 (the latencies cancel);
-  // comm = 0.5 + 0.02 + 0.057 = 0.577; comp unchanged 0.5.
+  // comm = 1.0 (volume, VolumeAndLbPanels) + 0.02 + 0.057 = 1.077; comp unchanged 0.5.
   const Prediction a = refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 100, 1, synthetic());
   expect_rel(a.comp_s, 0.5);
-  expect_rel(a.comm_s, 0.577);
+  expect_rel(a.comm_s, 1.077);
   // 1 x 4, lb = 1000 (one panel for all of k) above the cap 32: lm = 1000, ln = 250;
   // steps = max(1, 4) = 4 -> 4 * (0 + 2) * 1e-3 = 0.008;
   // ends(x) = 3 message(1000 x) + 0 + DGEMM(1000, 250, x);
   // exposed = 3 * 1000 * 968 / 1e6 + 2 * 1000 * 250 * 968 * 1e-9 = 2.904 + 0.484 = 3.388;
-  // comm = 0.75 + 0.008 + 3.388 = 4.146.
+  // comm = 2.0 + 0.008 + 3.388 = 5.396.
   const Prediction b = refined_pdgemm(1000, 1000, 1000, 1, 4, 64, 1000, 1, synthetic());
-  expect_rel(b.comm_s, 4.146);
+  expect_rel(b.comm_s, 5.396);
   // Just above the cap costs more than the cap itself, however few its startups.
   EXPECT_GT(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 64, 1, synthetic()).total(),
             refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 62, 1, synthetic()).total());

@@ -228,15 +228,14 @@ TEST(TwoLevelTpmm, NearSwapsInsideFarSwapsAcross) {
 TEST(TwoLevelPdgemm, RowAndColumnBroadcasts) {
   // 2 x 4 grid (row-major ranks), R = 2, m = n = k = 1024, nb 64, lb 32
   // (the cap): 32 panels. A row (4 consecutive ranks) shares A's
-  // 1024 * 1024 / 2 = 524288 doubles; a process receives 3/4 of them,
-  // spread over a tree of 2 stages: 196608 per stage. d = 2 across nodes,
-  // one sender per node (1e6), 32 * 1e-5 + 196608 / 1e6; d = 1 inside, both
-  // ranks at once (5e7), 32 * 1e-6 + 196608 / 5e7. A column (2 ranks 4
-  // apart) shares 1024 * 1024 / 4 = 262144 doubles, a process receives half,
-  // in 1 stage across nodes, both ranks of a node sending (5e5):
-  // 32 * 1e-5 + 131072 / 5e5.
+  // 1024 * 1024 / 2 = 524288 doubles; the owners take turns, so each of the
+  // tree's 2 stages moves all of them. d = 2 across nodes, one sender per
+  // node (1e6), 32 * 1e-5 + 524288 / 1e6; d = 1 inside, both ranks at once
+  // (5e7), 32 * 1e-6 + 524288 / 5e7. A column (2 ranks 4 apart) shares
+  // 1024 * 1024 / 4 = 262144 doubles, in 1 stage across nodes, both ranks of
+  // a node sending (5e5): 32 * 1e-5 + 262144 / 5e5.
   const Prediction p = refined_pdgemm(1024, 1024, 1024, 2, 4, 64, 32, 1, hand());
-  expect_rel(p.comm_s, (32e-5 + 0.196608) + (32e-6 + 0.00393216) + (32e-5 + 0.262144));
+  expect_rel(p.comm_s, (32e-5 + 0.524288) + (32e-6 + 0.01048576) + (32e-5 + 0.524288));
   expect_rel(p.comp_s, 2.0 * 1024 * 1024 * 1024 / 8 * 1e-9);
 }
 
