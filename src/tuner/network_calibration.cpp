@@ -18,7 +18,7 @@ constexpr int kTag = 4711;
 constexpr std::int64_t kLatencyMaxBytes = 64;        // sizes whose median is lambda
 constexpr std::int64_t kLargeMinBytes = 64 * 1024;   // sizes fitted for tau_pingpong
 constexpr std::int64_t kBatchBytes = 4 << 20;        // bytes moved per timed ping-pong batch
-constexpr std::int64_t kAlltoallBatchBytes = 16 << 20;
+constexpr std::int64_t kAlltoallBatchBytes = 16 << 20;  // bytes each rank sends per rep of the all-to-all
 constexpr double kBatchSeconds = 0.02;               // the longest timed batch a slow link may make
 constexpr std::int64_t kFlowBytes = 4 << 20;         // a message of the node-link and backbone flows
 
@@ -134,12 +134,15 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
       MMBENCH_MPI(MPI_Alltoall(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, comm));
     };
     call();  // warm-up
-    std::vector<double> times(static_cast<std::size_t>(reps));
+    // Each call timed alone, between barriers: an algorithm's exchanges
+    // (a ring shift, a tpMM swap, a Strassen transfer) each start from a
+    // network that was idle while the ranks computed. Back to back, on a
+    // rate-limited TCP link each direction's acknowledgements queue behind
+    // the other direction's data, and the calls read lower than any one
+    // exchange of an algorithm sees (docs/method.md §8.2).
+    std::vector<double> times;
     const Comm all = Comm::view(comm);
-    for (int r = 0; r < reps; ++r)
-      times[static_cast<std::size_t>(r)] = time_max_over_ranks(all, [&] {
-        for (int i = 0; i < iters; ++i) call();
-      }) / iters;
+    for (int r = 0; r < reps * iters; ++r) times.push_back(time_max_over_ranks(all, call));
     AlltoallPoint pt;
     pt.bytes_per_pair = bytes;
     pt.seconds = summarize(times).median;
