@@ -137,9 +137,9 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
     // Each call timed alone, between barriers: an algorithm's exchanges
     // (a ring shift, a tpMM swap, a Strassen transfer) each start from a
     // network that was idle while the ranks computed. Back to back, on a
-    // rate-limited TCP link each direction's acknowledgements queue behind
-    // the other direction's data, and the calls read lower than any one
-    // exchange of an algorithm sees (docs/method.md §8.2).
+    // rate-limited TCP link the calls read lower than any one exchange of
+    // an algorithm sees (likely each direction's acknowledgements queuing
+    // behind the other direction's data; docs/method.md §8.2).
     std::vector<double> times;
     const Comm all = Comm::view(comm);
     for (int r = 0; r < reps * iters; ++r) times.push_back(time_max_over_ranks(all, call));
