@@ -6,12 +6,25 @@
 # profile is a fresh one with every compute price made 10x slower (as if the
 # machine had sped up 10x since the tune). No timing goal: the bounds are
 # 2x to 2.5x from what is expected; the 2-thread peer at n = 512 on this
-# 2-core VM has run 1.6x slower than usual once.
+# 2-core VM has run 1.6x slower than usual once, and 2x (two CI runs in a
+# row): the timed part is tried twice, from a fresh tune each time.
 #   stale_profile.sh MPIRUN MMBENCH DIR
 set -u
 mpirun=$1; mm=$2; dir=$3/stale-profile
 rm -rf "$dir"; mkdir -p "$dir"
 run2() { "$mpirun" -n 2 "$mm" "$@"; }
+check_run() {  # PROFILE CSV -> prints profile_check's speed and stale; the run's stderr in $dir/err
+  run2 run --algo dgemm,ring --n 512 --reps 3 --profile "$1" --csv "$2" --quiet >/dev/null 2>"$dir/err" ||
+    { cat "$dir/err"; echo "FAIL: run with $1"; exit 1; }
+  python3 -c "import json, sys; c = json.load(open('$2.json'))['runs'][-1]['profile_check']; print(c['speed'], c['stale'])"
+}
+
+# The timed part: tune, the stale check, the refresh, the check after it.
+# It compares runs with a tune made a minute before, and this VM's speed
+# has swung 2x within minutes (the same ctest took 917 s and 293 s half an
+# hour apart), so a failed attempt is made once more from a fresh tune; a
+# profile check that is broken fails both.
+timed_part() (
 run2 tune --n 512 --passes 3 --reps 2 --no-lb-check --no-blas-probe --no-kernel-model --no-packed-tune --no-local \
   --profile "$dir/fresh.json" --csv "$dir/profile.csv" --quiet >"$dir/tune.out" 2>&1 ||
   { cat "$dir/tune.out"; echo "FAIL: tune"; exit 1; }
@@ -30,11 +43,6 @@ json.dump(p, open(sys.argv[2], "w"), indent=2)
 PY
 [ $? = 0 ] || { echo "FAIL: making the stale profile"; exit 1; }
 
-check_run() {  # PROFILE CSV -> prints profile_check's speed and stale; the run's stderr in $dir/err
-  run2 run --algo dgemm,ring --n 512 --reps 3 --profile "$1" --csv "$2" --quiet >/dev/null 2>"$dir/err" ||
-    { cat "$dir/err"; echo "FAIL: run with $1"; exit 1; }
-  python3 -c "import json, sys; c = json.load(open('$2.json'))['runs'][-1]['profile_check']; print(c['speed'], c['stale'])"
-}
 
 read -r speed stale < <(check_run "$dir/stale.json" "$dir/stale.csv")
 cat "$dir/err"
@@ -54,6 +62,8 @@ read -r speed stale < <(check_run "$dir/stale.json" "$dir/refreshed.csv")
 echo "refreshed profile: speed $speed, stale $stale"
 python3 -c "import sys; sys.exit(0 if 0.5 < $speed < 2 else 1)" ||
   { cat "$dir/err"; echo "FAIL: after the refresh the peer still runs ${speed}x the profile's prediction"; exit 1; }
+)
+timed_part || { echo "stale_profile: the first attempt failed (above); once more from a fresh tune"; timed_part; } || exit 1
 
 # A refresh needs a profile: exit 2, one line naming the file.
 out=$(run2 tune --refresh --profile "$dir/none.json" 2>&1); rc=$?
