@@ -18,7 +18,7 @@ constexpr int kTag = 4711;
 constexpr std::int64_t kLatencyMaxBytes = 64;        // sizes whose median is lambda
 constexpr std::int64_t kLargeMinBytes = 64 * 1024;   // sizes fitted for tau_pingpong
 constexpr std::int64_t kBatchBytes = 4 << 20;        // bytes moved per timed ping-pong batch
-constexpr std::int64_t kAlltoallBatchBytes = 16 << 20;  // bytes each rank sends per rep of the all-to-all
+constexpr std::int64_t kAlltoallRepBytes = 16 << 20;  // bytes each rank sends per rep of the all-to-all
 constexpr double kBatchSeconds = 0.02;               // the longest timed batch a slow link may make
 constexpr std::int64_t kFlowBytes = 4 << 20;         // a message of the node-link and backbone flows
 
@@ -129,7 +129,7 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
     // Each rank sends bytes * (p - 1) to the others per call (its own block
     // is a local copy and not counted, as in COMMS3's per-rank rate).
     const std::int64_t sent = bytes * (p - 1);
-    const int iters = static_cast<int>(std::clamp<std::int64_t>(kAlltoallBatchBytes / sent, 2, 100));
+    const int calls_per_rep = static_cast<int>(std::clamp<std::int64_t>(kAlltoallRepBytes / sent, 2, 100));
     auto call = [&] {
       MMBENCH_MPI(MPI_Alltoall(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, comm));
     };
@@ -142,7 +142,7 @@ std::vector<AlltoallPoint> alltoall(MPI_Comm comm, int p, const std::vector<std:
     // behind the other direction's data; docs/method.md §8.2).
     std::vector<double> times;
     const Comm all = Comm::view(comm);
-    for (int r = 0; r < reps * iters; ++r) times.push_back(time_max_over_ranks(all, call));
+    for (int r = 0; r < reps * calls_per_rep; ++r) times.push_back(time_max_over_ranks(all, call));
     AlltoallPoint pt;
     pt.bytes_per_pair = bytes;
     pt.seconds = summarize(times).median;
