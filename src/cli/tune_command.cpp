@@ -225,6 +225,7 @@ void print_network_summary(const profile::MachineProfile& prof) {
                    ? " (levels equal: the models price one level)"
                    : " (one level measured: the models price one level until both are known; "
                      "scripts/profile_network_from_platform.py adds a cluster's)");
+  if (prof.shift_overlap.measured) fmt::print("  overlap: {}\n", profile::describe(prof.shift_overlap));
   if (!prof.network_measured) fmt::print("  network: not measured (one rank)\n");
   fmt::print(
       "  matrix addition: {:.3g} GB/s per rank; fresh memory written {:.3g} GB/s per rank (first touch); "

@@ -52,6 +52,10 @@ struct MachineParams {
   // the same rounds (tune's packed step, the best blocking). 0 = not
   // measured: packed products are priced at DGEMM's rate.
   double packed_speed = 0;
+  // The fraction of a transfer that moves while the ranks compute between
+  // MPI_Testall calls (tuner/shift_overlap.hpp): ring hides this much of
+  // each step's shorter part behind the longer one. 1 = not measured: all.
+  double shift_overlap = 1;
   // The two-level network (model/two_level_network.hpp); ranks_per_node 0,
   // or levels that do not differ: one level, priced as above.
   TwoLevelNetwork network;

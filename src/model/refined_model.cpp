@@ -212,9 +212,12 @@ Prediction refined_ring(double m, double n, double k, int p, int threads, const 
   const double chunks = double(space::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim));
   const double step = chunks * refined_local_time(bm, std::ceil(bn / chunks), k, threads, lk, mp);
   // Every rank shifts at once; the step waits for the slowest shift (on a
-  // two-level network the one that leaves a node).
+  // two-level network the one that leaves a node). Of the shorter of shift
+  // and multiply, the measured overlap fraction is hidden behind the longer
+  // (1: max(shift, step); 0: their sum, e.g. a TCP stack on the rank's core).
   const double shift = traffic_time(k * bn, ring_shift_traffic(p, mp.network.ranks_per_node), p, mp);
-  return {(p - 1) * std::max(0.0, shift - step), (p - 1) * step + whole};
+  const double hidden = std::clamp(mp.shift_overlap, 0.0, 1.0) * std::min(shift, step);
+  return {(p - 1) * (shift - hidden), (p - 1) * step + whole};
 }
 
 // Eqs. 2.14/2.15: p DGEMMs, p - 1 swaps, no overlap.

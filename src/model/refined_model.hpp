@@ -20,7 +20,8 @@
 //   their messages cross and the flows sharing their links instead
 //   (model/network_traffic.hpp): ring's shift, tpMM's swaps by distance,
 //   PDGEMM's and 2.5D's broadcast stages, Strassen's exchange phases.
-// - Overlap where the code overlaps (Ring: max(shift, DGEMM) per step).
+// - Overlap where the code overlaps (Ring: max(shift, DGEMM) per step, as
+//   far as tune measured transfers to move during computation).
 // - Local Strassen levels priced level by level with their additions
 //   (refined_local_time), not as a flat 8/7 per level.
 // - Actual group sizes (Q7: space::q7_group_sizes or the split the run
@@ -153,10 +154,12 @@ double refined_local_time(double m, double n, double k, int threads, const Local
 // Ring on p ranks, C (m x n) = A (m x k) B (k x n), b_m = ceil(m/p),
 // b_n = ceil(n/p) (the first ranks' blocks are the largest), thesis eqs.
 // 2.12/2.13 with the overlap of the code (ring.cpp overlaps the shift with
-// the DGEMM of the same step):
-//   step = dgemm(b_m, b_n, k),  shift = message(k * b_n)
-//   total = (p-1) * max(step, shift) + step    (the last step has no shift)
-// comp_s = p * step, comm_s = (p-1) * max(0, shift - step).
+// the DGEMM of the same step), as far as the transport lets it:
+//   step = dgemm(b_m, b_n, k),  shift = message(k * b_n),
+//   hidden = mp.shift_overlap * min(step, shift)   (measured by tune; 1 if not)
+//   total = (p-1) * (step + shift - hidden) + step    (the last step has no shift)
+// comp_s = p * step, comm_s = (p-1) * (shift - hidden); with overlap 1 that
+// is (p-1) * max(0, shift - step), with 0 the plain sum.
 // The local multiplies use the kernel lk (plain DGEMM by default).
 Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
                         const LocalKernel& lk = {});

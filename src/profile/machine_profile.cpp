@@ -196,6 +196,7 @@ MachineProfile from_json(const json& doc, const std::string& origin) {
   p.two_regime.break_bytes = r.non_negative(r.integer(tr, "two_regime.break_bytes"), "two_regime.break_bytes");
 
   if (doc.contains("network_levels")) p.network_levels = network_levels_from_json(doc.at("network_levels"), origin);
+  if (doc.contains("shift_overlap")) p.shift_overlap = shift_overlap_from_json(doc.at("shift_overlap"), origin);
 
   p.add_bytes_per_s = r.non_negative(r.number(doc, "add_bandwidth_bytes_per_s"), "add_bandwidth_bytes_per_s");
 
@@ -358,6 +359,7 @@ json to_json(const MachineProfile& p) {
                        {"rendezvous_tau_doubles_per_s", p.two_regime.rendezvous_tau},
                        {"break_bytes", p.two_regime.break_bytes}};
   if (p.network_levels.present) doc["network_levels"] = network_levels_to_json(p.network_levels);
+  if (p.shift_overlap.measured) doc["shift_overlap"] = shift_overlap_to_json(p.shift_overlap);
   doc["add_bandwidth_bytes_per_s"] = p.add_bytes_per_s;
   doc["strassen_crossover"] = {
       {"local_l1_n", p.strassen_l1_n}, {"local_l2_n", p.strassen_l2_n}, {"largest_n_tried", p.strassen_tried_n}};
@@ -472,6 +474,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
   }
   if (profile.packed.measured) m.packed_speed = profile.packed.packed_mflops / profile.packed.blas_mflops;
   if (profile.network_levels.present) m.network = profile.network_levels.levels;
+  if (profile.shift_overlap.measured) m.shift_overlap = profile.shift_overlap.fraction;
   return m;
 }
 

@@ -61,6 +61,7 @@
 #include "profile/lb_curve_record.hpp"
 #include "profile/network_levels_record.hpp"
 #include "profile/packed_tune_record.hpp"
+#include "profile/shift_overlap_record.hpp"
 
 namespace mmbench::profile {
 
@@ -154,6 +155,9 @@ struct MachineProfile {
   // The two-level network (profile/network_levels_record.hpp, key
   // "network_levels"); present = false: none (one level, as before).
   NetworkLevelsRecord network_levels;
+  // How much of a transfer moves while the ranks compute (profile/shift_overlap_record.hpp,
+  // key "shift_overlap"); measured = false: none (taken as fully hidden, as before).
+  ShiftOverlapRecord shift_overlap;
 
   double add_bytes_per_s = 0;  // C = A + B, 24 bytes per element; 0 = not measured
   // The same addition on rank 0 alone, split over add_threads threads (the

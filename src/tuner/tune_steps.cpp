@@ -204,6 +204,27 @@ Timed<NetworkCalibration> calibrate(Session& s) {
   return out;
 }
 
+Timed<ShiftOverlap> measure_overlap(Session& s, const NetworkCalibration& net) {
+  Timed<ShiftOverlap> out;
+  if (s.ranks < 2) return out;
+  const double t0 = MPI_Wtime();
+  // Ranks 0 and 1 are the inter-node pair unless they share a node; then
+  // the other level's partner is (calibrate_network found it).
+  int partner = 1;
+  if (net.nodes >= 2 && net.pingpong_same_node && net.other_partner > 0) partner = net.other_partner;
+  const bool across = net.nodes >= 2 && !(partner == 1 && net.pingpong_same_node);
+  // A difference of two sums of noisy times: more rounds than the ping-pong's.
+  out.value = measure_shift_overlap(s.comm, partner, across, std::max(9, s.options.network_reps));
+  out.seconds = MPI_Wtime() - t0;
+  const ShiftOverlap& o = out.value;
+  s.say(fmt::format(
+      "overlap: ranks 0 and {} ({}), {} MiB each way: alone {:.3g} s, 4 chunks of {} DGEMMs alone {:.3g} s, "
+      "together {:.3g} s: {:.2f} of the shorter hidden ({:.1f} s)",
+      partner, across ? "two nodes" : "one node", o.bytes >> 20, o.exchange_s, o.chunk_dgemms, o.compute_s, o.both_s,
+      o.fraction, out.seconds));
+  return out;
+}
+
 Timed<AddBandwidth> measure_add(Session& s) {
   Timed<AddBandwidth> out;
   const double t0 = MPI_Wtime();

@@ -23,6 +23,7 @@
 #include "tuner/lb_rule.hpp"
 #include "tuner/local_crossover.hpp"
 #include "tuner/network_calibration.hpp"
+#include "tuner/shift_overlap.hpp"
 #include "profile/packed_tune_record.hpp"
 #include "profile/peak_record.hpp"
 #include "tuner/threaded_dgemm.hpp"
@@ -130,6 +131,12 @@ RecordedLb record_lb(Session& s, const LbChecks& checks, const RobustLb& rule);
 // Step 3: the network.
 Timed<NetworkCalibration> calibrate(Session& s);
 
+// Step 3b: does a transfer move while the ranks compute (ring's pattern,
+// tuner/shift_overlap.hpp)? Between rank 0 and its first rank on another
+// node where the job spans nodes (ring's slowest shift crosses them), else
+// ranks 0 and 1; nothing with one rank.
+Timed<ShiftOverlap> measure_overlap(Session& s, const NetworkCalibration& net);
+
 // Step 4: the memory bandwidth of an addition.
 Timed<AddBandwidth> measure_add(Session& s);
 
@@ -158,6 +165,7 @@ struct Measurements {
   Timed<LbChecks> check;
   RecordedLb lb;  // the lb, its curve and panels the profile records
   Timed<NetworkCalibration> net;
+  Timed<ShiftOverlap> overlap;
   Timed<AddBandwidth> add;
   Timed<LocalCrossover> cross;
   ThreadsStep threads;

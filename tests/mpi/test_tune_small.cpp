@@ -274,9 +274,17 @@ void run(int ranks) {
             "network_levels: the ping-pong is the intra-node level");
       check(lv.levels.intra_tau_concurrent > 0, "network_levels: the node's exchange at once measured");
       check(lv.levels.inter.tau == 0 && !m.network.two_level(), "network_levels: one node, one level priced");
+      // The overlap step ran between ranks 0 and 1, on this one node, and
+      // the models get its fraction.
+      const ShiftOverlapRecord& ov = p.shift_overlap;
+      check(ov.measured && ov.partner == 1 && !ov.across_nodes && ov.bytes == 4 << 20 && ov.exchange_s > 0 &&
+                ov.compute_s > 0 && ov.both_s > 0 && ov.fraction >= 0 && ov.fraction <= 1 &&
+                m.shift_overlap == ov.fraction,
+            "shift_overlap: " + describe(ov));
     } else {
       check(!p.network_measured && p.latency_s == 0 && p.tau_alltoall == 0, "no network with one rank");
       check(!p.network_levels.present, "no network_levels with one rank");
+      check(!p.shift_overlap.measured && to_params(p).shift_overlap == 1, "no shift_overlap with one rank");
     }
 
     // The CSV: the documented header and one row per profile point.

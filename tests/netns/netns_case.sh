@@ -50,6 +50,9 @@ print("network_levels:", json.dumps(levels)[:600])
 assert levels["nodes"] == 2, f"nodes {levels['nodes']}, expected 2"
 assert levels["inter_node"]["tau_doubles_per_s"] > 0 and levels["inter_node"]["latency_s"] > 0, "no inter-node level"
 assert "measured" in levels["source"], levels["source"]
+overlap = profile["shift_overlap"]
+print("shift_overlap:", json.dumps(overlap))
+assert overlap["across_nodes"] and 0 <= overlap["fraction"] <= 1, "overlap not measured across the nodes"
 if sys.argv[2] == "yes":
     assert levels["ranks_per_node"] == 2, levels["ranks_per_node"]
     assert levels["intra_node"]["tau_doubles_per_s"] > 0, "no intra-node level"

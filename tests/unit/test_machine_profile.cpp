@@ -423,6 +423,34 @@ TEST_F(ProfileFile, ProfilesWithoutNetworkLevelsStillLoadAndWriteNone) {
   EXPECT_FALSE(to_params(u).network.two_level());
 }
 
+// tune's overlap step (profile/shift_overlap_record.hpp): written, read back,
+// handed to the models; absent in older profiles, where ring hides all.
+TEST_F(ProfileFile, ShiftOverlapRoundTripsAndReachesTheModels) {
+  MachineProfile p = sample_profile();
+  p.shift_overlap = {true, 3, true, 4 << 20, 0.045, 0.044, 0.085, 0.09};
+  const MachineProfile q = read_profile(write_text("overlap.json", profile_to_json(p)));
+  ASSERT_TRUE(q.shift_overlap.measured);
+  EXPECT_EQ(q.shift_overlap.partner, 3);
+  EXPECT_TRUE(q.shift_overlap.across_nodes);
+  EXPECT_EQ(q.shift_overlap.bytes, 4 << 20);
+  EXPECT_EQ(q.shift_overlap.both_s, 0.085);
+  EXPECT_EQ(profile_to_json(q), profile_to_json(p));
+  EXPECT_EQ(to_params(q).shift_overlap, 0.09);
+  // Without the key: not measured, fully hidden, nothing written.
+  const MachineProfile old = read_profile(write_text("nooverlap.json", sample_json().dump()));
+  EXPECT_FALSE(old.shift_overlap.measured);
+  EXPECT_EQ(to_params(old).shift_overlap, 1.0);
+  EXPECT_FALSE(nlohmann::json::parse(profile_to_json(old)).contains("shift_overlap"));
+  // A fraction outside [0, 1] names the field.
+  nlohmann::json doc = nlohmann::json::parse(profile_to_json(p));
+  doc["shift_overlap"]["fraction"] = 1.5;
+  std::string msg = error_of(write_text("over.json", doc.dump()));
+  EXPECT_NE(msg.find("'shift_overlap.fraction'"), std::string::npos) << msg;
+  doc["shift_overlap"]["fraction"] = -0.1;
+  msg = error_of(write_text("under.json", doc.dump()));
+  EXPECT_NE(msg.find("'shift_overlap.fraction'"), std::string::npos) << msg;
+}
+
 TEST_F(ProfileFile, NetworkLevelsAreValidated) {
   auto damaged = [&](const std::string& name, const std::function<void(nlohmann::json&)>& damage) {
     MachineProfile p = sample_profile();

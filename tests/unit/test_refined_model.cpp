@@ -140,6 +140,28 @@ TEST(RefinedRing, ShiftHiddenBehindStep) {
   expect_rel(r.total(), 0.5);
 }
 
+// The overlap tune measured (tuner/shift_overlap.hpp) decides how much of
+// the shorter part is hidden. Same case as ShiftLongerThanStep: step 0.125,
+// shift 0.251 per step, 3 steps with a shift.
+//   overlap 0:   comm 3 * 0.251 = 0.753 (the plain sum: 1.253 in all);
+//   overlap 0.5: comm 3 * (0.251 - 0.5 * 0.125) = 0.5655;
+//   overlap 1:   comm 3 * (0.251 - 0.125) = 0.378, as without the measurement.
+TEST(RefinedRing, HidesTheMeasuredShareOfTheShorterPart) {
+  MachineParams mp = synthetic();
+  mp.shift_overlap = 0;
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.753);
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).total(), 1.253);
+  mp.shift_overlap = 0.5;
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.5655);
+  mp.shift_overlap = 1;
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.378);
+  // A shift shorter than the step (0.026 < 0.125) with nothing hidden:
+  // 3 * 0.026 exposed.
+  mp.tau = 1e7;
+  mp.shift_overlap = 0;
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 3 * 0.026);
+}
+
 TEST(RefinedRing, UnevenBlocksUseTheLargest) {
   // m = n = k = 10, p = 4: blocks 3, 3, 2, 2 -> step = 2 * 3 * 3 * 10 * 1e-9 = 1.8e-7;
   // shift = 1e-3 + 10 * 3 / 1e6 = 1.03e-3; comm = 3 * (1.03e-3 - 1.8e-7).

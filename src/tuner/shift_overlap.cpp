@@ -1,0 +1,107 @@
+#include "tuner/shift_overlap.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/machine/blas.hpp"
+#include "core/matrix/generate.hpp"
+#include "core/mpi/comm.hpp"
+#include "core/mpi/mpi_check.hpp"
+#include "core/stats/timing.hpp"
+
+namespace mmbench::tuner {
+
+namespace {
+
+constexpr int kTag = 4721;
+constexpr std::int64_t kDgemmN = 128;  // one DGEMM of a chunk: 4.2 MFLOP, tens of microseconds on a modern core
+constexpr int kChunks = 4;             // as ring's widest blocks (space/ring_chunks.hpp)
+
+}  // namespace
+
+ShiftOverlap measure_shift_overlap(MPI_Comm comm_handle, int partner, bool across_nodes, int reps) {
+  const Comm comm = Comm::view(comm_handle);
+  ShiftOverlap out;
+  if (comm.size() < 2) return out;
+  if (partner < 1 || partner >= comm.size() || reps < 1)
+    throw std::invalid_argument("shift overlap: partner " + std::to_string(partner) + " of " +
+                                std::to_string(comm.size()) + " ranks, reps " + std::to_string(reps) +
+                                ": needs 1 <= partner < ranks, reps >= 1");
+  const int me = comm.rank();
+  const bool in_pair = me == 0 || me == partner;
+  const int peer = me == 0 ? partner : 0;
+  const std::size_t count = in_pair ? static_cast<std::size_t>(kOverlapBytes) : 0;
+  std::vector<char> send(count, 1), recv(count, 0);
+  const std::size_t nn = in_pair ? static_cast<std::size_t>(kDgemmN * kDgemmN) : 0;
+  std::vector<double> a(nn), b(nn), c(nn, 0.0);
+  for (std::size_t i = 0; i < nn; ++i) {
+    a[i] = matrix_entry(static_cast<std::int64_t>(i % kDgemmN), static_cast<std::int64_t>(i / kDgemmN), 21);
+    b[i] = matrix_entry(static_cast<std::int64_t>(i % kDgemmN), static_cast<std::int64_t>(i / kDgemmN), 22);
+  }
+  MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  auto post = [&] {
+    MMBENCH_MPI(MPI_Irecv(recv.data(), static_cast<int>(count), MPI_BYTE, peer, kTag, comm.get(), &req[0]));
+    MMBENCH_MPI(MPI_Isend(send.data(), static_cast<int>(count), MPI_BYTE, peer, kTag, comm.get(), &req[1]));
+  };
+  auto wait = [&] { MMBENCH_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE)); };
+  int per_chunk = 1;
+  // The chunks, testing the exchange between them as ring does.
+  auto chunks = [&](bool testing) {
+    for (int ch = 0; ch < kChunks; ++ch) {
+      for (int i = 0; i < per_chunk; ++i)
+        dgemm(kDgemmN, kDgemmN, kDgemmN, a.data(), kDgemmN, b.data(), kDgemmN, 0.0, c.data(), kDgemmN);
+      if (testing) {
+        int done = 0;
+        MMBENCH_MPI(MPI_Testall(2, req, &done, MPI_STATUSES_IGNORE));
+      }
+    }
+  };
+  auto exchange = [&] {
+    post();
+    wait();
+  };
+  auto both = [&] {
+    post();
+    chunks(true);
+    wait();
+  };
+  auto timed = [&](const std::function<void()>& f) { return time_max_over_ranks(comm, f, in_pair); };
+
+  // Size the chunks: the four of them about as long as the exchange alone
+  // (rank 0 decides; every rank learns it).
+  timed(exchange);  // connection set-up, first touch
+  const double x0 = timed(exchange);
+  double one = timed([&] { chunks(false); }) / kChunks;  // per_chunk is 1 here
+  one = std::max(one, 1e-6);
+  per_chunk = static_cast<int>(std::clamp(x0 / kChunks / one, 1.0, 10000.0));
+  MMBENCH_MPI(MPI_Bcast(&per_chunk, 1, MPI_INT, 0, comm.get()));
+
+  // Each round times the three back to back; the fraction is the median of
+  // the rounds' own fractions (a difference of sums is noisier than its
+  // parts, and a round's three ran in the same second).
+  std::vector<double> xs, cs, bs, fs;
+  for (int r = 0; r < reps; ++r) {
+    xs.push_back(timed(exchange));
+    cs.push_back(timed([&] { chunks(false); }));
+    bs.push_back(timed(both));
+    const double shorter = std::min(xs.back(), cs.back());
+    fs.push_back(shorter > 0 ? std::clamp((xs.back() + cs.back() - bs.back()) / shorter, 0.0, 1.0) : 1.0);
+  }
+  double v[4] = {summarize(xs).median, summarize(cs).median, summarize(bs).median, summarize(fs).median};
+  MMBENCH_MPI(MPI_Bcast(v, 4, MPI_DOUBLE, 0, comm.get()));
+  out.measured = true;
+  out.partner = partner;
+  out.across_nodes = across_nodes;
+  out.bytes = kOverlapBytes;
+  out.chunk_dgemms = per_chunk;
+  out.exchange_s = v[0];
+  out.compute_s = v[1];
+  out.both_s = v[2];
+  out.fraction = v[3];
+  return out;
+}
+
+}  // namespace mmbench::tuner
