@@ -143,6 +143,21 @@ gen_sim_validation_xeon16() {
   validation_report results/sim-validation-xeon16-20261126 xeon16
 }
 
+gen_sim_validation_xeon16_p16() {
+  validation_report results/sim-validation-xeon16-p16-20261128 xeon16
+}
+gen_xeon16_p16_ladders() {
+  local d=results/xeon16-p16-20261128
+  recorded "$d/call2/lb-ladder-p16-tune2048.csv"
+  local f
+  for f in call1/lb-ladder-p16.csv call2/lb-ladder-p16-tune2048.csv call2/lb-ladder-p16-tune4096.csv; do
+    echo
+    echo "\`$f\`:"
+    echo
+    python3 scripts/bench/lb_ladder_summary.py "$d/$f"
+  done
+}
+
 gen_xeon16_runs() {
   local d=results/xeon16-device-20261126
   recorded "$d/run-p16.csv"

@@ -23,3 +23,5 @@ export OMPI_MCA_mca_base_component_show_load_errors=0
 # may be missing there).
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mtl=^ofi,psm2 OMPI_MCA_osc=^ucx
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# PMIx warns at every launch that the machine has no zlib.
+export PMIX_MCA_pcompress_base_silence_warning=1
