@@ -51,6 +51,17 @@ std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, in
     }
     add(even_at_least_2(v));
   }
+  // Where the width cut the ladder short (a rule's lb at or above the width,
+  // as at the smaller sizes of the lb curve), the free places go below it,
+  // down to the reference: on 16 ranks a tune at n = 4096 (rule 604) checked
+  // only 256 and 512 at n = 2048, and lb 128 ran 1.08x faster there
+  // (docs/results.md, "xeon16, third visit").
+  // Example: rule 604, width 512, 4 places -> 256, 512, then 128, 64.
+  for (double v = static_cast<double>(r) / 4.0; static_cast<int>(ladder.size()) < max_ladder; v /= 2.0) {
+    const std::int64_t lb = even_at_least_2(v);
+    if (lb <= kScalapackDefaultLb) break;
+    add(lb);
+  }
   std::vector<std::int64_t> out = ladder;
   if (std::find(out.begin(), out.end(), kScalapackDefaultLb) == out.end()) out.push_back(kScalapackDefaultLb);
   std::sort(out.begin(), out.end());

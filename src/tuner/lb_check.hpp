@@ -11,7 +11,8 @@
 // tuner asks PDGEMM.
 //
 // Candidates (lb_ladder): the rule's lb r, r/2 and r x 2, x 4, ... (factor 2)
-// up to a width, at most 6, plus the library's default 32 as the reference.
+// up to a width, at most 6, plus the library's default 32 as the reference;
+// where the width leaves places free, r/4, r/8, ... above 32 take them.
 // The tuner asks for four of them up to one panel per process share, and the
 // default 8-panel cap of the size (lb_candidates below). Example: r = 78,
 // width 2048 -> 32 (reference), 40, 78, 156, 312, 624, 1248.
@@ -61,6 +62,7 @@ namespace mmbench::tuner {
 // Examples: (78, 2048) -> 32, 40, 78, 156, 312, 624, 1248
 //           (64, 2048) -> 32, 64, 128, 256, 512, 1024
 //           (16, 64)   -> 8, 16, 32, 64
+//           (604, 512, 4) -> 32, 64, 128, 256, 512 (r clamped to 512)
 std::vector<std::int64_t> lb_ladder(std::int64_t rule_lb, std::int64_t width, int max_ladder = 6,
                                     double factor = 2.0);
 

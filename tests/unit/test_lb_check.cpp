@@ -20,17 +20,21 @@ TEST(LbLadder, DocumentedExamples) {
   EXPECT_EQ(lb_ladder(78, 2048), (V{32, 40, 78, 156, 312, 624, 1248}));
   EXPECT_EQ(lb_ladder(64, 2048), (V{32, 64, 128, 256, 512, 1024}));
   EXPECT_EQ(lb_ladder(16, 64), (V{8, 16, 32, 64}));
+  EXPECT_EQ(lb_ladder(604, 512, 4), (V{32, 64, 128, 256, 512}));
 }
 
 TEST(LbLadder, CapsAtTheWidthAndKeepsTheReference) {
   // 190: 96, 190, 380, 760, 1520, then 3040 > 2048 -> the width itself.
   EXPECT_EQ(lb_ladder(190, 2048), (V{32, 96, 190, 380, 760, 1520, 2048}));
-  // A rule's lb at the width: r/2 and r only; 32 is always there.
-  EXPECT_EQ(lb_ladder(1024, 1024), (V{32, 512, 1024}));
+  // A rule's lb at the width: r/2 and r, then the free places below:
+  // r/4, r/8, r/16 (32, the reference, is always there).
+  EXPECT_EQ(lb_ladder(1024, 1024), (V{32, 64, 128, 256, 512, 1024}));
+  // The free places stop above the reference.
+  EXPECT_EQ(lb_ladder(128, 128), (V{32, 64, 128}));
   // A tiny problem: the reference stays even above the width.
   EXPECT_EQ(lb_ladder(8, 16), (V{4, 8, 16, 32}));
-  // rule_lb beyond the width is clamped to it.
-  EXPECT_EQ(lb_ladder(5000, 1000), (V{32, 500, 1000}));
+  // rule_lb beyond the width is clamped to it; the places below filled.
+  EXPECT_EQ(lb_ladder(5000, 1000), (V{32, 62, 126, 250, 500, 1000}));
   // Fewer candidates, another factor.
   EXPECT_EQ(lb_ladder(100, 4096, 3, 1.5), (V{32, 50, 100, 150}));
   EXPECT_THROW(lb_ladder(0, 64), std::invalid_argument);
@@ -115,8 +119,12 @@ TEST(LbCandidates, UpToOnePanelPerShareWithTheCapAnd32) {
   // n = 4096 on 1 x 2, nb 64: width 2048, cap 256; rule 78 -> 40, 78, 156, 312.
   EXPECT_EQ(lb_candidates(78, 4096, 1, 2, 64), (std::vector<std::int64_t>{32, 40, 78, 156, 256, 312}));
   // n = 1024: width 512, cap 64: rule 420 -> 210, 420 and 2 x 420 clamped to
-  // the width 512.
-  EXPECT_EQ(lb_candidates(420, 1024, 1, 2, 64), (std::vector<std::int64_t>{32, 64, 210, 420, 512}));
+  // the width 512; the fourth place goes below: 420 / 4 = 105 -> 106.
+  EXPECT_EQ(lb_candidates(420, 1024, 1, 2, 64), (std::vector<std::int64_t>{32, 64, 106, 210, 420, 512}));
+  // The check that missed the best lb on 16 ranks (docs/results.md,
+  // "xeon16, third visit"): n = 2048 on 4 x 4, rule 604 (tuned at 4096):
+  // width 512, cap 64 -> 256, 512, then 128 (it checked 32, 64, 256, 512).
+  EXPECT_EQ(lb_candidates(604, 2048, 4, 4, 64), (std::vector<std::int64_t>{32, 64, 128, 256, 512}));
 }
 
 TEST(LbCurveSizes, AQuarterAndAHalfWhereLargeEnough) {
