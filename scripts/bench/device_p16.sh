@@ -15,7 +15,8 @@
 # device tool brings back only a few files), so a step cut off loses only
 # itself. With several TUNE_NS, each tune gets its own ladder; the sweeps
 # follow the first tune, as its profile's measurement.
-#   TUNE_NS ("2048"), NS (2048,4096,8192), LBS (32,64,128,256,512), ROUNDS (3)
+#   TUNE_NS ("2048"), NS (2048,4096,8192), LBS (32,64,128,256,512), ROUNDS (3),
+#   SWEEPS (1; 0 leaves the sweeps out)
 set -u
 cd "$(dirname "$0")/../.."
 source scripts/bench/device_env.sh
@@ -44,7 +45,7 @@ for tn in $TUNE_NS; do
   step "lb ladder p=16 n=$NS lb=$LBS,auto, $ROUNDS rounds, profile tuned at n=$tn"
   say timeout 200 "${mpi[@]}" -n 16 build/mmbench run --algo pdgemm --n "$NS" --lb "$LBS,auto" --profile "$prof" \
     --reps "$ROUNDS" --warmup 1 --csv "$W/lb-ladder-p16-tune$tn.csv" --quiet
-  [ $first = 1 ] || continue
+  [ $first = 1 ] && [ "${SWEEPS:-1}" = 1 ] || continue
   first=0
   # The sweep of sim-validation-xeon16-20261126, measured again (same
   # options and order seed as sim_validation.py's real step).
