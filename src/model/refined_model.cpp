@@ -252,6 +252,13 @@ namespace {
 // its link; the same down a column. Example: R = 2 on 2 x 4: a row's tree
 // has 2 stages, the first across nodes (one sender per node), the second
 // inside them; a column's 1 stage crosses nodes (both ranks of a node send).
+// The broadcast steps of PDGEMM's lb panels: one per panel; a panel wider
+// than the cap (fewer than kLbPanelsPerProcess per share) is gathered from
+// several owners, one broadcast each, so no fewer than max(pr, pc) steps.
+double pdgemm_steps(double panels, int lb, double cap, int pr, int pc) {
+  return lb <= cap ? panels : std::max(panels, double(std::max(pr, pc)));
+}
+
 double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
                              const MachineParams& mp) {
   const int r = mp.network.ranks_per_node, p = pr * pc;
@@ -263,7 +270,7 @@ double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int n
   const double panels = std::ceil(k / lb);
   const double cap = double(lb_cap(static_cast<std::int64_t>(k), pr, pc, nb));
   if (lb <= cap) return stages(panels);
-  const double steps = std::max(panels, double(std::max(pr, pc)));
+  const double steps = pdgemm_steps(panels, lb, cap, pr, pc);
   const LinkPrice in = intra_price(Traffic{std::min(r, p), 0, 0.0}, mp);
   const LinkPrice out = inter_price(all_ranks_across_traffic(p, r), p, mp);
   auto nodes_spanned = [&](int members, int stride) {
@@ -334,7 +341,7 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   // it. The model above holds with the cap's panel; the difference is
   // exposed time. (Without this price the model ranks wide panels first,
   // where runs find them slower: docs/results.md, the same section.)
-  const double steps = std::max(panels, double(std::max(pr, pc)));
+  const double steps = pdgemm_steps(panels, lb, cap, pr, pc);
   auto ends = [&](double width) {
     return (pc - 1) * refined_message_time(lm * width, mp) + (pr - 1) * refined_message_time(width * ln, mp) +
            refined_dgemm_time(lm, ln, width, threads, mp);
