@@ -150,7 +150,7 @@ gen_xeon16_p16_ladders() {
   local d=results/xeon16-p16-20261128
   recorded "$d/call2/lb-ladder-p16-tune2048.csv"
   local f
-  for f in call1/lb-ladder-p16.csv call2/lb-ladder-p16-tune2048.csv call2/lb-ladder-p16-tune4096.csv; do
+  for f in call1/lb-ladder-p16.csv call2/lb-ladder-p16-tune2048.csv call2/lb-ladder-p16-tune4096.csv call3/lb-ladder-p16-tune4096.csv; do
     echo
     echo "\`$f\`:"
     echo
