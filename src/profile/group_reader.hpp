@@ -1,6 +1,6 @@
 // The reader of the profile's optional groups (profile/peak_record.cpp,
 // kernel_model_record.cpp, network_levels_record.cpp, blas_kernel_record.cpp,
-// core_layout.cpp, packed_tune_record.cpp): one set of checks
+// core_layout.cpp, packed_tune_record.cpp, shift_overlap_record.cpp): one set of checks
 // and one wording for a missing, mistyped or out-of-range field.
 #pragma once
 
