@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <list>
 #include <memory>
+#include <thread>
 
 #include "run/round_statistics.hpp"
 #include "core/machine/affinity.hpp"
@@ -228,6 +230,14 @@ RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::o
       }
       out[i].times.push_back(t);
       times[i].push_back(t);
+      // OpenBLAS's workers spin for a while after a call of several threads
+      // and take a core from whatever runs next: interleaved after the
+      // 2-thread peer, the 2-thread packed GEMM read 0.48-1.04x the BLAS at
+      // n = 1024, steady 0.94x with the workers' spin cut short
+      // (docs/results.md, "OpenBLAS's spinning workers"). Let them stop
+      // before the next configuration is timed, as tune's threaded step does.
+      if (!sim::simulated() && p->plan->as_run(c.opt, world.size()).opt.threads > 1)
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
       if (round == 0) {
         verify_first_run(*p, s, world, out[i]);
         if (world.rank() == 0) out[i].warning = p->plan->warning();
