@@ -4,10 +4,8 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <list>
 #include <memory>
-#include <thread>
 
 #include "run/round_statistics.hpp"
 #include "core/machine/affinity.hpp"
@@ -236,8 +234,7 @@ RoundsResult measure_in_rounds(const std::vector<const Config*>& configs, std::o
       // n = 1024, steady 0.94x with the workers' spin cut short
       // (docs/results.md, "OpenBLAS's spinning workers"). Let them stop
       // before the next configuration is timed, as tune's threaded step does.
-      if (!sim::simulated() && p->plan->as_run(c.opt, world.size()).opt.threads > 1)
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      if (!sim::simulated() && p->plan->as_run(c.opt, world.size()).opt.threads > 1) let_blas_workers_stop_spinning();
       if (round == 0) {
         verify_first_run(*p, s, world, out[i]);
         if (world.rank() == 0) out[i].warning = p->plan->warning();

@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 #include "core/machine/affinity.hpp"
@@ -54,7 +52,7 @@ ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, in
     const double t = time_max_over_ranks(comm, multiply, root);
     if (root) set_blas_threads(1);
     // Let rank 0's BLAS workers stop spinning before anything else is timed.
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    let_blas_workers_stop_spinning();
     return t;
   };
 

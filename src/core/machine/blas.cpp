@@ -3,10 +3,12 @@
 #include <cblas.h>
 
 #include <cctype>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 #include "core/machine/openblas_cores.hpp"
 #include "core/simulation.hpp"
@@ -26,6 +28,8 @@ int blas_threads() { return sim::rank_threads(); }
 void set_blas_threads(int threads) { openblas_set_num_threads(threads); }
 int blas_threads() { return openblas_get_num_threads(); }
 #endif
+
+void let_blas_workers_stop_spinning() { std::this_thread::sleep_for(std::chrono::milliseconds(200)); }
 // openblas_get_config() names the core whose kernels run (a DYNAMIC_ARCH
 // build picks it at load time). OPENBLAS_CORETYPE overrides that choice, and
 // a pinned core can be far slower than the detected one: the AVX2 kernels a

@@ -13,6 +13,10 @@ namespace mmbench {
 // process-global: change it for a stretch of code with ScopedBlasThreads.
 void set_blas_threads(int threads);
 int blas_threads();
+// After a BLAS call of several threads OpenBLAS's workers spin for a while
+// and take cores from whatever runs next; this waits them out (200 ms),
+// before the next thing is timed.
+void let_blas_workers_stop_spinning();
 // openblas_get_config(), which names the running core, plus
 // " (OPENBLAS_CORETYPE=X)" where the environment pins the core.
 std::string blas_config();
