@@ -92,15 +92,8 @@ ShiftOverlap measure_shift_overlap(MPI_Comm comm_handle, int partner, bool acros
   }
   double v[4] = {summarize(xs).median, summarize(cs).median, summarize(bs).median, summarize(fs).median};
   MMBENCH_MPI(MPI_Bcast(v, 4, MPI_DOUBLE, 0, comm.get()));
-  out.measured = true;
-  out.partner = partner;
-  out.across_nodes = across_nodes;
-  out.bytes = kOverlapBytes;
+  out.record = {true, partner, across_nodes, kOverlapBytes, v[0], v[1], v[2], v[3]};
   out.chunk_dgemms = per_chunk;
-  out.exchange_s = v[0];
-  out.compute_s = v[1];
-  out.both_s = v[2];
-  out.fraction = v[3];
   return out;
 }
 

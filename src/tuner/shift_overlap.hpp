@@ -22,22 +22,20 @@
 
 #include <cstdint>
 
+#include "profile/shift_overlap_record.hpp"
+
 namespace mmbench::tuner {
 
 inline constexpr std::int64_t kOverlapBytes = 4 << 20;  // each way: a ring shift of 512 k-rows x 1024 columns
 
 struct ShiftOverlap {
-  bool measured = false;
-  int partner = -1;           // rank 0 and this rank (the inter-node pair where the job spans nodes)
-  bool across_nodes = false;  // the pair sits on two nodes
-  std::int64_t bytes = 0;     // each way
-  int chunk_dgemms = 0;       // DGEMMs of 128 x 128 x 128 per chunk, four chunks
-  double exchange_s = 0, compute_s = 0, both_s = 0;
-  double fraction = 1;  // of min(exchange, compute) hidden; 1 where not measured
+  profile::ShiftOverlapRecord record;  // what the profile keeps (measured = false with one rank)
+  int chunk_dgemms = 0;                // DGEMMs of 128 x 128 x 128 per chunk, four chunks
 };
 
 // Collective over comm; every rank returns rank 0's result. One rank: not
-// measured. partner must be a rank other than 0.
+// measured. partner (rank 0's partner; the inter-node pair where the job
+// spans nodes) must be a rank other than 0.
 ShiftOverlap measure_shift_overlap(MPI_Comm comm, int partner, bool across_nodes, int reps);
 
 }  // namespace mmbench::tuner

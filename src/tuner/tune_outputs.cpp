@@ -163,8 +163,7 @@ profile::MachineProfile assemble_profile(const Session& s, const Measurements& m
                   net.two_regime.rendezvous.latency_s, net.two_regime.rendezvous.tau,
                   net.two_regime.break_bytes};
   if (net.measured) p.network_levels = network_levels_of(net);
-  if (const ShiftOverlap& o = m.overlap.value; o.measured)
-    p.shift_overlap = {true, o.partner, o.across_nodes, o.bytes, o.exchange_s, o.compute_s, o.both_s, o.fraction};
+  p.shift_overlap = m.overlap.value.record;
   p.add_bytes_per_s = add.bytes_per_s;
   p.add_threads = add.threads;
   p.add_threaded_bytes_per_s = add.threaded_bytes_per_s;

@@ -216,12 +216,12 @@ Timed<ShiftOverlap> measure_overlap(Session& s, const NetworkCalibration& net) {
   // A difference of two sums of noisy times: more rounds than the ping-pong's.
   out.value = measure_shift_overlap(s.comm, partner, across, std::max(9, s.options.network_reps));
   out.seconds = MPI_Wtime() - t0;
-  const ShiftOverlap& o = out.value;
+  const profile::ShiftOverlapRecord& o = out.value.record;
   s.say(fmt::format(
       "overlap: ranks 0 and {} ({}), {} MiB each way: alone {:.3g} s, 4 chunks of {} DGEMMs alone {:.3g} s, "
       "together {:.3g} s: {:.2f} of the shorter hidden ({:.1f} s)",
-      partner, across ? "two nodes" : "one node", o.bytes >> 20, o.exchange_s, o.chunk_dgemms, o.compute_s, o.both_s,
-      o.fraction, out.seconds));
+      partner, across ? "two nodes" : "one node", o.bytes >> 20, o.exchange_s, out.value.chunk_dgemms, o.compute_s,
+      o.both_s, o.fraction, out.seconds));
   return out;
 }
 
