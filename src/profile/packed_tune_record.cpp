@@ -3,12 +3,23 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/stats/paired_stats.hpp"
 #include "profile/group_reader.hpp"
 
 namespace mmbench::profile {
 
-local::LeafGemm packed_leaf_choice(double packed_mflops, double blas_mflops) {
-  return packed_mflops > blas_mflops ? local::LeafGemm::packed : local::LeafGemm::blas;
+PackedSpeedup paired_speedup(const std::vector<double>& t_packed, const std::vector<double>& t_blas) {
+  if (t_packed.empty() || t_packed.size() != t_blas.size())
+    throw std::invalid_argument("paired_speedup: " + std::to_string(t_packed.size()) + " packed and " +
+                                std::to_string(t_blas.size()) + " DGEMM times; needs as many, at least one");
+  std::vector<double> ratios;
+  for (std::size_t r = 0; r < t_packed.size(); ++r) ratios.push_back(t_blas[r] / t_packed[r]);
+  const MedianInterval m = median_interval(ratios);
+  return {m.median, m.lo, m.hi, m.coverage};
+}
+
+local::LeafGemm packed_leaf_choice(const PackedSpeedup& speedup) {
+  return speedup.lo > 1.0 ? local::LeafGemm::packed : local::LeafGemm::blas;
 }
 
 local::PackedBlocking recorded_blocking(const PackedTuneRecord& record, local::PackedIsa isa) {
@@ -49,14 +60,18 @@ nlohmann::ordered_json packed_tune_to_json(const PackedTuneRecord& r) {
     e["mflops_median"] = c.mflops_median;
     cands.push_back(e);
   }
-  return {{"isa", std::string(local::to_string(r.isa))},
-          {"n", r.n},
-          {"rounds", r.rounds},
-          {"best", blocking_json(r.best)},
-          {"packed_mflops", r.packed_mflops},
-          {"blas_mflops", r.blas_mflops},
-          {"leaf", std::string(local::to_string(r.leaf))},
-          {"candidates", cands}};
+  nlohmann::ordered_json out = {{"isa", std::string(local::to_string(r.isa))},
+                                {"n", r.n},
+                                {"rounds", r.rounds},
+                                {"best", blocking_json(r.best)},
+                                {"packed_mflops", r.packed_mflops},
+                                {"blas_mflops", r.blas_mflops}};
+  if (r.speedup.measured())
+    out["speedup"] = {
+        {"median", r.speedup.median}, {"lo", r.speedup.lo}, {"hi", r.speedup.hi}, {"coverage", r.speedup.coverage}};
+  out["leaf"] = std::string(local::to_string(r.leaf));
+  out["candidates"] = cands;
+  return out;
 }
 
 PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const std::string& origin) {
@@ -70,6 +85,14 @@ PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const st
   r.best = blocking_of(g, g.object(j, "packed_gemm.best", "best"), r.isa, "packed_gemm.best");
   r.packed_mflops = g.number(j, "packed_gemm.packed_mflops", "packed_mflops", true);
   r.blas_mflops = g.number(j, "packed_gemm.blas_mflops", "blas_mflops", true);
+  if (j.contains("speedup")) {
+    const auto& sp = g.object(j, "packed_gemm.speedup", "speedup");
+    r.speedup = {g.number(sp, "packed_gemm.speedup.median", "median", true),
+                 g.number(sp, "packed_gemm.speedup.lo", "lo", true), g.number(sp, "packed_gemm.speedup.hi", "hi", true),
+                 g.number(sp, "packed_gemm.speedup.coverage", "coverage", false)};
+    if (!(r.speedup.lo <= r.speedup.median && r.speedup.median <= r.speedup.hi) || r.speedup.coverage > 1)
+      g.fail("field 'packed_gemm.speedup' must hold lo <= median <= hi and coverage <= 1, got " + sp.dump());
+  }
   const std::string leaf = g.string(j, "packed_gemm.leaf", "leaf");
   try {
     r.leaf = local::parse_leaf_gemm(leaf);

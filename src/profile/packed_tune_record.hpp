@@ -15,6 +15,14 @@
 
 namespace mmbench::profile {
 
+// The best blocking's speed over DGEMM's (paired_speedup); all 0 where not
+// recorded (profiles written before it).
+struct PackedSpeedup {
+  double median = 0, lo = 0, hi = 0;
+  double coverage = 0;  // of [lo, hi]; 0 with one round
+  bool measured() const { return median > 0; }
+};
+
 // One blocking the step timed: C = A·B, n × n × n, one thread.
 struct PackedCandidate {
   local::PackedBlocking blocking;  // resolved (no zeros)
@@ -30,12 +38,24 @@ struct PackedTuneRecord {
   local::PackedBlocking best;                    // the fastest candidate's
   double packed_mflops = 0;                      // its median
   double blas_mflops = 0;                        // DGEMM of the same n in the same rounds
-  local::LeafGemm leaf = local::LeafGemm::blas;  // the faster of the two (packed_leaf_choice)
+  PackedSpeedup speedup;                         // the best blocking over DGEMM, round by round
+  local::LeafGemm leaf = local::LeafGemm::blas;  // packed_leaf_choice(speedup)
 };
 
-// The leaf that pays: packed where its best median is above the DGEMM's,
-// else blas (ties stay with the BLAS, which every other path uses).
-local::LeafGemm packed_leaf_choice(double packed_mflops, double blas_mflops);
+// The best blocking's speed over DGEMM's from their times in the same
+// rounds (t_blas[r] / t_packed[r]): the median of the per-round ratios and
+// its interval (core/stats/paired_stats.hpp; [min, max] below 6 rounds).
+// Throws std::invalid_argument for no rounds or lists of unequal length.
+// Example: packed 0.100, 0.110, 0.090 s; DGEMM 0.105, 0.108, 0.099 s ->
+// 1.050 [0.982, 1.100], coverage 0.75.
+PackedSpeedup paired_speedup(const std::vector<double>& t_packed, const std::vector<double>& t_blas);
+
+// The leaf that pays: packed only where its interval lies above 1 -- with 3
+// to 5 rounds, where it beat DGEMM in every round -- else blas, which every
+// other path uses. A comparison of two medians picked the packed leaf on
+// one slow DGEMM reading, and the leaf runs in every local level after.
+// Example: 1.050 [0.982, 1.100] -> blas; 1.020 [1.004, 1.031] -> packed.
+local::LeafGemm packed_leaf_choice(const PackedSpeedup& speedup);
 
 // The blocking a run with kernel `isa` takes from the record: the measured
 // best where the record was measured on that kernel, else zeros (the
@@ -47,7 +67,8 @@ nlohmann::ordered_json packed_tune_to_json(const PackedTuneRecord& record);
 // Throws ProfileError(origin, "field 'packed_gemm.…' …") on a malformed
 // record: a missing or wrongly typed field, an unknown isa or leaf, a rate
 // that is not positive and finite, a blocking that the isa's kernel cannot
-// take, no candidates.
+// take, no candidates, a speedup whose bounds do not hold its median. A
+// record without "speedup" (older profiles) reads with none.
 PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const std::string& origin);
 
 }  // namespace mmbench::profile

@@ -103,7 +103,9 @@ profile::PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int 
   out.best = best->blocking;
   out.packed_mflops = best->mflops_median;
   out.blas_mflops = rate(ladder.size());
-  out.leaf = profile::packed_leaf_choice(out.packed_mflops, out.blas_mflops);
+  out.speedup =
+      profile::paired_speedup(times[static_cast<std::size_t>(best - out.candidates.begin())], times[ladder.size()]);
+  out.leaf = profile::packed_leaf_choice(out.speedup);
   // The times are the maximum over ranks, and only rank 0 contributed: the
   // same on every rank already.
   return out;

@@ -8,9 +8,10 @@
 // local levels run one per thread): every candidate of packed_ladder() and
 // one DGEMM, interleaved in `rounds` rounds in the order round_order(), each
 // after `warmup` untimed calls. Rates are 2 n³ / (median time) / 1e6. The
-// leaf is packed_leaf_choice(best packed median, DGEMM median): the raw
-// product rates, without the memory passes the fused deepest level saves,
-// so it errs toward the BLAS.
+// leaf is packed_leaf_choice of the best blocking's per-round speed over
+// DGEMM (profile/packed_tune_record.hpp): packed only where it won in every
+// round (3 to 5 rounds), on the raw product rates without the memory
+// passes the fused deepest level saves, so it errs toward the BLAS.
 #pragma once
 
 #include <mpi.h>

@@ -291,9 +291,11 @@ Timed<profile::PackedTuneRecord> tune_packed(Session& s) {
   out.value = measure_packed_ladder(pn, s.options.reps, std::min(s.options.warmup, 1), s.comm, s.say);
   out.seconds = MPI_Wtime() - t0;
   const profile::PackedTuneRecord& packed = out.value;
-  s.say(fmt::format("packed GEMM: best blocking {} at {:.0f} MFLOPS, DGEMM {:.0f} MFLOPS: leaf {} ({:.1f} s)",
-                    local::to_string(packed.best), packed.packed_mflops, packed.blas_mflops,
-                    local::to_string(packed.leaf), out.seconds));
+  s.say(
+      fmt::format("packed GEMM: best blocking {} at {:.0f} MFLOPS, DGEMM {:.0f} MFLOPS, round by round "
+                  "{:.3f}x [{:.3f}, {:.3f}]: leaf {} (packed only where it won every round; {:.1f} s)",
+                  local::to_string(packed.best), packed.packed_mflops, packed.blas_mflops, packed.speedup.median,
+                  packed.speedup.lo, packed.speedup.hi, local::to_string(packed.leaf), out.seconds));
   return out;
 }
 

@@ -221,7 +221,8 @@ void run(int ranks) {
           best_found = p.packed.candidates[i].mflops_median == p.packed.packed_mflops;
       }
       check(same && best_found, "packed candidates are the ladder, best is the fastest of them");
-      check(p.packed.blas_mflops > 0 && p.packed.leaf == packed_leaf_choice(p.packed.packed_mflops, p.packed.blas_mflops),
+      check(p.packed.blas_mflops > 0 && p.packed.speedup.measured() &&
+                p.packed.leaf == packed_leaf_choice(p.packed.speedup),
             "packed leaf follows the two rates");
       check(to_params(p).packed_speed == p.packed.packed_mflops / p.packed.blas_mflops, "to_params packed_speed");
     }

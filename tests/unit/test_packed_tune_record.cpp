@@ -46,10 +46,28 @@ TEST(PackedLadder, DefaultsFirstEveryBlockingValidNoRepeats) {
   EXPECT_EQ(packed_ladder_size(10), 64);
 }
 
-TEST(PackedLeaf, FasterLeafTiesToBlas) {
-  EXPECT_EQ(packed_leaf_choice(51000, 50000), LeafGemm::packed);
-  EXPECT_EQ(packed_leaf_choice(49000, 50000), LeafGemm::blas);
-  EXPECT_EQ(packed_leaf_choice(50000, 50000), LeafGemm::blas);
+TEST(PackedLeaf, SpeedupIsPairedRoundByRound) {
+  // The header's example: ratios 1.05, 0.98, 1.10.
+  const PackedSpeedup s = paired_speedup({0.100, 0.110, 0.090}, {0.105, 0.108, 0.099});
+  EXPECT_NEAR(s.median, 1.05, 1e-12);
+  EXPECT_NEAR(s.lo, 0.108 / 0.110, 1e-12);
+  EXPECT_NEAR(s.hi, 0.099 / 0.090, 1e-12);
+  EXPECT_DOUBLE_EQ(s.coverage, 0.75);
+  EXPECT_THROW(paired_speedup({}, {}), std::invalid_argument);
+  EXPECT_THROW(paired_speedup({0.1, 0.1}, {0.1}), std::invalid_argument);
+}
+
+TEST(PackedLeaf, PackedOnlyWhereItWinsEveryRound) {
+  // DGEMM slow in two rounds of three (a make run once read its median at
+  // 60.8 GFLOP/s against the packed GEMM's 75.4): the medians favour the
+  // packed GEMM by 1.14x, but in the round where DGEMM ran at its speed the
+  // packed GEMM lost.
+  const PackedSpeedup two_slow_rounds = paired_speedup({0.228, 0.230, 0.227}, {0.282, 0.260, 0.218});
+  EXPECT_GT(two_slow_rounds.median, 1.1);
+  EXPECT_EQ(packed_leaf_choice(two_slow_rounds), LeafGemm::blas);
+  EXPECT_EQ(packed_leaf_choice(paired_speedup({0.100, 0.101, 0.099}, {0.102, 0.104, 0.100})), LeafGemm::packed);
+  EXPECT_EQ(packed_leaf_choice(paired_speedup({0.1, 0.1, 0.1}, {0.1, 0.1, 0.1})), LeafGemm::blas);  // ties: BLAS
+  EXPECT_EQ(packed_leaf_choice(PackedSpeedup{}), LeafGemm::blas);                                   // not measured
 }
 
 PackedTuneRecord sample_packed() {
@@ -62,6 +80,7 @@ PackedTuneRecord sample_packed() {
   r.best = {96, 768, 1024};
   r.packed_mflops = 41000.25;
   r.blas_mflops = 40000;
+  r.speedup = {1.025, 1.01, 1.04, 0.75};
   r.leaf = LeafGemm::packed;
   return r;
 }
@@ -85,6 +104,13 @@ TEST(PackedRecord, JsonRoundTripAndValidation) {
   EXPECT_EQ(back.packed_mflops, r.packed_mflops);
   EXPECT_EQ(back.blas_mflops, r.blas_mflops);
   EXPECT_EQ(back.leaf, r.leaf);
+  EXPECT_EQ(back.speedup.median, r.speedup.median);
+  EXPECT_EQ(back.speedup.lo, r.speedup.lo);
+  EXPECT_EQ(back.speedup.hi, r.speedup.hi);
+  EXPECT_EQ(back.speedup.coverage, r.speedup.coverage);
+  nlohmann::ordered_json older = j;  // written before the speedup existed
+  older.erase("speedup");
+  EXPECT_FALSE(packed_tune_from_json(older, "p.json").speedup.measured());
   ASSERT_EQ(back.candidates.size(), r.candidates.size());
   for (std::size_t i = 0; i < r.candidates.size(); ++i) {
     EXPECT_EQ(back.candidates[i].blocking, r.candidates[i].blocking);
@@ -111,6 +137,8 @@ TEST(PackedRecord, JsonRoundTripAndValidation) {
   fails_with([](auto& b) { b["candidates"][1]["mflops_median"] = 0.0; }, "candidates[1]");
   fails_with([](auto& b) { b.erase("n"); }, "packed_gemm");
   fails_with([](auto& b) { b["rounds"] = 0; }, "rounds");
+  fails_with([](auto& b) { b["speedup"]["lo"] = 1.5; }, "packed_gemm.speedup");
+  fails_with([](auto& b) { b["speedup"].erase("hi"); }, "packed_gemm.speedup.hi");
 }
 
 TEST(CoreLayout, PerCoreRatesDecide) {
