@@ -300,8 +300,15 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   const double lm = std::ceil(m / pr), ln = std::ceil(n / pc);
   const double p = double(pr) * pc;
   // The whole local update runs in panels of width lb; price all of its
-  // flops at the rate of one panel update.
-  const double rate = dgemm_rate(lm, ln, std::min<double>(lb, k), mp) * thread_speedup(threads, mp);
+  // flops at the rate of one panel update -- unless PBLAS makes no panels:
+  // where neither A's k columns nor B's k rows span two processes (PBLAS's
+  // PB_CpgemmAB, "no need to pack the data"), it calls one local DGEMM with
+  // the whole k, whatever lb. That is every PDGEMM on 1 x 1, and k within
+  // one block. Example: 1 x 1, n = 1024, lb = 32 on the 2-core VM ran at
+  // DGEMM's speed, where 32 panels of k = 32 were priced 50 % slower.
+  const bool a_in_one_column = pc == 1 || k <= nb, b_in_one_row = pr == 1 || k <= nb;
+  const double width = a_in_one_column && b_in_one_row ? k : std::min<double>(lb, k);
+  const double rate = dgemm_rate(lm, ln, width, mp) * thread_speedup(threads, mp);
   const double comp = 2.0 * m * n * k / p / rate;
   const double lr = std::log2(double(pr)), lc = std::log2(double(pc));
   if (p == 1) return {0.0, comp};

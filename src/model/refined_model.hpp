@@ -172,7 +172,10 @@ Prediction refined_tpmm(double m, double n, double k, int p, int threads, const 
 
 // PDGEMM on pr x pc, block factor nb, logical block size lb (eqs. 2.16/2.17
 // refined): computation 2mnk/(pr pc) at the profile rate of the local panel
-// update DGEMM(ceil(m/pr), ceil(n/pc), lb) times thread_speedup(threads);
+// update DGEMM(ceil(m/pr), ceil(n/pc), lb) times thread_speedup(threads) --
+// at DGEMM(m, n, k)'s where PBLAS makes no panels (pr = pc = 1, or k <= nb
+// where a dimension of the grid is above 1: A's k columns and B's k rows
+// each on one process, so one local DGEMM takes the whole k);
 // communication the paper's volume
 // (log2 pc * m k / pr + log2 pr * k n / pc) / tau plus ceil(k / lb) panel
 // steps of (log2 pr + log2 pc) startups in the regime of one panel message

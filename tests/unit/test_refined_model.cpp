@@ -204,6 +204,22 @@ TEST(RefinedPdgemm, VolumeAndLbPanels) {
   EXPECT_THROW(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 0, 1, synthetic()), std::invalid_argument);
 }
 
+// PBLAS updates C in lb-wide panels only where A's k columns or B's k rows
+// span two processes; otherwise it calls one DGEMM with the whole k.
+TEST(RefinedPdgemm, NoPanelsWhereKDoesNotSpanTwoProcesses) {
+  MachineParams mp = synthetic();
+  mp.dgemm_profile = {
+      {1000, 1000, 32, 2000.0}, {1000, 1000, 1000, 4000.0}, {500, 500, 32, 1000.0}, {500, 500, 64, 3000.0}};
+  // 1 x 1, lb = 32: one DGEMM(1000, 1000, 1000) at 4000 MFLOPS, not 31
+  // panels at the k = 32 point's 2000.
+  expect_rel(refined_pdgemm(1000, 1000, 1000, 1, 1, 64, 32, 1, mp).comp_s, 2e9 / 4e9);
+  // 2 x 2, k = 64 = nb: each operand's k in one block, so one DGEMM(500,
+  // 500, 64) per process at 3000 MFLOPS, not panels of 32 at 1000.
+  expect_rel(refined_pdgemm(1000, 1000, 64, 2, 2, 64, 32, 1, mp).comp_s, 2.0 * 1000 * 1000 * 64 / 4 / 3e9);
+  // 2 x 2, k = 1000 spans both: panels of 32 at the k = 32 point's 1000.
+  expect_rel(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 32, 1, mp).comp_s, 2e9 / 4 / 1e9);
+}
+
 // One message at a time on a one-row grid has the link to itself (the
 // ping-pong's one-way rate); the rows of a 2-D grid broadcast at once and
 // share it (tau capped by the all-to-all rate).
