@@ -146,6 +146,12 @@ gen_sim_validation_xeon16() {
 gen_sim_validation_xeon16_p16() {
   validation_report results/sim-validation-xeon16-p16-20261128 xeon16
 }
+gen_sim_validation_xeon16_busy() {
+  validation_report results/sim-validation-xeon16-busy-20261128 xeon16
+}
+gen_refined_vs_measured_xeon16_busy() {
+  cat results/sim-validation-xeon16-busy-20261128/refined-vs-measured.md
+}
 gen_xeon16_p16_ladders() {
   local d=results/xeon16-p16-20261128
   recorded "$d/call2/lb-ladder-p16-tune2048.csv"

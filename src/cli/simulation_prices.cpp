@@ -2,10 +2,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <exception>
 #include <stdexcept>
 #include <string>
 
+#include "core/mpi/comm.hpp"
 #include "core/mpi/mpi_check.hpp"
 #include "core/simulation.hpp"
 #include "core/usage_error.hpp"
@@ -45,6 +47,10 @@ void set_simulation_prices() {
     const model::MachineParams mp = profile::to_params(prof);
     p.dgemm_speedup = [mp](int threads) { return model::thread_speedup(threads, mp); };
     p.pass_speedup = [mp](int threads) { return model::add_speedup(threads, mp); };
+    // The cores of this simulated node that compute at once: its ranks, or
+    // the call's threads where one rank computes for them (the dgemm peer).
+    const int node_ranks = Comm::world().split_node().size();
+    p.busy_speed = [mp, node_ranks](int threads) { return model::busy_core_speed(std::max(node_ranks, threads), mp); };
   }
   int rank = 0;
   MMBENCH_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));

@@ -106,7 +106,8 @@ void charge_dgemm(std::int64_t m, std::int64_t n, std::int64_t k) {
   if (!charged() || m <= 0 || n <= 0 || k <= 0) return;
   if (fitted()) {
     const DgemmTimeFit& f = g_prices.kernel.dgemm;
-    smpi_execute(noisy(f.seconds(double(m), double(n), double(k)), f.log_sd) / dgemm_speedup());
+    const double busy = g_prices.busy_speed ? g_prices.busy_speed(g_rank_threads) : 1.0;
+    smpi_execute(noisy(f.seconds(double(m), double(n), double(k)), f.log_sd) / dgemm_speedup() / busy);
     return;
   }
   const double flops = 2.0 * double(m) * double(n) * double(k) / g_rank_threads;

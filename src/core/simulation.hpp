@@ -62,7 +62,8 @@ std::uint64_t noise_seed();
 //    model (flat prices never charged copies).
 // A rank with several BLAS threads (set_rank_threads: the dgemm peer, which
 // computes on rank 0 for all p cores) divides the time by the speed-up of
-// its threads (ChargedPrices; flat: the thread count).
+// its threads (ChargedPrices; flat: the thread count). A fitted DGEMM is
+// divided by ChargedPrices::busy_speed too.
 void charge_dgemm(std::int64_t m, std::int64_t n, std::int64_t k);
 void charge_add(std::int64_t sums, std::int64_t bytes);
 void charge_copy(std::int64_t bytes);
@@ -83,6 +84,11 @@ struct ChargedPrices {
   // How much faster `threads` threads run a DGEMM / an elementwise pass than
   // one (the profile's measured thread efficiency); empty: `threads`.
   std::function<double(int threads)> dgemm_speedup, pass_speedup;
+  // How much faster a core multiplies than the kernel model's prices say
+  // while a call on `threads` threads runs (the profile's busy-core ladder:
+  // the fit was timed with every tune rank of a node busy; a simulated run
+  // keeps its node's ranks, or the call's threads, busy); empty: 1.
+  std::function<double(int threads)> busy_speed;
 };
 void set_charged_prices(const ChargedPrices& prices);
 

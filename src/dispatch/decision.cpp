@@ -56,7 +56,7 @@ std::string make_member(const std::string& name, int levels, const PdgemmCall& c
   x.bytes_per_rank = 8 * (a->estimate_doubles_per_rank(pb, x.opt, p) + conversion_doubles(c, p)) +
                      first_message_bytes(c, p);
   if (m.has_model) {
-    x.t_run = a->models().refined(pb, x.opt, p, m.params).total();
+    x.t_run = model::refined_prediction(a->models(), pb, x.opt, p, m.params).total();
     x.t_convert = conversion_time(c, p, m.params);
     x.t_prepare = preparation_time(x.bytes_per_rank, m.params);
   }
@@ -81,7 +81,8 @@ Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts&
   s.label = "scalapack lb=" + std::to_string(lb);
   if (m.has_model) {
     const Problem pb{c.m, c.n, c.k};
-    s.t_run = algos::find_algorithm("pdgemm")->models().refined(pb, s.opt, pr * pc, m.params).total();
+    s.t_run =
+        model::refined_prediction(algos::find_algorithm("pdgemm")->models(), pb, s.opt, pr * pc, m.params).total();
   }
   return s;
 }

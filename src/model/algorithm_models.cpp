@@ -79,6 +79,20 @@ int resolve_recursions(const AlgorithmModel& model, const Options& opt, int p) {
 
 // ---------------------------------------------------------------- Q7 splits
 
+int busy_cores_of(const AlgorithmModel& model, int p, int threads, const MachineParams& mp) {
+  const int t = std::max(1, threads), ranks = std::max(1, p);
+  if (model.one_node) return ranks * t;
+  const int per_node = mp.network.ranks_per_node > 0 ? std::min(ranks, mp.network.ranks_per_node) : ranks;
+  return per_node * t;
+}
+
+Prediction refined_prediction(const AlgorithmModel& model, const Problem& pb, const Options& opt, int p,
+                              const MachineParams& mp) {
+  MachineParams busy = mp;
+  busy.busy_cores = busy_cores_of(model, p, opt.threads, mp);
+  return model.refined(pb, opt, p, busy);
+}
+
 std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const Problem& pb,
                                                             const Options& opt, int p, const MachineParams& mp) {
   if (model.schema != "q7" || !model.q7_leaf)
@@ -87,7 +101,8 @@ std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel
   Options paper = opt;
   paper.q7_splits = nullptr;
   auto table = std::make_shared<space::Q7SplitTable>();
-  const MachineParams job = for_job(mp, p);  // as the algorithm's refined predictor prices it
+  MachineParams job = for_job(mp, p);  // as the algorithm's refined predictor prices it
+  job.busy_cores = busy_cores_of(model, p, opt.threads, mp);
   refined_q7(pb, paper, p, job, model.q7_leaf(paper, job), table.get());
   return table;
 }

@@ -68,6 +68,20 @@ struct AlgorithmModel {
 // Example: strassen-q8+pdgemm, p = 32 -> r = 2 (p' = 2); +dgemm, p = 64 -> 3.
 int resolve_recursions(const AlgorithmModel& model, const space::Options& opt, int p);
 
+// The cores of one node a configuration keeps computing at once: dgemm
+// (one_node) runs p x threads threads on rank 0's node while the other
+// ranks wait; every other algorithm runs threads on each of its ranks of a
+// node -- mp.network.ranks_per_node where the profile knows it (at most
+// p), else all p ranks on one node. Example: ring on p = 4, one thread,
+// a profile of 16 ranks per node: 4; dgemm on p = 4 with --threads 2: 8.
+int busy_cores_of(const AlgorithmModel& model, int p, int threads, const MachineParams& mp);
+
+// model.refined, its DGEMMs priced for the cores the configuration keeps
+// busy (mp.busy_cores = busy_cores_of, refined_model.hpp busy_core_speed):
+// what every caller that ranks or reports a refined prediction uses.
+Prediction refined_prediction(const AlgorithmModel& model, const space::Problem& pb, const space::Options& opt, int p,
+                              const MachineParams& mp);
+
 // --q7-split model: the Q7 splits the refined model predicts fastest for
 // this problem, for every (levels to go, group size) of the recursion (see
 // refined_strassen_q7), to put into Options::q7_splits. opt supplies r,

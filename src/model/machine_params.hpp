@@ -56,6 +56,18 @@ struct MachineParams {
   // MPI_Testall calls (tuner/shift_overlap.hpp): ring hides this much of
   // each step's shorter part behind the longer one. 1 = not measured: all.
   double shift_overlap = 1;
+  // Busy cores: a core computes slower while the others of its node compute
+  // too (shared power and frequency, caches, memory). tune timed the DGEMM
+  // profile and the kernel model with profiled_busy_cores cores of a node
+  // busy (every tune rank of the node at once); peak_per_core_by_busy[c - 1]
+  // is the FMA loop's rate per core with c cores busy (tune's busy-core
+  // ladder, profile/peak_record.hpp). A configuration that keeps busy_cores
+  // cores of a node busy computes peak(busy_cores) / peak(profiled) times
+  // the profiled rate (refined_model.hpp, busy_core_speed). Empty, 0: not
+  // known, the profiled rate as it is.
+  std::vector<double> peak_per_core_by_busy;
+  int profiled_busy_cores = 0;
+  int busy_cores = 0;  // of the configuration priced (algorithm_models.hpp, refined_prediction); 0: as profiled
   // The two-level network (model/two_level_network.hpp); ranks_per_node 0,
   // or levels that do not differ: one level, priced as above.
   TwoLevelNetwork network;

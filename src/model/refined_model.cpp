@@ -30,7 +30,17 @@ double tau_capped(double regime_tau, const MachineParams& mp) {
 
 }  // namespace
 
-double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
+double busy_core_speed(int busy, const MachineParams& mp) {
+  const auto& ladder = mp.peak_per_core_by_busy;
+  if (busy < 1 || mp.profiled_busy_cores < 1 || ladder.empty()) return 1.0;
+  auto at = [&](int c) { return ladder[static_cast<std::size_t>(std::min<int>(c, int(ladder.size())) - 1)]; };
+  const double profiled = at(mp.profiled_busy_cores), now = at(busy);
+  return profiled > 0 && now > 0 ? now / profiled : 1.0;
+}
+
+namespace {
+
+double profiled_dgemm_rate(double m, double n, double k, const MachineParams& mp) {
   if (!mp.dgemm_profile.empty()) {
     // Nearest in log space: a factor 2 off in any dimension counts the same
     // at k = 32 as at k = 4096.
@@ -49,6 +59,12 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
   require(std::isfinite(mp.t_op) && mp.t_op > 0, [&] { return
           "refined model: no DGEMM profile and t_op = " + to_string(mp.t_op) + " s/flop; needs t_op > 0"; });
   return 1.0 / mp.t_op;
+}
+
+}  // namespace
+
+double dgemm_rate(double m, double n, double k, const MachineParams& mp) {
+  return profiled_dgemm_rate(m, n, k, mp) * busy_core_speed(mp.busy_cores, mp);
 }
 
 namespace {

@@ -44,11 +44,22 @@
 namespace mmbench::model {
 
 // Flops per second of one DGEMM(m, n, k) on one thread: the mflops of the
-// profile point nearest to (m, n, k) in log space, else 1 / t_op. Throws
+// profile point nearest to (m, n, k) in log space, else 1 / t_op, times
+// busy_core_speed(mp.busy_cores). Throws
 // std::invalid_argument when neither exists (t_op <= 0 and no profile).
 //   profile {(1000,1000,32): 2000 MFLOPS, (1000,1000,256): 3000 MFLOPS}
 //   rate(1000, 1000, 200) = 3e9 (|ln 200/256| = 0.25 < |ln 200/32| = 1.83)
 double dgemm_rate(double m, double n, double k, const MachineParams& mp);
+
+// How much faster a core computes with `busy` cores of its node busy than
+// it did while the profile was timed (mp.profiled_busy_cores busy):
+// peak(busy) / peak(profiled) from mp.peak_per_core_by_busy, counts beyond
+// the ladder at its last entry. 1 where either count or the ladder is
+// missing. Example (a 16-core node tuned on 16 ranks; ladder 1: 84.2,
+// 4: 64.1, 16: 42.5 GFLOP/s per core): busy_core_speed(4) = 64.1 / 42.5 =
+// 1.51 -- the p = 4 runs there ran 1.5x faster per core than the profile's
+// prices said.
+double busy_core_speed(int busy, const MachineParams& mp);
 
 // How much faster `threads` BLAS threads run a DGEMM than one: threads x
 // efficiency(threads). Without a measured efficiency (mp.thread_efficiency

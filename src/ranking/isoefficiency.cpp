@@ -53,7 +53,9 @@ double efficiency(double t, std::int64_t n, int p, int threads, const MachinePar
   if (!one) throw std::logic_error("isoefficiency: no dgemm model in the registry");
   algos::Options single;  // one thread, no local levels, BLAS's DGEMM
   const algos::Problem pb{n, n, n};
-  const double t1 = (model == ModelKind::paper ? one->paper(pb, single, 1, mp) : one->refined(pb, single, 1, mp)).total();
+  const double t1 =
+      (model == ModelKind::paper ? one->paper(pb, single, 1, mp) : model::refined_prediction(*one, pb, single, 1, mp))
+          .total();
   return t > 0 ? t1 / (double(p) * std::max(1, threads)) / t : 0.0;
 }
 

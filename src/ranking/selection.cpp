@@ -61,7 +61,7 @@ void predict_configuration(const Algorithm& algo, const Problem& pb, const Optio
   Options o = opt;
   o.recursions = resolve_recursions(m, opt, p);
   paper = m.paper(pb, o, p, mp);
-  refined = m.refined(pb, o, p, mp);
+  refined = model::refined_prediction(m, pb, o, p, mp);
 }
 
 Ranking rank_candidates(const Problem& pb, int p, const Options& base, const MachineParams& mp, ModelKind model,

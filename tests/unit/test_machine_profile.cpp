@@ -2,6 +2,7 @@
 // messages of every kind of bad file, and the mapping to the model's
 // parameters.
 #include "profile/machine_profile.hpp"
+#include "model/refined_model.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -449,6 +450,32 @@ TEST_F(ProfileFile, ShiftOverlapRoundTripsAndReachesTheModels) {
   doc["shift_overlap"]["fraction"] = -0.1;
   msg = error_of(write_text("under.json", doc.dump()));
   EXPECT_NE(msg.find("'shift_overlap.fraction'"), std::string::npos) << msg;
+}
+
+// The busy-core ladder reaches the models with the count of cores tune's
+// DGEMM timings kept busy: the tune ranks of one node.
+TEST_F(ProfileFile, BusyCoreLadderReachesTheModels) {
+  MachineProfile p = sample_profile();
+  EXPECT_TRUE(to_params(p).peak_per_core_by_busy.empty());  // no cpu_peak: no scaling
+  PeakRecord peak;
+  peak.cores = 4;
+  peak.one_core_gflops = 80;
+  peak.all_cores_gflops_per_core = 40;
+  peak.by_busy_cores = {{2, 60}, {4, 40}};
+  p.cpu_peak = peak;
+  p.problem.pr = 1;
+  p.problem.pc = 4;
+  model::MachineParams m = to_params(p);
+  EXPECT_EQ(m.peak_per_core_by_busy, (std::vector<double>{80, 60, 50, 40}));
+  EXPECT_EQ(m.profiled_busy_cores, 4);
+  EXPECT_DOUBLE_EQ(model::busy_core_speed(1, m), 2.0);
+  // Tuned across nodes, 2 ranks on each: the timings kept 2 cores busy.
+  p.network_levels = sample_levels();
+  p.network_levels.levels.ranks_per_node = 2;
+  EXPECT_EQ(to_params(p).profiled_busy_cores, 2);
+  // A ladder older profiles lack: nothing to scale by.
+  p.cpu_peak->by_busy_cores.clear();
+  EXPECT_TRUE(to_params(p).peak_per_core_by_busy.empty());
 }
 
 TEST_F(ProfileFile, NetworkLevelsAreValidated) {

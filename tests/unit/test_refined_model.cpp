@@ -204,6 +204,48 @@ TEST(RefinedPdgemm, VolumeAndLbPanels) {
   EXPECT_THROW(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 0, 1, synthetic()), std::invalid_argument);
 }
 
+// A core computes faster while fewer cores of its node are busy than when
+// tune timed the profile (every tune rank of the node busy): the busy-core
+// ladder's ratio.
+TEST(BusyCores, SpeedIsTheLaddersRatio) {
+  MachineParams mp = synthetic();
+  EXPECT_EQ(busy_core_speed(1, mp), 1.0);  // no ladder
+  mp.peak_per_core_by_busy = {100, 90, 80, 50};
+  EXPECT_EQ(busy_core_speed(1, mp), 1.0);  // profiled count unknown
+  mp.profiled_busy_cores = 4;
+  EXPECT_DOUBLE_EQ(busy_core_speed(1, mp), 2.0);
+  EXPECT_DOUBLE_EQ(busy_core_speed(2, mp), 1.8);
+  EXPECT_DOUBLE_EQ(busy_core_speed(4, mp), 1.0);
+  EXPECT_DOUBLE_EQ(busy_core_speed(16, mp), 1.0);  // beyond the ladder: its last entry
+  EXPECT_EQ(busy_core_speed(0, mp), 1.0);          // not set: as profiled
+  // DGEMM's rate follows it; the paper's t_op stays as printed.
+  mp.busy_cores = 2;
+  expect_rel(dgemm_rate(100, 100, 100, mp), 1.8e9);
+  expect_rel(refined_dgemm_time(1000, 1000, 1000, 1, mp), 2e9 / 1.8e9);
+}
+
+TEST(BusyCores, ConfigurationsKeepTheirRanksOrThreadsBusy) {
+  MachineParams mp = synthetic();
+  AlgorithmModel spread, one_node;
+  one_node.one_node = true;
+  EXPECT_EQ(busy_cores_of(spread, 4, 1, mp), 4);
+  EXPECT_EQ(busy_cores_of(spread, 4, 2, mp), 8);
+  EXPECT_EQ(busy_cores_of(one_node, 4, 2, mp), 8);  // dgemm: rank 0, p x threads threads
+  mp.network.ranks_per_node = 2;                    // across nodes: its ranks of one node
+  EXPECT_EQ(busy_cores_of(spread, 8, 1, mp), 2);
+  EXPECT_EQ(busy_cores_of(spread, 1, 1, mp), 1);
+  EXPECT_EQ(busy_cores_of(one_node, 8, 1, mp), 8);
+  // refined_prediction prices the predictor's DGEMMs for those cores.
+  mp = synthetic();
+  mp.peak_per_core_by_busy = {100, 50};
+  mp.profiled_busy_cores = 2;
+  spread.refined = [](const mmbench::space::Problem&, const mmbench::space::Options&, int, const MachineParams& m) {
+    return Prediction{0.0, 1.0 / dgemm_rate(1, 1, 1, m)};
+  };
+  expect_rel(refined_prediction(spread, {8, 8, 8}, {}, 2, mp).comp_s, 1e-9);
+  expect_rel(refined_prediction(spread, {8, 8, 8}, {}, 1, mp).comp_s, 0.5e-9);
+}
+
 // PBLAS updates C in lb-wide panels only where A's k columns or B's k rows
 // span two processes; otherwise it calls one DGEMM with the whole k.
 TEST(RefinedPdgemm, NoPanelsWhereKDoesNotSpanTwoProcesses) {
