@@ -1,5 +1,7 @@
 #include "cli/machine_source.hpp"
 
+#include "model/refined_model.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -9,6 +11,7 @@
 #include "core/usage_error.hpp"
 #include "core/machine/sysinfo.hpp"
 
+#include "model/refined_model.hpp"
 #include "profile/machine_profile.hpp"
 
 namespace mmbench::cli {
@@ -101,6 +104,23 @@ Machine load_machine(const MachineArgs& a, bool needs_network) {
   return m;
 }
 
+namespace {
+
+// "; DGEMM prices timed with 16 cores of a node busy, faster where a run
+// keeps fewer busy (busy-core ladder: 1.98x with one)": that the models
+// scale compute for a run's busy cores (refined_model.hpp,
+// busy_core_speed); "" without a ladder.
+std::string busy_cores_text(const model::MachineParams& p) {
+  if (p.peak_per_core_by_busy.empty() || p.profiled_busy_cores < 1) return "";
+  const int tuned = p.profiled_busy_cores;
+  const int alone = 1;
+  return fmt::format("; DGEMM prices timed with {} core{} of a node busy, faster where a run keeps fewer busy "
+                     "(busy-core ladder: {:.2f}x with one)",
+                     tuned, tuned == 1 ? "" : "s", model::busy_core_speed(alone, p));
+}
+
+}  // namespace
+
 std::string describe(const Machine& m) {
   const model::MachineParams& p = m.params;
   return fmt::format(
@@ -111,7 +131,8 @@ std::string describe(const Machine& m) {
              p.dgemm_profile.size(), m.cores, m.facts.lb > 0 ? fmt::format(", lb {}", m.facts.lb) : "",
              m.facts.memory_per_rank_bytes > 0 ? ", " + format_bytes(m.facts.memory_per_rank_bytes) + " per rank"
                                                : "") +
-         (p.network.two_level() ? "; two-level network: " + profile::describe(p.network) : "");
+         (p.network.two_level() ? "; two-level network: " + profile::describe(p.network) : "") +
+         busy_cores_text(p);
 }
 
 }  // namespace mmbench::cli
