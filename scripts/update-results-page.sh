@@ -152,6 +152,20 @@ gen_sim_validation_xeon16_busy() {
 gen_refined_vs_measured_xeon16_busy() {
   cat results/sim-validation-xeon16-busy-20261128/refined-vs-measured.md
 }
+gen_refined_shape_fit() {
+  local d=results/refined-shape-fit-20261128
+  echo "| measured set (its own profile) | rows | median \|error\|, nearest point | with the kernel model's shapes | largest, nearest point | with the shapes |"
+  echo "|---|---|---|---|---|---|"
+  local f
+  for f in netns-2x1-1gbit netns-2x2-1gbit vm-20261126 vm-8192-20261126 vm-slowest-20261126 xeon16-20261126 xeon16-p16-20261128; do
+    python3 - "$d/$f.md" "$f" <<'PY'
+import re, sys
+lines = [l for l in open(sys.argv[1]) if l.startswith("- ")]
+v = [re.search(r"median \|error\| ([0-9.]+) %, largest ([0-9.]+) % over ([0-9]+) rows", l).groups() for l in lines]
+print(f"| [`{sys.argv[2]}`](../results/refined-shape-fit-20261128/{sys.argv[2]}.md) | {v[0][2]} | {v[0][0]} % | {v[1][0]} % | {v[0][1]} % | {v[1][1]} % |")
+PY
+  done
+}
 gen_xeon16_p16_ladders() {
   local d=results/xeon16-p16-20261128
   recorded "$d/call2/lb-ladder-p16-tune2048.csv"

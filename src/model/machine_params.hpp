@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/kernel_time_model.hpp"
 #include "model/two_level_network.hpp"
 
 namespace mmbench::model {
@@ -36,6 +37,12 @@ struct MachineParams {
   double first_touch_bytes_per_s = 0;  // fresh memory allocated and written once, per rank, all at once
   double t_op_pdgemm_default = 0;      // flop time of PDGEMM with lb = 32, if measured
   std::vector<DgemmPoint> dgemm_profile;  // measured DGEMM rates at several shapes
+  // The kernel model's DGEMM fit (core/kernel_time_model.hpp; tune's kernel
+  // model step): how DGEMM's rate changes with the shape, which carries a
+  // profile point's rate to a shape the profile did not time (a local
+  // Strassen leaf, a ring step at another p). Not fitted: the nearest
+  // point's rate as it is.
+  DgemmTimeFit dgemm_shape_fit;
   // Parallel efficiency of multi-thread DGEMM: with thread_efficiency_threads
   // (>= 2) BLAS threads DGEMM ran at thread_efficiency x threads x the
   // single-thread rate. 0 = not measured: ideal scaling (refined_model.hpp,

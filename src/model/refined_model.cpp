@@ -40,21 +40,36 @@ double busy_core_speed(int busy, const MachineParams& mp) {
 
 namespace {
 
+// How much faster DGEMM(m, n, k) runs than DGEMM at the profile point `at`,
+// by the kernel model's fit (1 without one): the fit's rate at the shape
+// over its rate at the point. Example (the namespace cluster's 2 x 1
+// profile): a local Strassen leaf 128 x 128 x 256 whose nearest point is
+// 256^3 at 53.8 GFLOP/s; the fit gives 39.2 and 47.4 GFLOP/s there, so the
+// leaf is priced at 53.8 x 39.2 / 47.4 = 44.5.
+double shape_factor(double m, double n, double k, const DgemmPoint& at, const DgemmTimeFit& fit) {
+  if (!fit.fitted()) return 1.0;
+  const double here = fit.seconds(m, n, k) / (m * n * k);
+  const double there = fit.seconds(double(at.m), double(at.n), double(at.k)) / (double(at.m) * at.n * at.k);
+  return here > 0 && there > 0 ? there / here : 1.0;
+}
+
 double profiled_dgemm_rate(double m, double n, double k, const MachineParams& mp) {
   if (!mp.dgemm_profile.empty()) {
     // Nearest in log space: a factor 2 off in any dimension counts the same
     // at k = 32 as at k = 4096.
     auto lg = [](double x) { return std::log(std::max(1.0, x)); };
     double best = std::numeric_limits<double>::infinity(), rate = 0;
+    const DgemmPoint* nearest = nullptr;
     for (const DgemmPoint& pt : mp.dgemm_profile) {
       const double d = std::abs(lg(m) - lg(double(pt.m))) + std::abs(lg(n) - lg(double(pt.n))) +
                        std::abs(lg(k) - lg(double(pt.k)));
       if (d < best && pt.mflops > 0) {
         best = d;
         rate = pt.mflops * 1e6;
+        nearest = &pt;
       }
     }
-    if (rate > 0) return rate;
+    if (rate > 0) return rate * shape_factor(m, n, k, *nearest, mp.dgemm_shape_fit);
   }
   require(std::isfinite(mp.t_op) && mp.t_op > 0, [&] { return
           "refined model: no DGEMM profile and t_op = " + to_string(mp.t_op) + " s/flop; needs t_op > 0"; });

@@ -44,8 +44,10 @@
 namespace mmbench::model {
 
 // Flops per second of one DGEMM(m, n, k) on one thread: the mflops of the
-// profile point nearest to (m, n, k) in log space, else 1 / t_op, times
-// busy_core_speed(mp.busy_cores). Throws
+// profile point nearest to (m, n, k) in log space -- moved to (m, n, k) by
+// the kernel model's shape dependence where the profile has one
+// (mp.dgemm_shape_fit: times fit rate at (m, n, k) / fit rate at the
+// point) -- else 1 / t_op; times busy_core_speed(mp.busy_cores). Throws
 // std::invalid_argument when neither exists (t_op <= 0 and no profile).
 //   profile {(1000,1000,32): 2000 MFLOPS, (1000,1000,256): 3000 MFLOPS}
 //   rate(1000, 1000, 200) = 3e9 (|ln 200/256| = 0.25 < |ln 200/32| = 1.83)

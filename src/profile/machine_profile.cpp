@@ -464,6 +464,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
   m.add_bytes_per_s = profile.add_bytes_per_s;
   m.first_touch_bytes_per_s = profile.first_touch_bytes_per_s;
   m.dgemm_profile = profile.dgemm_profile;
+  if (profile.kernel_model.measured) m.dgemm_shape_fit = profile.kernel_model.dgemm;
   if (profile.dgemm_threads >= 2 && profile.dgemm_threaded_mflops > 0 && profile.dgemm_single_mflops > 0) {
     m.thread_efficiency_threads = profile.dgemm_threads;
     m.thread_efficiency = profile.dgemm_threaded_mflops / (profile.dgemm_threads * profile.dgemm_single_mflops);

@@ -328,6 +328,8 @@ TEST_F(ProfileFile, KernelModelRoundTrips) {
   const nlohmann::json doc = nlohmann::json::parse(profile_to_json(p));
   EXPECT_DOUBLE_EQ(doc.at("kernel_model").at("dgemm").at("b_s_per_mnk").get<double>(), 2.1e-11);
   EXPECT_DOUBLE_EQ(doc.at("kernel_model").at("add").at("b_s_per_byte").get<double>(), 1.0 / 2.3e10);
+  // The refined model takes DGEMM's shape dependence from it.
+  EXPECT_EQ(to_params(q).dgemm_shape_fit.b_s_per_mnk, p.kernel_model.dgemm.b_s_per_mnk);
 }
 
 TEST_F(ProfileFile, ProfilesWithoutTheKernelModelStillLoadAndWriteNone) {
@@ -336,6 +338,7 @@ TEST_F(ProfileFile, ProfilesWithoutTheKernelModelStillLoadAndWriteNone) {
   EXPECT_FALSE(doc.contains("kernel_model"));
   const MachineProfile p = read_profile(write_text("nokernel.json", doc.dump()));
   EXPECT_FALSE(p.kernel_model.measured);  // charged simulations: flat prices
+  EXPECT_FALSE(to_params(p).dgemm_shape_fit.fitted());  // the refined model: the nearest point's rate
   EXPECT_EQ(p.kernel_model_csv, "");
   EXPECT_FALSE(nlohmann::json::parse(profile_to_json(p)).contains("kernel_model"));
   const MachineProfile opteron = read_profile(std::string(MMBENCH_SOURCE_DIR) + "/configs/thesis-opteron.json");

@@ -204,6 +204,23 @@ TEST(RefinedPdgemm, VolumeAndLbPanels) {
   EXPECT_THROW(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 0, 1, synthetic()), std::invalid_argument);
 }
 
+// The kernel model's fit carries the nearest point's rate to the shape
+// asked: its rate there over its rate at the point.
+TEST(DgemmRate, KernelFitMovesThePointsRateToTheShape) {
+  MachineParams mp = synthetic();
+  mp.dgemm_profile = {{1000, 1000, 1000, 4000.0}};
+  expect_rel(dgemm_rate(1000, 1000, 100, mp), 4e9);  // no fit: the point's rate
+  mp.dgemm_shape_fit.b_s_per_mnk = 1e-12;
+  mp.dgemm_shape_fit.c_s_per_mn = 1e-9;  // writing C: thin k pays it per flop more
+  // fit: 2e-3 s at the point (2e-12 s per mnk), 1.1e-3 s at k = 100
+  // (1.1e-11 s per mnk): 4e9 x 2e-12 / 1.1e-11.
+  expect_rel(dgemm_rate(1000, 1000, 100, mp), 4e9 * 2.0 / 11.0);
+  expect_rel(dgemm_rate(1000, 1000, 1000, mp), 4e9);  // at the point itself: unchanged
+  // Without a profile point there is nothing to carry: 1 / t_op.
+  mp.dgemm_profile.clear();
+  expect_rel(dgemm_rate(1000, 1000, 100, mp), 1e9);
+}
+
 // A core computes faster while fewer cores of its node are busy than when
 // tune timed the profile (every tune rank of the node busy): the busy-core
 // ladder's ratio.
