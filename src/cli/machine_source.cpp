@@ -1,7 +1,5 @@
 #include "cli/machine_source.hpp"
 
-#include "model/refined_model.hpp"
-
 #include <fmt/format.h>
 
 #include <cmath>
@@ -113,10 +111,10 @@ namespace {
 std::string busy_cores_text(const model::MachineParams& p) {
   if (p.peak_per_core_by_busy.empty() || p.profiled_busy_cores < 1) return "";
   const int tuned = p.profiled_busy_cores;
-  const int alone = 1;
-  return fmt::format("; DGEMM prices timed with {} core{} of a node busy, faster where a run keeps fewer busy "
-                     "(busy-core ladder: {:.2f}x with one)",
-                     tuned, tuned == 1 ? "" : "s", model::busy_core_speed(alone, p));
+  return fmt::format(
+      "; DGEMM prices timed with {} core{} of a node busy, faster where a run keeps fewer busy "
+      "(busy-core ladder: {:.2f}x with one)",
+      tuned, tuned == 1 ? "" : "s", model::busy_core_speed(1, p));
 }
 
 }  // namespace

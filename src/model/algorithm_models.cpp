@@ -82,8 +82,7 @@ int resolve_recursions(const AlgorithmModel& model, const Options& opt, int p) {
 int busy_cores_of(const AlgorithmModel& model, int p, int threads, const MachineParams& mp) {
   const int t = std::max(1, threads), ranks = std::max(1, p);
   if (model.one_node) return ranks * t;
-  const int per_node = mp.network.ranks_per_node > 0 ? std::min(ranks, mp.network.ranks_per_node) : ranks;
-  return per_node * t;
+  return mp.network.ranks_on_a_node(ranks) * t;
 }
 
 Prediction refined_prediction(const AlgorithmModel& model, const Problem& pb, const Options& opt, int p,

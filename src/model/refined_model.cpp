@@ -58,18 +58,17 @@ double profiled_dgemm_rate(double m, double n, double k, const MachineParams& mp
     // Nearest in log space: a factor 2 off in any dimension counts the same
     // at k = 32 as at k = 4096.
     auto lg = [](double x) { return std::log(std::max(1.0, x)); };
-    double best = std::numeric_limits<double>::infinity(), rate = 0;
+    double best = std::numeric_limits<double>::infinity();
     const DgemmPoint* nearest = nullptr;
     for (const DgemmPoint& pt : mp.dgemm_profile) {
       const double d = std::abs(lg(m) - lg(double(pt.m))) + std::abs(lg(n) - lg(double(pt.n))) +
                        std::abs(lg(k) - lg(double(pt.k)));
       if (d < best && pt.mflops > 0) {
         best = d;
-        rate = pt.mflops * 1e6;
         nearest = &pt;
       }
     }
-    if (rate > 0) return rate * shape_factor(m, n, k, *nearest, mp.dgemm_shape_fit);
+    if (nearest) return nearest->mflops * 1e6 * shape_factor(m, n, k, *nearest, mp.dgemm_shape_fit);
   }
   require(std::isfinite(mp.t_op) && mp.t_op > 0, [&] { return
           "refined model: no DGEMM profile and t_op = " + to_string(mp.t_op) + " s/flop; needs t_op > 0"; });

@@ -8,6 +8,8 @@
 // for the two capacities that flows share.
 #pragma once
 
+#include <algorithm>
+
 namespace mmbench::model {
 
 // One level: a message of s doubles alone on it costs latency_s + s / tau.
@@ -35,6 +37,9 @@ struct TwoLevelNetwork {
   // Set by for_job (network_traffic.hpp), not read from a profile.
   int job_ranks = 0;
 
+  // How many of a job's p ranks share one node: R where known (at most p),
+  // else all p (one node).
+  int ranks_on_a_node(int p) const { return ranks_per_node > 0 ? std::min(p, ranks_per_node) : p; }
   // Both levels known: R >= 1, latencies >= 0, throughputs > 0.
   bool complete() const {
     return ranks_per_node >= 1 && intra.latency_s >= 0 && intra.tau > 0 && inter.latency_s >= 0 && inter.tau > 0;

@@ -481,9 +481,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
   if (profile.cpu_peak && profile.cpu_peak->cores >= 1 && !profile.cpu_peak->by_busy_cores.empty()) {
     for (int c = 1; c <= profile.cpu_peak->cores; ++c)
       m.peak_per_core_by_busy.push_back(peak_gflops_per_core(*profile.cpu_peak, c));
-    const int tune_ranks = profile.problem.pr * profile.problem.pc;
-    const int per_node = m.network.ranks_per_node > 0 ? std::min(tune_ranks, m.network.ranks_per_node) : tune_ranks;
-    m.profiled_busy_cores = std::max(1, per_node);
+    m.profiled_busy_cores = std::max(1, m.network.ranks_on_a_node(profile.problem.pr * profile.problem.pc));
   }
   return m;
 }
