@@ -166,6 +166,10 @@ print(f"| [`{sys.argv[2]}`](../results/refined-shape-fit-20261128/{sys.argv[2]}.
 PY
   done
 }
+gen_hybrid_layouts() {
+  # The table and its two order lines, as scripts/bench/hybrid_vs_measured.py wrote them.
+  grep -E '^(\||- )' results/hybrid-layouts-20261129/xeon16-layouts.md
+}
 gen_xeon16_p16_ladders() {
   local d=results/xeon16-p16-20261128
   recorded "$d/call2/lb-ladder-p16-tune2048.csv"

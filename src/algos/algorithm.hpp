@@ -79,8 +79,12 @@ class Algorithm {
   // change inside the algorithm's unit; tests/mpi/test_algorithms checks
   // that describe() writes nothing undeclared.
   virtual std::vector<std::string> columns() const = 0;
-  // Same answer on every rank (it depends only on its arguments).
-  virtual Applicability check(const Problem& pb, const Options& opt, int ranks) const = 0;
+  // Same answer on every rank (it depends only on its arguments). A ranks x
+  // threads hybrid (opt.hybrid = t > 1, space/hybrid.hpp) applies where t
+  // divides ranks, the algorithm can run as one (uses().hybrid) and it
+  // applies itself on ranks / t ranks with t x threads threads
+  // (check_on_ranks); otherwise check_on_ranks decides.
+  Applicability check(const Problem& pb, const Options& opt, int ranks) const;
   // What a plan holds per rank at its peak (algos/memory_estimate.hpp), for
   // the rank that holds the most, estimated without building anything: the
   // ranking excludes candidates over a memory limit, the sweep refuses
@@ -88,10 +92,8 @@ class Algorithm {
   // shows it beside the measured peak. The algorithm's own
   // plan_memory() where check() passes, else an even share of A, B and C
   // (no plan will be built).
-  MemoryEstimate memory(const Problem& pb, const Options& opt, int ranks) const {
-    if (!check(pb, opt, ranks).ok()) return even_share(pb, ranks);
-    return plan_memory(pb, opt, ranks);
-  }
+  // A hybrid: what each computing rank holds (its idle ranks hold nothing).
+  MemoryEstimate memory(const Problem& pb, const Options& opt, int ranks) const;
   double estimate_doubles_per_rank(const Problem& pb, const Options& opt, int ranks) const {
     return memory(pb, opt, ranks).total();
   }
@@ -102,8 +104,9 @@ class Algorithm {
     add_buffers(m, &MemoryEstimate::c, double(pb.m) * double(pb.n) / ranks);
     return m;
   }
-  // Collective over comm. Only called when check() passed.
-  virtual std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const = 0;
+  // Collective over comm. Only called when check() passed. A hybrid is the
+  // algorithm's plan on the computing ranks (algos/hybrid_plan.hpp).
+  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const;
   // The buffers its plan allocates on the rank that holds the most (the
   // parts of memory_estimate.hpp), defined in the algorithm's own file beside
   // its cost models; only called where check() passed. An algorithm cannot
@@ -114,6 +117,14 @@ class Algorithm {
   // in the algorithm's own file: what predict, explain, auto and --validate
   // price it with. Same answer for every call.
   virtual const model::AlgorithmModel& models() const = 0;
+
+ protected:
+  // The algorithm itself, one configuration on `ranks` ranks (opt.hybrid is
+  // 1 here): what each algorithm's unit defines, and check() and plan()
+  // call. Same answer on every rank.
+  virtual Applicability check_on_ranks(const Problem& pb, const Options& opt, int ranks) const = 0;
+  // Collective over comm; only called where check_on_ranks passed.
+  virtual std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const = 0;
 };
 
 }  // namespace mmbench::algos

@@ -86,7 +86,7 @@ class Dgemm : public Algorithm {
   }
   std::string_view requirements() const override { return "any p (uses rank 0 with threads x p BLAS threads)"; }
   std::string_view layout() const override { return "A, B, C whole on rank 0"; }
-  Uses uses() const override { return Uses{.local_levels = true}; }
+  Uses uses() const override { return Uses{.local_levels = true, .hybrid = false}; }
   std::vector<std::string> columns() const override { return local::LocalMultiply::columns(); }
   // A real-compute simulation (SMPI) runs every rank on one thread and
   // charges the time it took, so the peer's p-thread DGEMM would be timed
@@ -95,7 +95,7 @@ class Dgemm : public Algorithm {
   // in the denominator of every ratio, so the row is not-applicable
   // instead; charged simulation prices it from the profile's measured
   // thread efficiency (core/simulation.hpp).
-  Applicability check(const Problem&, const Options& opt, int ranks) const override {
+  Applicability check_on_ranks(const Problem&, const Options& opt, int ranks) const override {
     if (sim::simulated() && !sim::charged() && opt.threads * ranks > 1)
       return {"a real-compute simulation (SMPI) runs rank 0 on one thread, not the " +
               std::to_string(opt.threads * ranks) +
@@ -115,7 +115,7 @@ class Dgemm : public Algorithm {
     m.holders = 1;
     return m;
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+  std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<DgemmPlan>(pb, opt, comm);
   }
   const model::AlgorithmModel& models() const override {

@@ -112,7 +112,7 @@ class Pdgemm : public Algorithm {
   std::string_view layout() const override { return "2D block-cyclic nb x nb on pr x pc (row-major ranks)"; }
   Uses uses() const override { return Uses{.grid = true, .nb = true, .lb = true}; }
   std::vector<std::string> columns() const override { return {"grid", "nb", "lb", "lb_override", "lb_asked"}; }
-  Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+  Applicability check_on_ranks(const Problem& pb, const Options& opt, int ranks) const override {
     if (!scalapack_unavailable().empty()) return {std::string(scalapack_unavailable())};
     if (auto why = grid_problem(opt, ranks); !why.empty()) return {why};
     if (pb.m > INT32_MAX || pb.n > INT32_MAX || pb.k > INT32_MAX) return {"ScaLAPACK needs m, n, k < 2^31"};
@@ -134,7 +134,7 @@ class Pdgemm : public Algorithm {
     m.library = double(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb)) * (mr + nc);
     return m;
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+  std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
 #if !MMBENCH_HAVE_SCALAPACK
     (void)pb, (void)opt, (void)comm;
     throw std::logic_error("pdgemm: " + std::string(scalapack_unavailable()));

@@ -52,10 +52,10 @@ class Ring : public OneDAlgorithm {
   std::string_view summary() const override { return "1D ring: p local DGEMMs, B blocks shifted, shifts overlapped"; }
   std::string_view requirements() const override { return "any p, any m, n, k"; }
   std::string_view layout() const override { return "A, C in row blocks; B in column blocks (remainders to the first ranks)"; }
-  Applicability check(const Problem& pb, const Options&, int ranks) const override {
+  Applicability check_on_ranks(const Problem& pb, const Options&, int ranks) const override {
     return one_d_message_limit(pb, ranks);
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+  std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<RingPlan>(pb, opt, comm);
   }
   // Eqs. 2.12/2.13.

@@ -224,7 +224,7 @@ class StrassenCombination : public Algorithm {
     c.insert(c.end(), below.begin(), below.end());
     return c;
   }
-  Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+  Applicability check_on_ranks(const Problem& pb, const Options& opt, int ranks) const override {
     if (c_.cutoff == Cutoff::pdgemm && !scalapack_unavailable().empty())
       return {std::string(scalapack_unavailable())};
     const std::string head = std::string(c_.name) + " needs " + c_.requirements + "; ";
@@ -247,7 +247,7 @@ class StrassenCombination : public Algorithm {
     const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, ranks) : opt.recursions;
     return strassen::plan_memory(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits, c_.transport}, opt, pb, r, ranks);
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+  std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
     const int r = opt.recursions < 0 ? strassen_default_depth(c_.schema, c_.cutoff, comm.size()) : opt.recursions;
     return std::make_unique<strassen::StrassenPlan>(Config{c_.schema, c_.cutoff, opt.nb, opt.q7_splits, c_.transport},
                                                     opt, pb, r, comm);

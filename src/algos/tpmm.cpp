@@ -71,7 +71,7 @@ class Tpmm : public OneDAlgorithm {
   }
   std::string_view requirements() const override { return "p a power of two; any m, n, k"; }
   std::string_view layout() const override { return "A, C in row blocks; B in column blocks (as ring)"; }
-  Applicability check(const Problem& pb, const Options&, int ranks) const override {
+  Applicability check_on_ranks(const Problem& pb, const Options&, int ranks) const override {
     if (ranks < 1 || (ranks & (ranks - 1)) != 0)
       return {"tpmm needs p a power of two (p = " + std::to_string(ranks) + ")"};
     return one_d_message_limit(pb, ranks);
@@ -81,7 +81,7 @@ class Tpmm : public OneDAlgorithm {
     c.insert(c.end(), {"exchanges_total", "exchanges_node_local"});
     return c;
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+  std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<TpmmPlan>(pb, opt, comm);
   }
   // Eqs. 2.14/2.15.

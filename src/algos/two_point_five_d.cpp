@@ -195,7 +195,7 @@ class TwoPointFiveD : public Algorithm {
   std::string_view layout() const override { return "A, B, C in q x q blocks on layer 0; copies of A, B on every layer"; }
   Uses uses() const override { return Uses{.replicas = true}; }
   std::vector<std::string> columns() const override { return {"replicas", "grid"}; }
-  Applicability check(const Problem& pb, const Options& opt, int ranks) const override {
+  Applicability check_on_ranks(const Problem& pb, const Options& opt, int ranks) const override {
     const int c = replicas_of(opt, ranks);
     const int q = layer_grid_side(ranks, c);
     if (q == 0) {
@@ -230,7 +230,7 @@ class TwoPointFiveD : public Algorithm {
     if (c > 1) m.library = bm * bn;
     return m;
   }
-  std::unique_ptr<Plan> plan(const Problem& pb, const Options& opt, const Comm& comm) const override {
+  std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<TwoPointFiveDPlan>(pb, opt, comm);
   }
   const model::AlgorithmModel& models() const override {

@@ -176,6 +176,7 @@ int predict_command(const PredictArgs& a, const Comm& world) {
     throw UsageError("--nb: '" + a.nb + "' gives " + std::to_string(nbs.size()) + " values; predict takes one nb");
   base.nb = static_cast<int>(nbs[0]);
   space.cores_per_node = machine.cores;
+  space.hybrid_max = ranking::hybrid_max_for(machine.params, machine.cores, a.threads);
   for (std::int64_t L : parse_int_list("--local-strassen", a.local_levels, 0, 6))
     space.local_levels.push_back(static_cast<int>(L));
   if (machine.facts.local_l1_n > 0) base.local.min_dim = machine.facts.local_l1_n;

@@ -34,6 +34,7 @@
 #include "local/packed_gemm.hpp"
 #include "ranking/option_table.hpp"
 #include "results/results_schema.hpp"
+#include "results/layout_summary.hpp"
 #include "results/result_row.hpp"
 #include "cli/run_memory.hpp"
 #include "cli/profile_drift.hpp"
@@ -382,6 +383,7 @@ void print_end(const RunContext& ctx, const RunOutputs& out, const SweepState& s
   const Machine* machine = ctx.machine;
   const int ranks = ctx.world.size();
   fmt::print("results appended to {} (metadata: {}.json)\n", out.csv_path, out.csv_path);
+  for (const std::string& line : layout_summary(st.rows, st.measurements, ctx.configs)) fmt::print("{}\n", line);
   if (machine && machine->facts.core_layout.measured)
     fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
                profile::describe(machine->facts.core_layout), ranks, ranks == 1 ? "" : "s", ctx.spec.threads,

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "space/hybrid.hpp"
 #include "space/strassen_depth.hpp"
 #include "space/strassen_groups.hpp"
 #include "core/lb_in_force.hpp"
@@ -85,11 +86,26 @@ int busy_cores_of(const AlgorithmModel& model, int p, int threads, const Machine
   return mp.network.ranks_on_a_node(ranks) * t;
 }
 
+PricedJob hybrid_job(const Options& opt, int p, const MachineParams& mp) {
+  const space::AsRun in = space::hybrid_inner(opt, p);
+  PricedJob job{in.opt, in.ranks, mp};
+  const int t = std::max(1, opt.hybrid);
+  if (t > 1 && job.mp.network.ranks_per_node > 0)
+    job.mp.network.ranks_per_node = std::max(1, job.mp.network.ranks_per_node / t);
+  return job;
+}
+
 Prediction refined_prediction(const AlgorithmModel& model, const Problem& pb, const Options& opt, int p,
                               const MachineParams& mp) {
-  MachineParams busy = mp;
-  busy.busy_cores = busy_cores_of(model, p, opt.threads, mp);
-  return model.refined(pb, opt, p, busy);
+  PricedJob job = hybrid_job(opt, p, mp);
+  job.mp.busy_cores = busy_cores_of(model, job.p, job.opt.threads, job.mp);
+  return model.refined(pb, job.opt, job.p, job.mp);
+}
+
+Prediction paper_prediction(const AlgorithmModel& model, const Problem& pb, const Options& opt, int p,
+                            const MachineParams& mp) {
+  const PricedJob job = hybrid_job(opt, p, mp);
+  return model.paper(pb, job.opt, job.p, job.mp);
 }
 
 std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel& model, const Problem& pb,
@@ -97,12 +113,13 @@ std::shared_ptr<const space::Q7SplitTable> choose_q7_splits(const AlgorithmModel
   if (model.schema != "q7" || !model.q7_leaf)
     throw std::invalid_argument("--q7-split model: the algorithm is not a Q7 combination (schema '" +
                                 std::string(model.schema) + "')");
-  Options paper = opt;
+  const PricedJob hybrid = hybrid_job(opt, p, mp);
+  Options paper = hybrid.opt;
   paper.q7_splits = nullptr;
   auto table = std::make_shared<space::Q7SplitTable>();
-  MachineParams job = for_job(mp, p);  // as the algorithm's refined predictor prices it
-  job.busy_cores = busy_cores_of(model, p, opt.threads, mp);
-  refined_q7(pb, paper, p, job, model.q7_leaf(paper, job), table.get());
+  MachineParams job = for_job(hybrid.mp, hybrid.p);  // as the algorithm's refined predictor prices it
+  job.busy_cores = busy_cores_of(model, hybrid.p, paper.threads, hybrid.mp);
+  refined_q7(pb, paper, hybrid.p, job, model.q7_leaf(paper, job), table.get());
   return table;
 }
 

@@ -76,11 +76,27 @@ int resolve_recursions(const AlgorithmModel& model, const space::Options& opt, i
 // a profile of 16 ranks per node: 4; dgemm on p = 4 with --threads 2: 8.
 int busy_cores_of(const AlgorithmModel& model, int p, int threads, const MachineParams& mp);
 
+// A ranks x threads hybrid (opt.hybrid = t > 1, space/hybrid.hpp) is priced
+// as the plain algorithm on its computing ranks: p / t ranks with t x
+// threads threads, R / t of them on a node of R (network.ranks_per_node).
+// Identity for t = 1. Example: p = 32, R = 16, t = 2 -> 16 ranks, 2
+// threads, 8 per node.
+struct PricedJob {
+  space::Options opt;
+  int p = 1;
+  MachineParams mp;
+};
+PricedJob hybrid_job(const space::Options& opt, int p, const MachineParams& mp);
+
 // model.refined, its DGEMMs priced for the cores the configuration keeps
-// busy (mp.busy_cores = busy_cores_of, refined_model.hpp busy_core_speed):
-// what every caller that ranks or reports a refined prediction uses.
+// busy (mp.busy_cores = busy_cores_of, refined_model.hpp busy_core_speed),
+// a hybrid as hybrid_job: what every caller that ranks or reports a refined
+// prediction uses.
 Prediction refined_prediction(const AlgorithmModel& model, const space::Problem& pb, const space::Options& opt, int p,
                               const MachineParams& mp);
+// model.paper, a hybrid as hybrid_job.
+Prediction paper_prediction(const AlgorithmModel& model, const space::Problem& pb, const space::Options& opt, int p,
+                            const MachineParams& mp);
 
 // --q7-split model: the Q7 splits the refined model predicts fastest for
 // this problem, for every (levels to go, group size) of the recursion (see

@@ -7,6 +7,7 @@
 #include "core/value_lists.hpp"
 #include "local/fast_gemm.hpp"
 #include "model/algorithm_models.hpp"
+#include "space/hybrid.hpp"
 #include "space/replicas.hpp"
 #include "space/strassen_groups.hpp"
 
@@ -69,6 +70,8 @@ LocalGemmChoice resolve_local_gemm(const std::string& word, const OptionContext&
   }
 }
 
+int SearchContext::ranks_of(const Options& o) const { return space::hybrid_inner(o, p).ranks; }
+
 namespace {
 
 // A value that only sets fields of the options.
@@ -85,10 +88,21 @@ std::vector<Setting> parse_grid_values(const std::string& text, const OptionCont
   std::vector<Setting> out;
   for (const std::string& w : parse_word_list("--grid", text)) {
     const auto [pr, pc] = parse_grid("--grid", w);
-    if (pr > 0 && pr * pc != ctx.ranks)
+    // A hybrid's grid covers its computing ranks: p / t of them.
+    if (pr > 0 && (pr * pc > ctx.ranks || ctx.ranks % (pr * pc) != 0))
       throw UsageError("--grid: grid " + w + " needs " + std::to_string(pr * pc) + " ranks, have " +
-                       std::to_string(ctx.ranks) + " (pr x pc must equal the number of MPI ranks)");
-    out.push_back(plain(w, [pr = pr, pc = pc](Options& o) { o.pr = pr, o.pc = pc; }));
+                       std::to_string(ctx.ranks) +
+                       " (pr x pc must equal the number of MPI ranks, or p / t for --hybrid t)");
+    out.push_back({w, [pr = pr, pc = pc, ranks = ctx.ranks](Options& o, const Algorithm&, const Problem&) {
+                     o.pr = pr, o.pc = pc;
+                     if (pr == 0) return std::string();  // auto: the plan's most square grid
+                     const int computing = space::hybrid_inner(o, ranks).ranks;
+                     if (pr * pc != computing)
+                       return "grid " + std::to_string(pr) + "x" + std::to_string(pc) + " needs " +
+                              std::to_string(pr * pc) + " ranks; this configuration computes on " +
+                              std::to_string(computing);
+                     return std::string();
+                   }});
   }
   return out;
 }
@@ -96,17 +110,39 @@ std::vector<Setting> parse_grid_values(const std::string& text, const OptionCont
 // Every pr x pc = p with pr <= pc, squarest last. p = 12 -> 1x12 2x6 3x4.
 std::vector<Options> search_grids(const Options& o, const SearchContext& x) {
   std::vector<Options> out;
-  for (long long pr = 1; pr * pr <= x.p; ++pr)
-    if (x.p % pr == 0) {
+  const long long p = x.ranks_of(o);
+  for (long long pr = 1; pr * pr <= p; ++pr)
+    if (p % pr == 0) {
       out.push_back(o);
       out.back().pr = static_cast<int>(pr);
-      out.back().pc = static_cast<int>(x.p / pr);
+      out.back().pc = static_cast<int>(p / pr);
     }
   return out;
 }
 
 std::string label_grid(const Options& o) {
   return o.pr > 0 ? " grid=" + std::to_string(o.pr) + "x" + std::to_string(o.pc) : "";
+}
+
+// ---- --hybrid ----
+std::vector<Setting> parse_hybrids(const std::string& text, const OptionContext&) {
+  std::vector<Setting> out;
+  for (std::int64_t t : parse_int_list("--hybrid", text, 1, 1024))
+    out.push_back(plain(std::to_string(t), [t](Options& o) { o.hybrid = static_cast<int>(t); }));
+  return out;
+}
+
+// Every t <= hybrid_max that divides p and leaves two computing ranks or
+// more (one rank with every thread is the dgemm peer, ranked already):
+// p = 8, hybrid_max 8 -> 1, 2, 4.
+std::vector<Options> search_hybrids(const Options& o, const SearchContext& x) {
+  std::vector<Options> out;
+  for (int t = 1; t <= x.hybrid_max; ++t)
+    if (x.p % t == 0 && (t == 1 || x.p / t >= 2)) {
+      out.push_back(o);
+      out.back().hybrid = t;
+    }
+  return out;
 }
 
 // ---- --nb ----
@@ -167,7 +203,7 @@ std::vector<Setting> parse_recursion_values(const std::string& text, const Optio
 // r = 1 .. floor(log4 p) + 1 (check() rejects what does not apply).
 std::vector<Options> search_recursions(const Options& o, const SearchContext& x) {
   std::vector<Options> out;
-  for (int r = 1; r <= space::max_recursions_q8(x.p) + 1; ++r) {
+  for (int r = 1; r <= space::max_recursions_q8(x.ranks_of(o)) + 1; ++r) {
     out.push_back(o);
     out.back().recursions = r;
   }
@@ -292,18 +328,20 @@ std::vector<Setting> parse_replicas(const std::string& text, const OptionContext
   std::vector<Setting> out;
   for (const std::string& w : parse_word_list("--replicas", text)) {
     const int rc = w == "auto" ? 0 : static_cast<int>(parse_int_list("--replicas", w, 1, 1 << 24).at(0));
-    out.push_back({w, [rc, ranks = ctx.ranks, mem = ctx.max_doubles_per_rank](Options& o, const Algorithm&,
-                                                                             const Problem& pb) {
-                     o.replicas = rc > 0 ? rc : space::largest_replicas_that_fit(pb, ranks, mem);
-                     return std::string();
-                   }});
+    out.push_back(
+        {w, [rc, ranks = ctx.ranks, mem = ctx.max_doubles_per_rank](Options& o, const Algorithm&, const Problem& pb) {
+           // A hybrid's copies sit on its computing ranks.
+           const int computing = space::hybrid_inner(o, ranks).ranks;
+           o.replicas = rc > 0 ? rc : space::largest_replicas_that_fit(pb, computing, mem);
+           return std::string();
+         }});
   }
   return out;
 }
 
 std::vector<Options> search_replicas(const Options& o, const SearchContext& x) {
   std::vector<Options> out;
-  for (int c : space::replica_choices(x.p)) {
+  for (int c : space::replica_choices(x.ranks_of(o))) {
     out.push_back(o);
     out.back().replicas = c;
   }
@@ -359,6 +397,24 @@ const std::vector<OptionRow>& option_table() {
   // Outermost first. No algorithm takes both --replicas and --q7-split, so
   // their order matters only for the split (last, see above).
   static const std::vector<OptionRow> table = {
+      // First: the rows below search and size for the ranks it leaves
+      // computing (SearchContext::ranks_of).
+      {
+          .flag = "--hybrid",
+          .help = "Ranks x threads: t runs each algorithm on every t-th rank with t x --threads BLAS threads, the "
+                  "other ranks idle (the same cores, t times fewer ranks); numbers, e.g. 1,2,4. --algo auto ranks "
+                  "t up to a node's cores where the profile measured threaded DGEMM",
+          .default_text = "1",
+          .show_default = true,
+          .used = &algos::Uses::hybrid,
+          .column = "hybrid",
+          .parse = parse_hybrids,
+          .neutral = [](Options& o) { o.hybrid = 1; },
+          .search = search_hybrids,
+          .label =
+              [](const Options& o) { return o.hybrid > 1 ? " hybrid=" + std::to_string(o.hybrid) : std::string(); },
+          .label_position = 12,
+      },
       {
           .flag = "--grid",
           .help = "Process grid(s) for pdgemm: auto (most square) or PxQ",

@@ -62,6 +62,11 @@ struct SearchContext {
   // Per row of option_table(), the values to rank where the row has no
   // search of its own (--nb 32,64 ranks both); empty: the base's value.
   const std::vector<std::vector<Setting>>& given;
+  // Ranks x threads hybrids to rank: every t up to this dividing p (1:
+  // none; CandidateSpace::hybrid_max).
+  int hybrid_max = 1;
+  // The ranks a configuration computes on: p, or p / t for a hybrid.
+  int ranks_of(const algos::Options& o) const;
 };
 
 struct OptionRow {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "space/hybrid.hpp"
 #include "space/process_grid.hpp"
 #include "algos/registry.hpp"
 #include "space/replicas.hpp"
@@ -55,12 +56,18 @@ std::string over_memory_reason(const algos::MemoryEstimate& need, double limit_b
   return "needs " + algos::describe(need) + " per rank, more than the " + format_bytes(limit_bytes) + " of " + source;
 }
 
+int hybrid_max_for(const MachineParams& mp, int cores_per_node, int threads) {
+  if (!(mp.thread_efficiency > 0) || mp.thread_efficiency_threads < 2 || cores_per_node < 1) return 1;
+  return std::max(1, std::min(mp.thread_efficiency_threads, cores_per_node / std::max(1, threads)));
+}
+
 void predict_configuration(const Algorithm& algo, const Problem& pb, const Options& opt, int p,
                            const MachineParams& mp, Prediction& paper, Prediction& refined) {
   const AlgorithmModel& m = algo.models();
   Options o = opt;
-  o.recursions = resolve_recursions(m, opt, p);
-  paper = m.paper(pb, o, p, mp);
+  // A hybrid recurses on its computing ranks (space/hybrid.hpp).
+  o.recursions = resolve_recursions(m, opt, space::hybrid_inner(opt, p).ranks);
+  paper = model::paper_prediction(m, pb, o, p, mp);
   refined = model::refined_prediction(m, pb, o, p, mp);
 }
 
@@ -81,7 +88,7 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
     const AlgorithmModel& m = algo->models();
     // Every row the algorithm reads multiplies the configurations by the
     // values auto tries (option_table.hpp), outermost first.
-    const SearchContext x{*algo, pb, p, space.lbs, space.tuned, space.local_levels, space.given};
+    const SearchContext x{*algo, pb, p, space.lbs, space.tuned, space.local_levels, space.given, space.hybrid_max};
     std::vector<Options> variants{base};
     const std::vector<OptionRow>& rows = option_table();
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -116,6 +123,13 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       if (m.one_node && space.cores_per_node > 0 && threads > space.cores_per_node) {
         out.excluded.push_back({c.label(), "runs on one node: p x threads = " + std::to_string(threads) +
                                                " threads, a node has " + std::to_string(space.cores_per_node) + " cores"});
+        return false;
+      }
+      const long long rank_threads = static_cast<long long>(o.hybrid) * o.threads;
+      if (o.hybrid > 1 && space.cores_per_node > 0 && rank_threads > space.cores_per_node) {
+        out.excluded.push_back({c.label(), "a computing rank runs hybrid x threads = " + std::to_string(rank_threads) +
+                                               " threads, a node has " + std::to_string(space.cores_per_node) +
+                                               " cores"});
         return false;
       }
       c.memory = algo->memory(pb, o, p);

@@ -57,6 +57,11 @@ struct CandidateSpace {
   // Cores of one node: one-node algorithms (dgemm) need p x threads <= this
   // (0 = no limit).
   int cores_per_node = 0;
+  // Ranks x threads hybrids (Options::hybrid): rank every t up to this that
+  // divides p, each computing rank's t x threads threads within
+  // cores_per_node (1 = none: threads per rank as given). The caller sets it
+  // where the profile measured threaded DGEMM, which prices them.
+  int hybrid_max = 1;
   // Only these algorithm names (empty = every registered algorithm).
   std::vector<std::string> only;
   // Local Strassen levels L to try for algorithms that use them, each with
@@ -74,6 +79,14 @@ struct CandidateSpace {
   // schedule); empty: the base's value.
   std::vector<std::vector<Setting>> given;
 };
+
+// CandidateSpace::hybrid_max for a machine: where the profile measured
+// threaded DGEMM (mp.thread_efficiency at thread_efficiency_threads), the
+// threads it measured, within a node's cores for `threads` per rank; else 1
+// (no hybrid): beyond what was measured the model would assume ideal thread
+// scaling and favour hybrids for nothing. Example: measured at 16 threads,
+// 16 cores per node, --threads 1 -> 16; not measured -> 1.
+int hybrid_max_for(const MachineParams& mp, int cores_per_node, int threads);
 
 struct Ranking {
   ModelKind model = ModelKind::refined;

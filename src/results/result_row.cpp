@@ -44,6 +44,7 @@ ResultRow identity_row(const Config& c, int warmup, const std::string& reps_aske
   row.simulated = sim::platform();  // empty for real runs
   row.p = p;
   row.threads = c.opt.threads;
+  row.hybrid = c.opt.hybrid;
   row.algo = std::string(c.algo->name());
   row.pb = c.pb;
   row.warmup = warmup;
@@ -125,6 +126,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
   c["simulated"] = simulated;
   c["p"] = std::to_string(p);
   c["threads"] = std::to_string(threads);
+  c["hybrid"] = std::to_string(hybrid);
   c["algo"] = algo;
   c["m"] = std::to_string(pb.m);
   c["n"] = std::to_string(pb.n);

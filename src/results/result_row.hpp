@@ -40,6 +40,7 @@ struct ResultRow {
   std::string simulated;  // the SMPI platform, "" for real runs
   int p = 0;              // ranks (as the plan ran once measured: Plan::as_run)
   int threads = 0;        // BLAS threads per rank (likewise)
+  int hybrid = 1;         // ranks x threads hybrid t (space/hybrid.hpp): p of p x t ranks computed
   std::string algo;
   algos::Problem pb;
   int warmup = 0;

@@ -18,6 +18,7 @@ ColumnKind column_kind(const std::string& column) {
   static const std::map<std::string, ColumnKind> kinds = {
       {"p", ColumnKind::integer},
       {"threads", ColumnKind::integer},
+      {"hybrid", ColumnKind::integer},
       {"recursions", ColumnKind::integer},
       {"nb", ColumnKind::integer},
       {"lb", ColumnKind::integer},

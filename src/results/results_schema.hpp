@@ -81,11 +81,12 @@ inline const std::vector<std::string>& base_results_columns() {
 // Columns added after the algorithms' and the options' columns existed, at
 // the very end, so that every earlier column keeps its place: the memory
 // per rank, predicted beside measured (docs/method.md §7.7); how the local
-// levels' passes store (--local-stores). An algorithm or an option may
-// declare one of these; it stays here, at the end.
+// levels' passes store (--local-stores); the ranks x threads hybrid
+// (--hybrid). An algorithm or an option may declare one of these; it stays
+// here, at the end.
 inline const std::vector<std::string>& appended_results_columns() {
-  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb",
-                                                "mem_err",     "mem_rss_mb",     "local_stores"};
+  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
+                                                "mem_rss_mb",  "local_stores",   "hybrid"};
   return cols;
 }
 

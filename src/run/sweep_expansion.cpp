@@ -29,6 +29,7 @@ ranking::Ranking rank_for(const Problem& pb, const RunSpec& spec, int ranks, con
   if (!sel.memory_limit_source.empty()) space.memory_limit_source = sel.memory_limit_source;
   // dgemm runs here, on this node.
   space.cores_per_node = cpu_cores();
+  space.hybrid_max = ranking::hybrid_max_for(*sel.params, space.cores_per_node, spec.threads);
   space.only = only;
   try {
     return ranking::rank_candidates(pb, ranks, spec.auto_space.base, *sel.params, sel.kind, space);

@@ -18,6 +18,10 @@ namespace mmbench::space {
 // not use (uses() says which they use).
 struct Options {
   int threads = 1;        // BLAS threads per rank
+  // Ranks x threads hybrid (space/hybrid.hpp): t > 1 runs the algorithm on
+  // every t-th rank of the job with t x threads BLAS threads each, the other
+  // ranks idle, so it keeps the job's cores busy with t times fewer ranks.
+  int hybrid = 1;
   int nb = 64;            // block-cyclic block size
   int lb = 0;             // PBLAS logical block size; 0 = library default (32)
   // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
@@ -45,6 +49,9 @@ struct Options {
 struct Uses {
   bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false,
        replicas = false;
+  // Every algorithm that computes on all its ranks can run as a ranks x
+  // threads hybrid; the dgemm peer (one rank with every core) cannot.
+  bool hybrid = true;
 };
 
 }  // namespace mmbench::space

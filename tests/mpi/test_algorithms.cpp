@@ -184,6 +184,41 @@ int main(int argc, char** argv) {
       opt.local.levels = 1;
       run_case(*q8, Problem{600, 600, 600}, opt, world, "L=1");
     }
+  // Ranks x threads hybrids (space/hybrid.hpp): every algorithm that can
+  // run as one, on every t-th rank with t threads, checked as above; the
+  // idle ranks own nothing and sit out, and the plan reports the ranks that
+  // computed (the CSV's p and threads, what the models price).
+  int hybrids_run = 0;
+  for (int t : {2, 4}) {
+    if (world.size() % t != 0) continue;
+    for (const Algorithm* algo : all_algorithms())
+      for (const Problem& pb : {Problem{64, 64, 64}, Problem{50, 37, 71}}) {
+        Options opt;
+        opt.nb = 8;
+        opt.hybrid = t;
+        const std::string label = "hybrid=" + std::to_string(t);
+        if (!algo->uses().hybrid) {
+          CHECK(!algo->check(pb, opt, world.size()).ok(), "{} {}: applies, but cannot run as a hybrid", algo->name(),
+                label);
+          continue;
+        }
+        if (!algo->check(pb, opt, world.size()).ok()) continue;
+        run_case(*algo, pb, opt, world, label);
+        ++hybrids_run;
+        auto plan = algo->plan(pb, opt, world);
+        const bool idle = world.rank() % t != 0;
+        for (const Layout* l : {&plan->layout_a(), &plan->layout_b(), &plan->layout_c()})
+          CHECK(!idle || l->local_size(world.rank()) == 0, "{} {}: idle rank {} owns {} doubles of {}", algo->name(),
+                label, world.rank(), l->local_size(world.rank()), l->description());
+        CHECK(plan->takes_part() == !idle, "{} {}: rank {} takes part: {}", algo->name(), label, world.rank(),
+              plan->takes_part());
+        const AsRun used = plan->as_run(opt, world.size());
+        CHECK(used.ranks == world.size() / t && used.opt.threads == t && used.opt.hybrid == 1,
+              "{} {}: as_run {} ranks x {} threads (hybrid {}) on p = {}", algo->name(), label, used.ranks,
+              used.opt.threads, used.opt.hybrid, world.size());
+      }
+  }
+  CHECK(world.size() % 2 != 0 || hybrids_run > 0, "no hybrid ran at p = {}", world.size());
   // The lb override: PDGEMM must have called our pilaenv_.
   CHECK(pilaenv_calls() > 0, "ScaLAPACK never called mmbench's pilaenv_ (lb override not linked?)");
   return testing::finish("test_algorithms");

@@ -34,6 +34,7 @@ struct Probe {
 
 const std::map<std::string, Probe>& probes() {
   static const std::map<std::string, Probe> p = {
+      {"--hybrid", {"2", "4", "ring", 8, {}}},
       {"--grid", {"1x4", "2x2", "pdgemm", 4, {}}},
       {"--nb", {"32", "64", "pdgemm", 4, {}}},
       {"--lb", {"64", "default", "pdgemm", 4, {}}},
@@ -125,6 +126,7 @@ TEST(OptionTable, EveryRowIsReadByAuto) {
     ranking::CandidateSpace space;
     space.only = {probe.algo};
     space.local_levels = {0, 1, 2, 3};  // as `run` tries where --local-strassen is not given
+    space.hybrid_max = 4;               // as a profile that measured threaded DGEMM allows (--hybrid)
     for (const auto& [flag, text] : probe.also)
       if (flag == "--local-strassen") space.local_levels = {std::stoi(text)};
     std::set<std::string> values;  // the row's part of each candidate's label
