@@ -384,10 +384,20 @@ void print_end(const RunContext& ctx, const RunOutputs& out, const SweepState& s
   const int ranks = ctx.world.size();
   fmt::print("results appended to {} (metadata: {}.json)\n", out.csv_path, out.csv_path);
   for (const std::string& line : layout_summary(st.rows, st.measurements, ctx.configs)) fmt::print("{}\n", line);
-  if (machine && machine->facts.core_layout.measured)
-    fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}\n",
+  if (machine && machine->facts.core_layout.measured) {
+    // Where threads won tune's comparison and this sweep had no hybrid:
+    // the layouts in between, which --hybrid times in the same rounds.
+    std::string between;
+    const bool hybrids =
+        std::any_of(ctx.configs.begin(), ctx.configs.end(), [](const Config& c) { return c.opt.hybrid > 1; });
+    if (machine->facts.core_layout.better == profile::CoreLayout::threads && !hybrids)
+      for (int t = 2; t <= ranks / 2; ++t)
+        if (ranks % t == 0) between += (between.empty() ? "" : ",") + std::to_string(t);
+    fmt::print("cores: the profile says this machine wants {}; this run: {} rank{} x {} thread{}{}\n",
                profile::describe(machine->facts.core_layout), ranks, ranks == 1 ? "" : "s", ctx.spec.threads,
-               ctx.spec.threads == 1 ? "" : "s");
+               ctx.spec.threads == 1 ? "" : "s",
+               between.empty() ? "" : " (--hybrid " + between + " times the layouts in between, in the same rounds)");
+  }
   if (machine && !ctx.a.machine.profile.empty() && !sim::simulated())
     report_profile_drift(st.peer_checks, *machine, ctx.a.machine.profile, out.csv_path, started);
 }

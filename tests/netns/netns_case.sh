@@ -4,7 +4,7 @@
 # `tune` with its fast options finishes and its profile records the
 # inter-node level as measured; then 2 nodes of 2 ranks (shared memory
 # inside a node, TCP between): `tune` records both levels, and a `run`
-# across the nodes is verified; a link limited with --rate and --burst holds
+# across the nodes is verified, one rank per core and as ranks x threads; a link limited with --rate and --burst holds
 # that bucket on both ends, and `burst` changes it. Skipped (exit 77) where namespaces cannot be
 # made (not root, no CAP_SYS_ADMIN); the cluster is always taken down.
 #   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR
@@ -80,14 +80,18 @@ cat "$out/tune2.out"
 [ $rc = 0 ] || { echo "FAIL: tune across 2 nodes of 2 ranks: exit $rc"; exit 1; }
 check_profile "$out/p2.json" yes || { echo "FAIL: profile of 2 x 2"; exit 1; }
 # shellcheck disable=SC2086
-timeout 240 "$mpirun" $args -n 4 -x OPENBLAS_NUM_THREADS=1 "$mm" run --algo ring,tpmm,pdgemm,2.5d --n 256 --reps 1 \
-  --csv "$out/run.csv" --quiet >"$out/run.out" 2>&1 || { cat "$out/run.out"; echo "FAIL: run across the nodes"; exit 1; }
+# --hybrid 2: one rank of each node computes with 2 threads, its neighbour
+# idles (ranks 0 and 2: one per node), across the TCP link.
+timeout 240 "$mpirun" $args -n 4 -x OPENBLAS_NUM_THREADS=1 "$mm" run --algo ring,tpmm,pdgemm,2.5d --hybrid 1,2 --n 256 \
+  --reps 1 --csv "$out/run.csv" --quiet >"$out/run.out" 2>&1 || { cat "$out/run.out"; echo "FAIL: run across the nodes"; exit 1; }
 python3 - "$out/run.csv" <<'PY' || { echo "FAIL: rows"; exit 1; }
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ok = [r for r in rows if r["status"] == "ok"]
-assert len(ok) >= 3 and all(r["verified"] == "yes" for r in ok), [(r["algo"], r["status"], r["verified"]) for r in rows]
-print(f"{len(ok)} rows verified across 2 nodes of 2 ranks")
+assert len(ok) >= 6 and all(r["verified"] == "yes" for r in ok), [(r["algo"], r["hybrid"], r["status"], r["verified"]) for r in rows]
+hybrid = [r for r in ok if r["hybrid"] == "2"]
+assert len(hybrid) >= 3 and all((r["p"], r["threads"]) == ("2", "2") for r in hybrid), [(r["algo"], r["p"], r["threads"]) for r in hybrid]
+print(f"{len(ok)} rows verified across 2 nodes of 2 ranks, {len(hybrid)} of them as 1 rank x 2 threads per node")
 PY
 "$cluster" down --prefix $prefix --dir "$dir" >/dev/null
 
