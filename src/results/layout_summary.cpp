@@ -57,9 +57,10 @@ std::vector<std::string> layout_summary(const std::vector<ResultRow>& rows, cons
                     "interval, {} rounds: {}",
                     h.pb.m, h.pb.n, h.pb.k, label(*b.hybrid), layout_of(h), ratio.median, ratio.lo, ratio.hi,
                     label(*b.plain), layout_of(p), 100 * ratio.coverage, ratio.n,
-                    ratio.lo > 1   ? "the hybrid won"
-                    : ratio.hi < 1 ? "one thread per rank won"
-                                   : "no clear winner"));
+                    !(ratio.coverage > 0) ? "too few rounds to say"
+                    : ratio.lo > 1        ? "the hybrid won"
+                    : ratio.hi < 1        ? "one thread per rank won"
+                                          : "no clear winner"));
   }
   return out;
 }

@@ -72,4 +72,10 @@ TEST(LayoutSummary, OneLinePerProblemWithBothLayouts) {
   Sweep plain;
   plain.add("ring", 1, 4, 1, {1.0, 1.0, 1.0});
   EXPECT_TRUE(plain.lines().empty());
+  // One round: a ratio, no verdict (its interval covers nothing).
+  Sweep once;
+  once.add("ring", 1, 4, 1, {1.0});
+  once.add("ring", 2, 2, 2, {2.0});
+  ASSERT_EQ(once.lines().size(), 1u);
+  EXPECT_NE(once.lines()[0].find("too few rounds to say"), std::string::npos) << once.lines()[0];
 }
