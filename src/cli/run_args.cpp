@@ -78,6 +78,12 @@ ranking::OptionContext option_context(const RunArgs& a, int ranks, const run::Se
   ctx.params = sel.params;
   ctx.facts = sel.facts;
   ctx.ranks = ranks;
+  // The ranks a --grid may cover: those of each --hybrid t (the row's own parse).
+  for (const ranking::Setting& s : ranking::option_row("--hybrid").parse(a.option("--hybrid"), ctx)) {
+    Options o;
+    (void)s.set(o, *algos::all_algorithms().front(), Problem{});
+    if (ranks % o.hybrid == 0) ctx.grid_ranks.push_back(ranks / o.hybrid);
+  }
   ctx.max_doubles_per_rank = sel.max_doubles_per_rank;
   ctx.local_gemm_default = local_gemm_text(a, sel, ranking);
   return ctx;

@@ -1,5 +1,6 @@
 #include "ranking/option_table.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/lb_in_force.hpp"
@@ -88,21 +89,16 @@ std::vector<Setting> parse_grid_values(const std::string& text, const OptionCont
   std::vector<Setting> out;
   for (const std::string& w : parse_word_list("--grid", text)) {
     const auto [pr, pc] = parse_grid("--grid", w);
-    // A hybrid's grid covers its computing ranks: p / t of them.
-    if (pr > 0 && (pr * pc > ctx.ranks || ctx.ranks % (pr * pc) != 0))
+    // A hybrid's grid covers its computing ranks, p / t of them: a grid
+    // that fits one of the sweep's is taken, and the algorithm's own check
+    // refuses it for the configurations it does not fit
+    // (space/process_grid.hpp).
+    const std::vector<int> fits = ctx.grid_ranks.empty() ? std::vector<int>{ctx.ranks} : ctx.grid_ranks;
+    if (pr > 0 && std::find(fits.begin(), fits.end(), pr * pc) == fits.end())
       throw UsageError("--grid: grid " + w + " needs " + std::to_string(pr * pc) + " ranks, have " +
-                       std::to_string(ctx.ranks) +
-                       " (pr x pc must equal the number of MPI ranks, or p / t for --hybrid t)");
-    out.push_back({w, [pr = pr, pc = pc, ranks = ctx.ranks](Options& o, const Algorithm&, const Problem&) {
-                     o.pr = pr, o.pc = pc;
-                     if (pr == 0) return std::string();  // auto: the plan's most square grid
-                     const int computing = space::hybrid_inner(o, ranks).ranks;
-                     if (pr * pc != computing)
-                       return "grid " + std::to_string(pr) + "x" + std::to_string(pc) + " needs " +
-                              std::to_string(pr * pc) + " ranks; this configuration computes on " +
-                              std::to_string(computing);
-                     return std::string();
-                   }});
+                       std::to_string(ctx.ranks) + " (pr x pc must equal the number of MPI ranks" +
+                       (fits.size() > 1 ? ", or p / t for --hybrid t)" : ")"));
+    out.push_back(plain(w, [pr = pr, pc = pc](Options& o) { o.pr = pr, o.pc = pc; }));
   }
   return out;
 }

@@ -31,6 +31,9 @@ namespace mmbench::ranking {
 // (cli/run_args.cpp option_context). Every rank fills the same.
 struct OptionContext {
   int ranks = 1;
+  // The ranks a --grid may cover: ranks / t for each --hybrid t that
+  // divides ranks (cli/run_args.cpp); empty: {ranks}.
+  std::vector<int> grid_ranks;
   const model::MachineParams* params = nullptr;  // null: no machine given
   std::string profile;                            // --profile's path, "" = none
   // What the profile says (null: no profile): its lb, local Strassen

@@ -119,17 +119,14 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
         out.excluded.push_back({c.label(), ap.reason});
         return false;
       }
-      const long long threads = static_cast<long long>(p) * o.threads;
-      if (m.one_node && space.cores_per_node > 0 && threads > space.cores_per_node) {
-        out.excluded.push_back({c.label(), "runs on one node: p x threads = " + std::to_string(threads) +
-                                               " threads, a node has " + std::to_string(space.cores_per_node) + " cores"});
-        return false;
-      }
-      const long long rank_threads = static_cast<long long>(o.hybrid) * o.threads;
-      if (o.hybrid > 1 && space.cores_per_node > 0 && rank_threads > space.cores_per_node) {
-        out.excluded.push_back({c.label(), "a computing rank runs hybrid x threads = " + std::to_string(rank_threads) +
-                                               " threads, a node has " + std::to_string(space.cores_per_node) +
-                                               " cores"});
+      // One rank's threads must fit a node: the dgemm peer's p x threads,
+      // a hybrid's computing rank's t x threads.
+      const long long rank_threads = static_cast<long long>(m.one_node ? p : o.hybrid) * o.threads;
+      if ((m.one_node || o.hybrid > 1) && space.cores_per_node > 0 && rank_threads > space.cores_per_node) {
+        const std::string what =
+            m.one_node ? "runs on one node: p x threads = " : "a computing rank runs hybrid x threads = ";
+        out.excluded.push_back({c.label(), what + std::to_string(rank_threads) + " threads, a node has " +
+                                               std::to_string(space.cores_per_node) + " cores"});
         return false;
       }
       c.memory = algo->memory(pb, o, p);

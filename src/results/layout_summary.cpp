@@ -30,8 +30,8 @@ std::vector<std::string> layout_summary(const std::vector<ResultRow>& rows, cons
   std::vector<std::tuple<Index, Index, Index>> order;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRow& r = rows[i];
-    if (r.status != ResultRow::Status::ok || !r.timing || configs[i].is_peer() || !configs[i].algo->uses().hybrid)
-      continue;
+    // The dgemm peer (and any dgemm row) cannot run as a hybrid: not a layout here.
+    if (r.status != ResultRow::Status::ok || !r.timing || !configs[i].algo->uses().hybrid) continue;
     const auto key = std::make_tuple(r.pb.m, r.pb.n, r.pb.k);
     if (!best.count(key)) order.push_back(key);
     std::optional<std::size_t>& slot = r.hybrid > 1 ? best[key].hybrid : best[key].plain;

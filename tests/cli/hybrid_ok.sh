@@ -32,4 +32,14 @@ assert all("not a multiple of 3" in w for w in why), why
 assert "hybrid 2: on 2 ranks: " in [r["reason"] for r in rows if r["algo"] == "strassen-q8+dgemm"][1]
 print("hybrid rows (algo, hybrid, p, threads, status, verified):", got)
 PY
+# --grid 1x2 at p = 4 fits the computing ranks of --hybrid 2 only: that row
+# runs on it, the one-thread-per-rank row says why not.
+"$mpirun" -q -n 4 "$mm" run --algo pdgemm --hybrid 1,2 --grid 1x2 --n 200 --reps 1 --warmup 0 --csv "$dir/grid.csv" \
+  --quiet >"$dir/grid.txt" 2>&1 || { cat "$dir/grid.txt"; fail "run --grid 1x2 --hybrid 1,2 exit $?"; }
+python3 - "$dir/grid.csv" <<'PY' || fail "grid CSV"
+import csv, sys
+rows = [(r["hybrid"], r["status"], r["grid"], r["reason"]) for r in csv.DictReader(open(sys.argv[1]))]
+assert rows == [("1", "not-applicable", "", "grid 1x2 needs 2 ranks, have 4"), ("2", "ok", "1x2", "")], rows
+print("grid 1x2 with --hybrid 1,2:", rows)
+PY
 echo "hybrid_ok passed"
