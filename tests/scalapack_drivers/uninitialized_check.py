@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""The defect in ScaLAPACK's own xdsyevr that run_driver.py counts apart
+(UNINITIALIZED_CHECK), shown on Debian's ScaLAPACK alone, without mmbench:
+the driver under nan_stack.c's preload, which fills the stack below the
+driver's grid-making frame with one byte after each BLACS_GRIDINIT.
+
+Passes when
+  - with a byte that makes every double a NaN (0xff), the driver reaches
+    its end, entries fail, and every failed entry printed
+    UNINITIALIZED_CHECK and nothing else (the check read VL and VU nobody
+    set); run_driver.counts, given the driver's thresholds, counts each of
+    them apart and none as failed, with their residuals below THRESH;
+  - with a byte that makes them finite (0x11: 3.8e-222), no entry fails.
+If ScaLAPACK's driver sets VL and VU some day, the first part fails, and
+run_driver.py's exception can go. Exit 77 (skipped) without the drivers.
+
+    uninitialized_check.py --mpirun M --drivers DIR --lib NAN_STACK_SO --work DIR
+"""
+import argparse
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_driver import UNINITIALIZED_CHECK, counts, dat_thresholds, run, syevr_failed_entries  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--drivers", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    exe = os.path.join(a.drivers, "xdsyevr")
+    if not os.access(exe, os.X_OK):
+        print(f"SKIP: {exe} not installed (Debian package scalapack-mpi-test)")
+        return 77
+    work = os.path.join(a.work, "xdsyevr-uninitialized")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    shutil.copy(os.path.join(a.drivers, "SEPR.dat"), work)
+    thresholds = dat_thresholds(open(os.path.join(work, "SEPR.dat")).read())
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MMBENCH_") and k != "LD_PRELOAD"}
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    problems = []
+    for byte, nan in (("0xff", True), ("0x11", False)):
+        cmd = [a.mpirun, "-q", "-n", "4", "-x", f"LD_PRELOAD={a.lib}", "-x", f"NAN_STACK_BYTE={byte}", exe]
+        rc, out = run(cmd, work, env)
+        path = os.path.join(work, f"stack-{byte}.out")
+        open(path, "w").write(out or "")
+        raw, got = counts(out or ""), counts(out or "", thresholds)
+        entries = syevr_failed_entries(out or "", thresholds)
+        print(f"stack filled with {byte}: exit {rc}, passed {raw.passed}, failed {raw.failed}; "
+              f"counted apart {got.unset_only}, still failed {got.failed}; lines before failed entries: "
+              f"{' | '.join(raw.messages) or 'none'}")
+        if rc != 0 or not raw.ended:
+            problems.append(f"{byte}: the driver did not run to its end (exit {rc}); output in {path}")
+        elif nan:
+            if raw.failed == 0:
+                problems.append(f"{byte}: no entry failed: the check no longer reads unset VL/VU (output in {path})")
+            if any(lines != [UNINITIALIZED_CHECK] for lines, _ in entries):
+                problems.append(f"{byte}: a failed entry printed more than the unset-VL/VU line: {raw.messages}")
+            if got.failed != 0 or got.unset_only != raw.failed:
+                problems.append(f"{byte}: counts with thresholds {tuple(got[:6])}, expected all {raw.failed} apart")
+        elif raw.failed != 0:
+            problems.append(f"{byte}: {raw.failed} entries failed with finite values on the stack ({path})")
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
