@@ -75,7 +75,9 @@ UNINITIALIZED_CHECK = "IL, IU, VL or VU altered by PDSYEVR"
 # What a driver's output says: sign_only = xdsvd entries whose only failed
 # tests are SIGN_SENSITIVE_SVD_TESTS; unset_only = xdsyevr entries whose only
 # failure is UNINITIALIZED_CHECK; messages = the distinct lines printed
-# before failed entries (what failed, for the log).
+# before failed entries, then the first failed entries' rows as
+# "row: its lines" (what failed, for the log: CI keeps only what ctest
+# prints, not the driver's output file).
 Counts = collections.namedtuple("Counts", "passed failed skipped ended sign_only unset_only messages",
                                 defaults=(0, 0, ()))
 
@@ -100,7 +102,7 @@ def fortran_float(text):
 
 def syevr_failed_entries(text, thresholds):
     """xdsyevr's failed entries as (the lines printed before the row,
-    whether its residuals are below its block's THRESH)."""
+    whether its residuals are below its block's THRESH, the row itself)."""
     entries, lines, block = [], [], 0
     for line in text.splitlines():
         m = SYEVR_ROW.match(line)
@@ -109,7 +111,7 @@ def syevr_failed_entries(text, thresholds):
                 thresh = thresholds[block - 1] if 0 < block <= len(thresholds) else None
                 res = [fortran_float(m.group(1)), fortran_float(m.group(2))]
                 below = thresh is not None and all(r is not None and r < thresh for r in res)
-                entries.append((lines, below))
+                entries.append((lines, below, " ".join(line.split())))
             lines = []
         elif re.match(r"^\s*'TEST (\d+)", line):
             block = int(re.match(r"^\s*'TEST (\d+)", line).group(1))
@@ -163,12 +165,15 @@ def counts(text, thresholds=()):
                 sign_only += 1
             else:
                 failed += 1
-    messages = []
-    for lines, below in syevr_failed_entries(text, thresholds):
+    messages, rows = [], []
+    for lines, below, row in syevr_failed_entries(text, thresholds):
         if lines and below and all(line == UNINITIALIZED_CHECK for line in lines):
             unset_only += 1
             failed -= 1
+            continue
         messages += [line for line in lines if line not in messages]
+        rows.append(f"[{row}: {' / '.join(lines) or 'no line'}]")
+    messages += rows[:3]
     ended = re.search(r"END OF TESTS|End of tests|End of Tests|^\s+N\s+NB\s+P\s+Q\s+QR Time", text, re.M | re.I)
     return Counts(passed, failed, skipped, ended is not None, sign_only, unset_only, tuple(messages))
 
@@ -208,7 +213,7 @@ def describe(rc, got):
     return (f"exit {rc}, passed {got.passed}, failed {got.failed}, skipped {got.skipped}"
             + (f", vectors' signs only {got.sign_only}" if got.sign_only else "")
             + (f", unset IL/IU/VL/VU check only {got.unset_only}" if got.unset_only else "")
-            + (f"; failed entries said: {' | '.join(got.messages[:3])}" if got.failed and got.messages else ""))
+            + (f"; failed entries said: {' | '.join(got.messages[:6])}" if got.failed and got.messages else ""))
 
 
 def retried(tries):

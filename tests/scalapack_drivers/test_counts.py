@@ -57,7 +57,10 @@ def syevr():
                        ([UNINITIALIZED_CHECK], "*****"), ([], "0.36")):
         got = counts(syevr_output([(lines, chk)]), th)
         assert (got.failed, got.unset_only) == (1, 0), (lines, chk, got)
-        assert list(got.messages) == lines, got.messages
+        # The lines, then the entry's row with them.
+        assert list(got.messages[:len(lines)]) == lines, got.messages
+        row = "21 8 2 2 10 N 0.00 -1.00 " + chk + " 0.80E-01 FAILED"
+        assert got.messages[-1] == f"[{row}: {' / '.join(lines) or 'no line'}]", got.messages
         assert not same_outcome(got, plain)
 
 
