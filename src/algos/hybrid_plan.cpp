@@ -52,7 +52,6 @@ class HybridPlan : public Plan {
              const Options& inner_opt)
       : workers_(std::move(workers)),
         inner_(std::move(inner)),
-        t_(t),
         inner_opt_(inner_opt),
         inner_ranks_(world.size() / t),
         a_(world_layout(inner_ ? &inner_->layout_a() : nullptr, world, t)),
@@ -90,7 +89,6 @@ class HybridPlan : public Plan {
   // declared first, so it is destroyed after the plan.
   std::unique_ptr<Comm> workers_;
   std::unique_ptr<Plan> inner_;
-  int t_;
   Options inner_opt_;
   int inner_ranks_;
   Layout a_, b_, c_;

@@ -113,8 +113,8 @@ def syevr_failed_entries(text, thresholds):
                 below = thresh is not None and all(r is not None and r < thresh for r in res)
                 entries.append((lines, below, " ".join(line.split())))
             lines = []
-        elif re.match(r"^\s*'TEST (\d+)", line):
-            block = int(re.match(r"^\s*'TEST (\d+)", line).group(1))
+        elif test := re.match(r"^\s*'TEST (\d+)", line):
+            block = int(test.group(1))
             lines = []
         elif line.strip():
             lines.append(line.strip())
@@ -221,6 +221,14 @@ def retried(tries):
     return f" (run {tries}: the driver failed tests in the earlier runs)" if tries > 1 else ""
 
 
+def driver_env():
+    """The environment a driver runs in: this one without mmbench's
+    variables or a preload of its own, one BLAS thread per rank."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MMBENCH_") and k != "LD_PRELOAD"}
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    return env
+
+
 def run(cmd, cwd, env):
     p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
@@ -278,8 +286,7 @@ def main():
     # xdsyevr's THRESH per TEST block, for its entries counted apart.
     sepr = os.path.join(work, "SEPR.dat")
     thresholds = dat_thresholds(open(sepr).read()) if a.driver == "xdsyevr" and os.path.exists(sepr) else []
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MMBENCH_") and k != "LD_PRELOAD"}
-    env["OPENBLAS_NUM_THREADS"] = "1"
+    env = driver_env()
     base = [a.mpirun, "-q", "-n", str(a.np)]
 
     failures = []

@@ -22,7 +22,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_driver import UNINITIALIZED_CHECK, counts, dat_thresholds, run, syevr_failed_entries  # noqa: E402
+from run_driver import UNINITIALIZED_CHECK, counts, dat_thresholds, driver_env, run, syevr_failed_entries  # noqa: E402
 
 
 def main():
@@ -41,8 +41,7 @@ def main():
     os.makedirs(work)
     shutil.copy(os.path.join(a.drivers, "SEPR.dat"), work)
     thresholds = dat_thresholds(open(os.path.join(work, "SEPR.dat")).read())
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MMBENCH_") and k != "LD_PRELOAD"}
-    env["OPENBLAS_NUM_THREADS"] = "1"
+    env = driver_env()
     problems = []
     for byte, nan in (("0xff", True), ("0x11", False)):
         cmd = [a.mpirun, "-q", "-n", "4", "-x", f"LD_PRELOAD={a.lib}", "-x", f"NAN_STACK_BYTE={byte}", exe]
