@@ -54,6 +54,7 @@ class HybridPlan : public Plan {
         inner_(std::move(inner)),
         inner_opt_(inner_opt),
         inner_ranks_(world.size() / t),
+        group_{world.rank(), t},
         a_(world_layout(inner_ ? &inner_->layout_a() : nullptr, world, t)),
         b_(world_layout(inner_ ? &inner_->layout_b() : nullptr, world, t)),
         c_(world_layout(inner_ ? &inner_->layout_c() : nullptr, world, t)) {}
@@ -65,8 +66,10 @@ class HybridPlan : public Plan {
     if (!inner_) return;
     // The computing ranks run t x threads threads on the cores of their
     // idle neighbours (mpirun bound each rank to one), as the dgemm peer's
-    // rank 0 does with all of them.
-    const ScopedWideAffinity wide(inner_opt_.threads);
+    // rank 0 does with all of the node's; each on its own group's cores,
+    // so that the groups' threads do not meet (affinity.hpp has the
+    // example).
+    const ScopedWideAffinity wide(inner_opt_.threads, group_);
     const ScopedBlasThreads threads(inner_opt_.threads);
     inner_->multiply(A, B, C);
   }
@@ -91,6 +94,10 @@ class HybridPlan : public Plan {
   std::unique_ptr<Plan> inner_;
   Options inner_opt_;
   int inner_ranks_;
+  // This rank and the idle ones after it (space/hybrid.hpp: every t-th
+  // rank computes), numbered in `world`, the communicator run_command
+  // recorded the node's masks over.
+  RankGroup group_;
   Layout a_, b_, c_;
 };
 

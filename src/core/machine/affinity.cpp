@@ -10,7 +10,7 @@
 namespace mmbench {
 
 namespace {
-cpu_set_t g_node_union;
+std::vector<RankCpus> g_node;
 bool g_recorded = false;
 }  // namespace
 
@@ -21,17 +21,16 @@ void record_node_cpus(const Comm& world) {
   return;
 #else
   Comm node = world.split_node();
-  cpu_set_t mine;
-  CPU_ZERO(&mine);
+  RankCpus mine;
+  mine.world_rank = world.rank();
+  CPU_ZERO(&mine.cpus);
   // A rank that cannot read its mask still joins the collective (with an
   // empty set), or the other ranks of its node would wait forever; it just
   // leaves its own affinity as it is.
-  const bool known = sched_getaffinity(0, sizeof mine, &mine) == 0;
-  if (!known) CPU_ZERO(&mine);
-  std::vector<cpu_set_t> all(static_cast<std::size_t>(node.size()));
-  MMBENCH_MPI(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node.get()));
-  CPU_ZERO(&g_node_union);
-  for (cpu_set_t& s : all) CPU_OR(&g_node_union, &g_node_union, &s);
+  const bool known = sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) == 0;
+  if (!known) CPU_ZERO(&mine.cpus);
+  g_node.assign(static_cast<std::size_t>(node.size()), RankCpus{});
+  MMBENCH_MPI(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, g_node.data(), sizeof mine, MPI_BYTE, node.get()));
   g_recorded = known;
 #endif
 }
@@ -43,23 +42,31 @@ int cpus_available_to_me() {
   return CPU_COUNT(&mine);
 }
 
-bool widen_affinity_for(int threads) {
-  if (!g_recorded || threads <= cpus_available_to_me()) return false;
-  cpu_set_t target = g_node_union;
-  // A job of fewer ranks than threads (mpirun -n 1 --threads 2) was bound
-  // to fewer cores than it asks to use: take the machine's online CPUs (the
-  // kernel keeps only those the container's cpuset allows).
-  if (CPU_COUNT(&target) < threads) {
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &target);
+cpu_set_t widening_target(const std::vector<RankCpus>& node, RankGroup group, int threads, long online) {
+  cpu_set_t in_group, whole;
+  CPU_ZERO(&in_group);
+  CPU_ZERO(&whole);
+  for (const RankCpus& r : node) {
+    cpu_set_t cpus = r.cpus;  // CPU_OR's macro takes non-const sets
+    CPU_OR(&whole, &whole, &cpus);
+    if (group.holds(r.world_rank)) CPU_OR(&in_group, &in_group, &cpus);
   }
+  if (CPU_COUNT(&in_group) >= threads) return in_group;
+  if (CPU_COUNT(&whole) >= threads) return whole;
+  for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &whole);
+  return whole;
+}
+
+bool widen_affinity_for(int threads, RankGroup group) {
+  if (!g_recorded || threads <= cpus_available_to_me()) return false;
+  const cpu_set_t target = widening_target(g_node, group, threads, sysconf(_SC_NPROCESSORS_ONLN));
   return sched_setaffinity(0, sizeof target, &target) == 0;
 }
 
-ScopedWideAffinity::ScopedWideAffinity(int threads) {
+ScopedWideAffinity::ScopedWideAffinity(int threads, RankGroup group) {
   CPU_ZERO(&saved_);
   saved_ok_ = sched_getaffinity(0, sizeof saved_, &saved_) == 0;
-  widened_ = saved_ok_ && widen_affinity_for(threads);
+  widened_ = saved_ok_ && widen_affinity_for(threads, group);
 }
 
 ScopedWideAffinity::~ScopedWideAffinity() {

@@ -4,38 +4,75 @@
 // (Open MPI 4: --bind-to core for np <= 2). A rank that then runs T > 1
 // BLAS threads would squeeze them all onto that one core and measure half
 // the speed or less. Before a rank raises its thread count, mmbench widens
-// its affinity to the cores of all ranks on its node -- the cores the job
-// was given on that node -- so the threads can spread. OpenBLAS and the
+// its affinity to the cores of the ranks whose cores it may take -- those
+// of all ranks on its node, the cores the job was given there, or a
+// hybrid's group of them -- so the threads can spread. OpenBLAS and the
 // local Strassen kernel create their extra threads lazily, after this, so
 // the new threads inherit the wider mask.
 #pragma once
 
 #include <sched.h>
 
+#include <vector>
+
 #include "core/mpi/comm.hpp"
 
 namespace mmbench {
 
-// Collective over `world`: records the union of the affinity masks of the
-// ranks that share this rank's node. Call once before any widen call.
+// Collective over `world`: records the affinity mask of every rank that
+// shares this rank's node, with its world rank. Call once before any widen
+// call.
 void record_node_cpus(const Comm& world);
 
+// The ranks whose cores a rank may take: [first, first + count), numbered
+// in the communicator record_node_cpus was given.
+// A ranks x threads hybrid's computing rank takes its own and its idle
+// neighbours' (algos/hybrid_plan.hpp); the dgemm peer's rank 0 and a
+// multi-threaded configuration take the node's.
+struct RankGroup {
+  int first = 0;
+  int count = 0;  // 0: every rank of the node
+  static RankGroup whole_node() { return {}; }
+  bool holds(int rank) const { return count == 0 || (rank >= first && rank - first < count); }
+};
+
+// One rank's mask as record_node_cpus gathered it.
+struct RankCpus {
+  int world_rank = 0;
+  cpu_set_t cpus;
+};
+
+// The CPUs a rank that runs `threads` threads widens to (the decision
+// alone; no system call): the union of the masks of the node's ranks in
+// `group` where it holds at least `threads` CPUs, else the union of the
+// whole node's, else the machine's first `online` CPUs (a job of fewer
+// ranks than threads, mpirun -n 1 --threads 2, was bound to fewer cores
+// than it asks to use; the kernel keeps only those its cpuset allows).
+// Example: 16 ranks bound to one core each (rank r on core r) and a hybrid
+// with t = 2: computing rank 4's group is ranks 4 and 5, so it widens to
+// cores 4 and 5. Widened to all 16 instead, its two threads and the seven
+// other computing ranks' fourteen share 16 cores at the scheduler's will,
+// and two of them can land on one core.
+cpu_set_t widening_target(const std::vector<RankCpus>& node, RankGroup group, int threads, long online);
+
 // If this rank may run on fewer CPUs than `threads`, widen its affinity to
-// the node's recorded union. Returns true if it did. Local (no MPI).
-bool widen_affinity_for(int threads);
+// widening_target of the recorded node. Returns true if it did. Local (no
+// MPI).
+bool widen_affinity_for(int threads, RankGroup group = RankGroup::whole_node());
 
 // CPUs this rank may run on now.
 int cpus_available_to_me();
 
-// widen_affinity_for(threads) for the lifetime of the object; the calling
-// thread's previous mask is restored at the end, also when the scope is
-// left by an exception (threads created meanwhile keep the wide one). Every
-// widening in mmbench goes through it -- the dgemm peer's multiply, a
-// multi-threaded configuration of a sweep, tune's threaded DGEMM -- so a
-// configuration that follows runs on the mask mpirun gave the rank.
+// widen_affinity_for(threads, group) for the lifetime of the object; the
+// calling thread's previous mask is restored at the end, also when the
+// scope is left by an exception (threads created meanwhile keep the wide
+// one). Every widening in mmbench goes through it -- the dgemm peer's
+// multiply, a multi-threaded configuration of a sweep, a hybrid's
+// computing ranks, tune's threaded DGEMM -- so a configuration that
+// follows runs on the mask mpirun gave the rank.
 class ScopedWideAffinity {
  public:
-  explicit ScopedWideAffinity(int threads);
+  explicit ScopedWideAffinity(int threads, RankGroup group = RankGroup::whole_node());
   ~ScopedWideAffinity();
   ScopedWideAffinity(const ScopedWideAffinity&) = delete;
   ScopedWideAffinity& operator=(const ScopedWideAffinity&) = delete;
