@@ -54,6 +54,7 @@ class HybridPlan : public Plan {
         inner_(std::move(inner)),
         inner_opt_(inner_opt),
         inner_ranks_(world.size() / t),
+        node_(node_cpus(world)),
         group_{world.rank(), t},
         a_(world_layout(inner_ ? &inner_->layout_a() : nullptr, world, t)),
         b_(world_layout(inner_ ? &inner_->layout_b() : nullptr, world, t)),
@@ -69,7 +70,7 @@ class HybridPlan : public Plan {
     // rank 0 does with all of the node's; each on its own group's cores,
     // so that the groups' threads do not meet (affinity.hpp has the
     // example).
-    const ScopedWideAffinity wide(inner_opt_.threads, group_);
+    const ScopedWideAffinity wide(inner_opt_.threads, &node_, group_);
     const ScopedBlasThreads threads(inner_opt_.threads);
     inner_->multiply(A, B, C);
   }
@@ -94,9 +95,12 @@ class HybridPlan : public Plan {
   std::unique_ptr<Plan> inner_;
   Options inner_opt_;
   int inner_ranks_;
-  // This rank and the idle ones after it (space/hybrid.hpp: every t-th
-  // rank computes), numbered in `world`, the communicator run_command
-  // recorded the node's masks over.
+  // The masks of this node's ranks of `world`, and the ranks whose cores
+  // this one takes: itself and the idle ones after it (space/hybrid.hpp:
+  // every t-th rank computes). Gathered by the plan, not taken from
+  // run_command's record, so that a plan on any communicator (the
+  // dispatcher's grids) numbers its group as its masks.
+  NodeCpus node_;
   RankGroup group_;
   Layout a_, b_, c_;
 };

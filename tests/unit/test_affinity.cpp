@@ -29,8 +29,8 @@ std::vector<int> ids_of(const cpu_set_t& s) {
 
 // `ranks` ranks of one node, rank r bound to core first_core + r
 // (mpirun --bind-to core).
-std::vector<RankCpus> bound_one_core_each(int ranks, int first_rank = 0, int first_core = 0) {
-  std::vector<RankCpus> node;
+NodeCpus bound_one_core_each(int ranks, int first_rank = 0, int first_core = 0) {
+  NodeCpus node;
   for (int r = 0; r < ranks; ++r) node.push_back({first_rank + r, cpus({first_core + r})});
   return node;
 }
@@ -74,7 +74,14 @@ TEST(Affinity, NodeTooSmallTakesTheOnlineCpus) {
 
 TEST(Affinity, UnboundRanksKeepEveryCore) {
   // --bind-to none: every rank may run anywhere; a group's union is the node.
-  std::vector<RankCpus> node;
+  NodeCpus node;
   for (int r = 0; r < 4; ++r) node.push_back({r, cpus({0, 1, 2, 3})});
   EXPECT_EQ(ids_of(widening_target(node, {2, 2}, 2, 4)), (std::vector<int>{0, 1, 2, 3}));
+}
+
+TEST(Affinity, NoMasksNoWidening) {
+  // A node whose masks were not gathered (SMPI, or a rank that could not
+  // read its own) is never widened to, whatever the threads.
+  const NodeCpus none;
+  EXPECT_FALSE(widen_affinity_for(1 << 20, &none));
 }

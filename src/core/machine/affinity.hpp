@@ -19,16 +19,11 @@
 
 namespace mmbench {
 
-// Collective over `world`: records the affinity mask of every rank that
-// shares this rank's node, with its world rank. Call once before any widen
-// call.
-void record_node_cpus(const Comm& world);
-
 // The ranks whose cores a rank may take: [first, first + count), numbered
-// in the communicator record_node_cpus was given.
-// A ranks x threads hybrid's computing rank takes its own and its idle
-// neighbours' (algos/hybrid_plan.hpp); the dgemm peer's rank 0 and a
-// multi-threaded configuration take the node's.
+// in the communicator their masks were gathered over (node_cpus). A ranks x
+// threads hybrid's computing rank takes its own and its idle neighbours'
+// (algos/hybrid_plan.hpp); the dgemm peer's rank 0 and a multi-threaded
+// configuration take the node's.
 struct RankGroup {
   int first = 0;
   int count = 0;  // 0: every rank of the node
@@ -36,11 +31,22 @@ struct RankGroup {
   bool holds(int rank) const { return count == 0 || (rank >= first && rank - first < count); }
 };
 
-// One rank's mask as record_node_cpus gathered it.
+// One rank's mask, with its rank in the communicator gathered over.
 struct RankCpus {
-  int world_rank = 0;
+  int rank = 0;
   cpu_set_t cpus;
 };
+// The masks of the ranks of `comm` that share this rank's node; empty
+// where they are not to be touched (SMPI's simulated ranks share one
+// process) or this rank could not read its own.
+using NodeCpus = std::vector<RankCpus>;
+
+// Collective over `comm`.
+NodeCpus node_cpus(const Comm& comm);
+
+// Collective over `world`: node_cpus(world), kept for widen_affinity_for.
+// Call once before any widening that names no node of its own.
+void record_node_cpus(const Comm& world);
 
 // The CPUs a rank that runs `threads` threads widens to (the decision
 // alone; no system call): the union of the masks of the node's ranks in
@@ -53,18 +59,18 @@ struct RankCpus {
 // cores 4 and 5. Widened to all 16 instead, its two threads and the seven
 // other computing ranks' fourteen share 16 cores at the scheduler's will,
 // and two of them can land on one core.
-cpu_set_t widening_target(const std::vector<RankCpus>& node, RankGroup group, int threads, long online);
+cpu_set_t widening_target(const NodeCpus& node, RankGroup group, int threads, long online);
 
 // If this rank may run on fewer CPUs than `threads`, widen its affinity to
-// widening_target of the recorded node. Returns true if it did. Local (no
-// MPI).
-bool widen_affinity_for(int threads, RankGroup group = RankGroup::whole_node());
+// widening_target of `node` (nullptr: the one record_node_cpus kept).
+// Returns true if it did; never with an empty node. Local (no MPI).
+bool widen_affinity_for(int threads, const NodeCpus* node = nullptr, RankGroup group = RankGroup::whole_node());
 
 // CPUs this rank may run on now.
 int cpus_available_to_me();
 
-// widen_affinity_for(threads, group) for the lifetime of the object; the
-// calling thread's previous mask is restored at the end, also when the
+// widen_affinity_for(threads, node, group) for the lifetime of the object;
+// the calling thread's previous mask is restored at the end, also when the
 // scope is left by an exception (threads created meanwhile keep the wide
 // one). Every widening in mmbench goes through it -- the dgemm peer's
 // multiply, a multi-threaded configuration of a sweep, a hybrid's
@@ -72,7 +78,7 @@ int cpus_available_to_me();
 // follows runs on the mask mpirun gave the rank.
 class ScopedWideAffinity {
  public:
-  explicit ScopedWideAffinity(int threads, RankGroup group = RankGroup::whole_node());
+  explicit ScopedWideAffinity(int threads, const NodeCpus* node = nullptr, RankGroup group = RankGroup::whole_node());
   ~ScopedWideAffinity();
   ScopedWideAffinity(const ScopedWideAffinity&) = delete;
   ScopedWideAffinity& operator=(const ScopedWideAffinity&) = delete;
