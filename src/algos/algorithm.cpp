@@ -22,8 +22,8 @@ Applicability Algorithm::check(const Problem& pb, const Options& opt, int ranks)
   if (!uses().hybrid)
     return {head + std::string(name()) + " already runs one rank with every core of the job (threads x p threads)"};
   if (ranks % t != 0)
-    return {head + "p = " + std::to_string(ranks) + " is not a multiple of " + std::to_string(t) + " (every " +
-            std::to_string(t) + "th rank computes with " + std::to_string(t) + " x threads threads)"};
+    return {head + "p = " + std::to_string(ranks) + " is not a multiple of " + std::to_string(t) + " (one rank in " +
+            std::to_string(t) + " computes, with " + std::to_string(t) + " x threads threads)"};
   if (sim::simulated()) return {head + "a simulated rank (SMPI) runs one thread: use more ranks, not threads"};
   const AsRun in = space::hybrid_inner(opt, ranks);
   Applicability inner = check_on_ranks(pb, in.opt, in.ranks);

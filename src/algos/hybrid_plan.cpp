@@ -42,8 +42,8 @@ Layout world_layout(const Layout* inner, const Comm& world, int t) {
     const Index* v = &body[inner_ranks + 7 * k];
     rects[k] = Rect{v[0], v[1], v[2], v[3], space::hybrid_world_rank(static_cast<int>(v[4]), t), v[5], v[6]};
   }
-  return Layout(head[0], head[1], world.size(), std::move(rects),
-                description + " on every " + std::to_string(t) + "th rank", min_sizes);
+  return Layout(head[0], head[1], world.size(), std::move(rects), description + " on one rank in " + std::to_string(t),
+                min_sizes);
 }
 
 class HybridPlan : public Plan {

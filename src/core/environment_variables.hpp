@@ -75,14 +75,16 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
      "the lb to serve to PBLAS (a positive integer); wins over MMBENCH_PROFILE"},
     {"MMBENCH_PROFILE", EnvironmentReader::preload, "lb 32 (ScaLAPACK's own)",
      "an mmbench machine profile whose field lb is served to PBLAS"},
-    {"MMBENCH_VERBOSE", EnvironmentReader::preload, "silent",
-     "1: rank 0 prints the lb served and where it came from"},
+    {"MMBENCH_VERBOSE", EnvironmentReader::preload, "silent", "1: rank 0 prints the lb served and where it came from"},
     // libmmbench-dispatch.so (also MMBENCH_LB, MMBENCH_PROFILE, MMBENCH_VERBOSE above)
     {"MMBENCH_DISPATCH", EnvironmentReader::preload, "on",
      "off: every PDGEMM goes to ScaLAPACK, the library stays loaded (and still serves lb)"},
     {"MMBENCH_DISPATCH_STRASSEN", EnvironmentReader::preload, "off",
      "1: the Strassen members too (local Strassen-Winograd levels, parallel Strassen); their error "
      "bound is larger"},
+    {"MMBENCH_DISPATCH_HYBRID", EnvironmentReader::preload, "off",
+     "1: the model also prices each member as a ranks x threads hybrid (every t-th process computes "
+     "with t times the BLAS threads on its idle neighbours' cores), up to the threads the profile measured"},
     {"MMBENCH_DISPATCH_MIN_DIM", EnvironmentReader::preload, "256",
      "calls with min(M, N, K) below it go straight to ScaLAPACK"},
     {"MMBENCH_DISPATCH_MAX_MB", EnvironmentReader::preload, "4096",
@@ -90,7 +92,8 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
     {"MMBENCH_DISPATCH_GEMM", EnvironmentReader::preload, "auto (the profile's faster GEMM)",
      "the GEMM in each rank of mmbench's members: auto, blas or packed"},
     {"MMBENCH_DISPATCH_FORCE", EnvironmentReader::preload, "the model decides",
-     "scalapack or a dispatch member (name or name:L) for every call that may be dispatched"},
+     "scalapack or a dispatch member (name, name:L for L local levels, name/t or name:L/t for a ranks x "
+     "threads hybrid of t) for every call that may be dispatched"},
     {"MMBENCH_DISPATCH_LOG", EnvironmentReader::preload, "no census",
      "a file: rank 0 writes one CSV row per PDGEMM call and prints a summary at MPI_Finalize"},
     {"OMPI_COMM_WORLD_RANK", EnvironmentReader::preload, "PMIX_RANK, PMI_RANK, then MPI",
@@ -110,8 +113,7 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
      "unset; mmbench sets its thread count itself"},
     {"GOTO_NUM_THREADS", EnvironmentReader::openblas, "OMP_NUM_THREADS",
      "OpenBLAS's thread pool at load time, when OPENBLAS_NUM_THREADS is unset"},
-    {"OPENBLAS_VERBOSE", EnvironmentReader::openblas, "0",
-     "2: OpenBLAS prints the core it chose at load time"},
+    {"OPENBLAS_VERBOSE", EnvironmentReader::openblas, "0", "2: OpenBLAS prints the core it chose at load time"},
     // Open MPI
     {"OMPI_ALLOW_RUN_AS_ROOT", EnvironmentReader::open_mpi, "mpirun refuses root",
      "1 (with OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1): let mpirun run as root, e.g. in a container"},

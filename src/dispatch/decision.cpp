@@ -10,6 +10,7 @@
 #include "core/lb_in_force.hpp"
 #include "model/refined_model.hpp"
 #include "ranking/selection.hpp"
+#include "space/hybrid.hpp"
 
 namespace mmbench::dispatch {
 
@@ -36,20 +37,23 @@ std::string label_of(const Algorithm& a, const Options& o) {
   return c.label();
 }
 
-// The member `name` with `levels` local levels, priced; "" or why it cannot run this call.
-std::string make_member(const std::string& name, int levels, const PdgemmCall& c, int p, const DispatchSettings& s,
-                        const MachineFacts& m, Member* out) {
+// The member `name` with `levels` local levels, as a hybrid of `hybrid`
+// (1: plain), priced; "" or why it cannot run this call.
+std::string make_member(const std::string& name, int levels, int hybrid, const PdgemmCall& c, int p,
+                        const DispatchSettings& s, const MachineFacts& m, Member* out) {
   const Algorithm* a = algos::find_algorithm(name);
   if (a == nullptr) return "no algorithm " + name;
   const Problem pb{c.m, c.n, c.k};
   Options o = member_options(m, s, levels);
   if (!a->uses().local_levels) o.local = {};
+  o.hybrid = hybrid;
   const algos::Applicability ok = a->check(pb, o, p);
   if (!ok.ok()) return ok.reason;
   Member x;
   x.algo = a;
   x.opt = o;
-  x.opt.recursions = model::resolve_recursions(a->models(), o, p);
+  // A hybrid recurses on its computing processes (space/hybrid.hpp).
+  x.opt.recursions = model::resolve_recursions(a->models(), o, space::hybrid_inner(o, p).ranks);
   x.label = label_of(*a, x.opt);
   // What a prepared member holds: its own estimate, the conversion's
   // scratch and the message buffers its exchange schedules keep.
@@ -57,7 +61,7 @@ std::string make_member(const std::string& name, int levels, const PdgemmCall& c
                      first_message_bytes(c, p);
   if (m.has_model) {
     x.t_run = model::refined_prediction(a->models(), pb, x.opt, p, m.params).total();
-    x.t_convert = conversion_time(c, p, m.params);
+    x.t_convert = conversion_time(c, p, m.params) + (hybrid > 1 ? kHybridWakeSeconds : 0.0);
     x.t_prepare = preparation_time(x.bytes_per_rank, m.params);
   }
   *out = x;
@@ -143,6 +147,15 @@ double preparation_time(double bytes_per_rank, const model::MachineParams& mp, d
   return t;
 }
 
+std::vector<int> hybrid_choices(int p, const DispatchSettings& s, const MachineFacts& m) {
+  std::vector<int> out;
+  if (!s.hybrid || !m.has_model) return out;
+  const int most = ranking::hybrid_max_for(m.params, m.cores_per_node, m.threads);
+  for (int t = 2; t <= most; ++t)
+    if (p % t == 0 && p / t >= 2) out.push_back(t);
+  return out;
+}
+
 Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {
   Decision d;
   d.choice = scalapack_member(c, pr, pc, m);
@@ -151,15 +164,14 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
   d.t_scalapack = d.choice.t_run;
   if (!s.force.empty()) {
     d.forced = true;
-    std::string name;
-    int levels = 0;
-    parse_forced(s.force, &name, &levels);  // checked when read
-    if (name == "scalapack") {
+    ForcedMember f;
+    parse_forced(s.force, &f);  // checked when read
+    if (f.name == "scalapack") {
       d.reason = "forced (MMBENCH_DISPATCH_FORCE)";
       return d;
     }
     Member x;
-    if (std::string why = make_member(name, levels, c, p, s, m, &x); !why.empty()) {
+    if (std::string why = make_member(f.name, f.levels, f.hybrid, c, p, s, m, &x); !why.empty()) {
       d.reason = "forced " + s.force + " does not apply: " + why;
       return d;
     }
@@ -183,19 +195,22 @@ Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, 
       for (int l = 1; l <= 3; ++l) tries.emplace_back(n, l);
     for (const std::string& n : strassen_members()) tries.emplace_back(n, 0);
   }
+  std::vector<int> hybrids{1};
+  for (int t : hybrid_choices(p, s, m)) hybrids.push_back(t);
   bool found = false, over_memory = false;
   Member best;
-  for (const auto& [name, levels] : tries) {
-    Member x;
-    if (!make_member(name, levels, c, p, s, m, &x).empty()) continue;
-    // A local level that the block sizes never reach is the member without it.
-    if (levels > 0 && x.opt.local.levels > 0 && x.t_run <= 0) continue;
-    if (x.bytes_per_rank > cap) {
-      over_memory = true;
-      continue;
+  for (const auto& [name, levels] : tries)
+    for (int t : hybrids) {
+      Member x;
+      if (!make_member(name, levels, t, c, p, s, m, &x).empty()) continue;
+      // A local level that the block sizes never reach is the member without it.
+      if (levels > 0 && x.opt.local.levels > 0 && x.t_run <= 0) continue;
+      if (x.bytes_per_rank > cap) {
+        over_memory = true;
+        continue;
+      }
+      if (!found || x.total() < best.total()) best = x, found = true;
     }
-    if (!found || x.total() < best.total()) best = x, found = true;
-  }
   if (!found) {
     d.reason = over_memory ? fmt::format("every member over MMBENCH_DISPATCH_MAX_MB = {}", s.max_mib)
                            : "no mmbench member applies";

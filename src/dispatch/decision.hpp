@@ -12,6 +12,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "algos/algorithm.hpp"
 #include "core/lb_in_force.hpp"
@@ -28,6 +29,11 @@ namespace mmbench::dispatch {
 // model's PDGEMM error (docs/results.md) is of that order, and a wrong
 // dispatch costs more than a missed one.
 inline constexpr double kDispatchMargin = 1.10;
+
+// What a ranks x threads hybrid member adds to a call: its idle processes
+// sleep while the others compute (Comm::idle_barrier) and wake up to
+// 10 ms after them for C's conversion; priced at that most.
+inline constexpr double kHybridWakeSeconds = 0.010;
 
 // The machine as the decision knows it (from MMBENCH_PROFILE).
 struct MachineFacts {
@@ -46,12 +52,13 @@ struct MachineFacts {
   local::LeafGemm auto_gemm = local::LeafGemm::blas;
   local::PackedBlocking packed_blocking{};
   int threads = 1;            // BLAS threads per process
+  int cores_per_node = 0;     // the profile's cores (the hybrids' bound); 0: unknown
 };
 
 struct Member {
   const algos::Algorithm* algo = nullptr;  // nullptr: ScaLAPACK's PDGEMM
   algos::Options opt;
-  std::string label;      // "scalapack lb=128", "ring gemm=packed", "ring L=2"
+  std::string label;      // "scalapack lb=128", "ring gemm=packed", "ring L=2", "tpmm hybrid=2"
   double t_run = 0;       // predicted time of the member itself
   double t_convert = 0;   // converting the operands in and C back
   double t_prepare = 0;   // the first call of a shape: plan, buffers, first touch
@@ -75,6 +82,14 @@ Member scalapack_member(const PdgemmCall& call, int pr, int pc, const MachineFac
 // "": the settings (MMBENCH_DISPATCH=off, MIN_DIM) and pass_reason, from
 // arguments every process of the grid passes alike. Checked on every call.
 std::string call_reason(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s);
+
+// The t a hybrid member may take for a call on p processes (the model's
+// search, with MMBENCH_DISPATCH_HYBRID=1): every t >= 2 up to the threads
+// the profile measured and its cores per node (ranking::hybrid_max_for)
+// that divides p and leaves two computing processes or more; none without
+// the opt-in or a model. Example: p = 8, threads measured to 4, 16 cores
+// a node -> 2, 4.
+std::vector<int> hybrid_choices(int p, const DispatchSettings& s, const MachineFacts& m);
 
 // The decision for one call on a pr x pc grid that call_reason let through:
 // the best member against ScaLAPACK, per call once prepared (the first

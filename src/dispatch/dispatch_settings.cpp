@@ -40,16 +40,27 @@ const std::vector<std::string>& strassen_members() {
   return n;
 }
 
-bool parse_forced(const std::string& text, std::string* name, int* levels) {
-  const std::size_t colon = text.find(':');
-  *name = text.substr(0, colon);
-  *levels = 0;
-  const auto among = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), *name) != v.end(); };
-  if (*name != "scalapack" && !among(classical_members()) && !among(strassen_members())) return false;
-  if (colon == std::string::npos) return true;
-  std::int64_t l = 0;
-  if (*name == "scalapack" || !parse_int(text.substr(colon + 1), 0, 6, &l)) return false;
-  *levels = static_cast<int>(l);
+bool parse_forced(const std::string& text, ForcedMember* out) {
+  ForcedMember f;
+  const std::size_t slash = text.find('/');
+  const std::string head = text.substr(0, slash);
+  const std::size_t colon = head.find(':');
+  f.name = head.substr(0, colon);
+  const auto among = [&](const std::vector<std::string>& v) {
+    return std::find(v.begin(), v.end(), f.name) != v.end();
+  };
+  if (f.name != "scalapack" && !among(classical_members()) && !among(strassen_members())) return false;
+  if ((colon != std::string::npos || slash != std::string::npos) && f.name == "scalapack") return false;
+  std::int64_t v = 0;
+  if (colon != std::string::npos) {
+    if (!parse_int(head.substr(colon + 1), 0, 6, &v)) return false;
+    f.levels = static_cast<int>(v);
+  }
+  if (slash != std::string::npos) {
+    if (!parse_int(text.substr(slash + 1), 1, 64, &v)) return false;
+    f.hybrid = static_cast<int>(v);
+  }
+  *out = f;
   return true;
 }
 
@@ -66,15 +77,23 @@ DispatchSettings read_dispatch_settings(const std::function<const char*(const ch
     else if (!is_off(st))
       s.problems.push_back("MMBENCH_DISPATCH_STRASSEN='" + st + "' is not 1 or 0; Strassen stays off");
   }
+  const std::string hybrid = value(getenv, "MMBENCH_DISPATCH_HYBRID");
+  if (!hybrid.empty()) {
+    if (is_on(hybrid))
+      s.hybrid = true;
+    else if (!is_off(hybrid))
+      s.problems.push_back("MMBENCH_DISPATCH_HYBRID='" + hybrid + "' is not 1 or 0; hybrids stay off");
+  }
   const std::string force = value(getenv, "MMBENCH_DISPATCH_FORCE");
   if (!force.empty()) {
-    std::string name;
-    int levels = 0;
-    if (parse_forced(force, &name, &levels)) s.force = force;
+    ForcedMember f;
+    if (parse_forced(force, &f))
+      s.force = force;
     else
       s.problems.push_back("MMBENCH_DISPATCH_FORCE='" + force +
                            "' is not a member (scalapack, ring, tpmm, 2.5d, strassen-q7+ring, strassen-q8+tpmm, "
-                           "strassen-q8+dgemm; name:L for L local levels, 0..6); the model decides");
+                           "strassen-q8+dgemm; name:L for L local levels, 0..6; /t for a ranks x threads hybrid, "
+                           "1..64); the model decides");
   }
   const std::string gemm = value(getenv, "MMBENCH_DISPATCH_GEMM");
   if (!gemm.empty()) {
@@ -106,7 +125,8 @@ std::string describe(const DispatchSettings& s) {
     if (!s.force.empty()) line += "forced to " + s.force + " (MMBENCH_DISPATCH_FORCE), ";
     else if (s.profile_path.empty()) line += "no MMBENCH_PROFILE, so no model: every PDGEMM to ScaLAPACK, ";
     else line += "classical dispatch on (ring, tpmm, 2.5d against ScaLAPACK's PDGEMM), ";
-    line += std::string("Strassen ") + (s.strassen ? "on (MMBENCH_DISPATCH_STRASSEN=1)" : "off") + ", local GEMM " +
+    line += std::string("Strassen ") + (s.strassen ? "on (MMBENCH_DISPATCH_STRASSEN=1)" : "off") + ", hybrids " +
+            (s.hybrid ? "on (MMBENCH_DISPATCH_HYBRID=1)" : "off") + ", local GEMM " +
             (s.gemm ? std::string(local::to_string(*s.gemm)) : std::string("auto")) + ", calls with min(M, N, K) < " +
             std::to_string(s.min_dim) + " to ScaLAPACK, conversion memory <= " + std::to_string(s.max_mib) +
             " MiB per rank";

@@ -25,9 +25,14 @@ inline constexpr std::int64_t kDefaultMaxMiB = 4096;
 struct DispatchSettings {
   bool enabled = true;    // MMBENCH_DISPATCH=off: every call to ScaLAPACK
   bool strassen = false;  // MMBENCH_DISPATCH_STRASSEN=1: Strassen members too (opt-in)
+  // MMBENCH_DISPATCH_HYBRID=1: the model also prices each member as a ranks
+  // x threads hybrid (every t-th process computes with t x the BLAS
+  // threads, space/hybrid.hpp), up to the threads the profile measured
+  // (opt-in: the idle processes' cores are lent for the call).
+  bool hybrid = false;
   // MMBENCH_DISPATCH_FORCE: every call that may be dispatched runs this
-  // member ("scalapack", an algorithm name, or name:L for L local
-  // Strassen-Winograd levels), whatever the model says; empty = the model.
+  // member ("scalapack", or a member as parse_forced reads it), whatever
+  // the model says; empty = the model.
   std::string force;
   // MMBENCH_DISPATCH_GEMM: the GEMM in each rank of mmbench's members:
   // auto (none here: the profile's faster leaf, tune's packed step), blas
@@ -59,10 +64,17 @@ std::string describe(const DispatchSettings& s);
 const std::vector<std::string>& classical_members();
 const std::vector<std::string>& strassen_members();
 
-// A forced member: the algorithm name and the local levels ("ring:2" ->
-// ring, 2; "tpmm" -> tpmm, 0; "scalapack" -> scalapack, 0). Returns false
+// A forced member, name[:L][/t]: the algorithm name, L local
+// Strassen-Winograd levels (0 .. 6) and a ranks x threads hybrid of t
+// (1 .. 64): "ring:2" -> ring, 2, 1; "tpmm/2" -> tpmm, 0, 2; "ring:1/4" ->
+// ring, 1, 4; "scalapack" -> scalapack, 0, 1 (no suffix). Returns false
 // for a malformed text or a name that is not a member (pdgemm, dgemm,
 // strassen-q7+pdgemm, ...: algorithms of mmbench's own runs only).
-bool parse_forced(const std::string& text, std::string* name, int* levels);
+struct ForcedMember {
+  std::string name;
+  int levels = 0;
+  int hybrid = 1;
+};
+bool parse_forced(const std::string& text, ForcedMember* out);
 
 }  // namespace mmbench::dispatch

@@ -92,9 +92,8 @@ void Dispatcher::say_once(const std::string& line) {
 
 bool Dispatcher::force(const std::string& member) {
   if (!member.empty()) {
-    std::string name;
-    int levels = 0;
-    if (!parse_forced(member, &name, &levels)) return false;
+    ForcedMember f;
+    if (!parse_forced(member, &f)) return false;
   }
   std::vector<std::shared_ptr<GridState>> grids;
   {

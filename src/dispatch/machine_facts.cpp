@@ -19,6 +19,7 @@ MachineFacts machine_facts(const std::string& profile_path, int lb, LbCap lb_cap
     const profile::MachineProfile p = profile::read_profile(profile_path);
     m.params = profile::to_params(p);
     m.has_model = true;
+    m.cores_per_node = p.cores;
     m.facts = profile::facts_of(p);
     m.auto_gemm = profile::leaf_choice(std::nullopt, m.facts).gemm;
     m.packed_blocking = profile::leaf_choice(local::LeafGemm::packed, m.facts).blocking;

@@ -71,6 +71,7 @@ class MemberRun {
   const Conversion& conversion(const PdgemmCall& call, int pr, int pc);
 
   const Comm& grid_;
+  bool idle_processes_;  // a ranks x threads hybrid: some processes sit out the multiplication
   std::unique_ptr<algos::Plan> plan_;
   std::unique_ptr<Conversion> conversion_;
   DistMatrix a_, b_, c_;

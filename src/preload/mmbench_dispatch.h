@@ -57,7 +57,8 @@ extern "C" {
 
 /* Force a member for the calls from now on ("scalapack", "ring", "tpmm",
  * "2.5d", "strassen-q7+ring", "strassen-q8+tpmm", "strassen-q8+dgemm";
- * "ring:2" for two local Strassen-Winograd levels), or the model again with
+ * "ring:2" for two local Strassen-Winograd levels, "tpmm/2" for a ranks x
+ * threads hybrid of 2, "ring:1/2" for both), or the model again with
  * NULL or "". 0 on success, -1 for a name that is not a member or outside
  * MPI_Init .. MPI_Finalize. Every process of a grid must force the same. */
 int mmbench_dispatch_force(const char* member);

@@ -34,6 +34,7 @@
 //          [--calls N] [--seed S] [--max-dim D] [--expect FILE] MEMBER...
 // Exit status: 0 = every check passed, 1 = a check failed, 2 = bad usage.
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <numeric>
 
@@ -232,7 +233,7 @@ int main(int argc, char** argv) {
       continue;
     }
     std::mt19937_64 rng(o.seed);  // the same calls for every member, on every rank
-    long member_dispatched = 0, with_levels = 0;
+    long member_dispatched = 0, with_levels = 0, as_hybrid = 0;
     Grids grids(o);
     Drawn previous{};
     std::array<Drawn, 3> history{};              // pattern repeat: the last three calls
@@ -290,6 +291,7 @@ int main(int argc, char** argv) {
       if (g.in() && g.myrow == 0 && g.mycol == 0) {  // counted once per call
         member_dispatched += r.routed[0] + r.routed[1];
         if (r.growth > 1.0) ++with_levels;
+        if (std::strstr(lib.last_choice(), " hybrid=") != nullptr) ++as_hybrid;
         total_calls += 2;
       }
       if (g.in()) {
@@ -311,7 +313,17 @@ int main(int argc, char** argv) {
     }
     MPI_Allreduce(MPI_IN_PLACE, &member_dispatched, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &with_levels, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &as_hybrid, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     dispatched += member_dispatched;
+    // A member forced as a hybrid (name/t) must have run as one where it
+    // ran at all, and a plain member never.
+    const bool hybrid_member = member.find('/') != std::string::npos;
+    if (hybrid_member ? member_dispatched > 0 && as_hybrid == 0 : as_hybrid > 0) {
+      if (g_rank == 0)
+        std::fprintf(stderr, "dispatch_suite: member %s ran as a hybrid in %ld of %d calls\n", member.c_str(),
+                     as_hybrid, o.calls);
+      ++failures;
+    }
     // A member with local levels must have applied one (the tolerance it
     // earns is only for calls that did).
     if (member.find(':') != std::string::npos && std::atoi(member.c_str() + member.find(':') + 1) > 0 &&
@@ -322,9 +334,11 @@ int main(int argc, char** argv) {
       ++failures;
     }
     if (g_rank == 0)
-      std::printf("dispatch_suite pattern=%s grid=%dx%d order=%s member=%s calls=%d dispatched=%ld "
-                  "with_strassen_levels=%ld\n", o.pattern.c_str(), o.pr, o.pc, o.order.c_str(), member.c_str(),
-                  o.calls, member_dispatched, with_levels);
+      std::printf(
+          "dispatch_suite pattern=%s grid=%dx%d order=%s member=%s calls=%d dispatched=%ld "
+          "with_strassen_levels=%ld as_hybrid=%ld\n",
+          o.pattern.c_str(), o.pr, o.pc, o.order.c_str(), member.c_str(), o.calls, member_dispatched, with_levels,
+          as_hybrid);
   }
   MPI_Allreduce(MPI_IN_PLACE, &total_calls, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   long all_checked = 0, all_failures = 0;

@@ -252,6 +252,11 @@ def census_problems(path, member, calls_pdgemm):
             problems.append(f"call {r['call']} ({r['m']}x{r['n']}x{r['k']}) went to ScaLAPACK: {r['reason']}")
     if calls_pdgemm and dispatched == 0:
         problems.append(f"{member} forced, {len(rows)} PDGEMM calls, none dispatched")
+    # A hybrid forced (name/t) runs as one wherever it runs.
+    plain_runs = [r for r in rows if not r["choice"].startswith("scalapack") and ("hybrid=" in r["choice"]) !=
+                  ("/" in member)]
+    if plain_runs:
+        problems.append(f"{member} forced, call {plain_runs[0]['call']} ran {plain_runs[0]['choice']}")
     return problems[:5], len(rows), dispatched
 
 
@@ -301,7 +306,8 @@ def main():
     if rc != 0 or plain.failed or not plain.ended or plain.passed == 0:
         failures.append(f"plain run: exit {rc}, {plain}; output in {work}/plain.out")
     for member in a.members:
-        census = os.path.join(work, f"census-{member}.csv")
+        tag = member.replace("/", "-hybrid")  # a file name: tpmm/2 -> tpmm-hybrid2
+        census = os.path.join(work, f"census-{tag}.csv")
         extra = ["-x", f"LD_PRELOAD={a.lib}", "-x", f"MMBENCH_DISPATCH_FORCE={member}", "-x",
                  "MMBENCH_DISPATCH_MIN_DIM=0", "-x", f"MMBENCH_DISPATCH_LOG={census}"]
 
@@ -309,7 +315,7 @@ def main():
             if os.path.exists(census):
                 os.remove(census)  # the census of this run alone
             rc, out = run(base + extra + [exe], work, env)
-            open(os.path.join(work, f"{member}.out"), "w").write(out)
+            open(os.path.join(work, f"{tag}.out"), "w").write(out)
             return rc, out, counts(out, thresholds)
 
         rc, out, got, tries = first_clean(member_once)
@@ -317,7 +323,7 @@ def main():
         print(f"{a.driver} {member}: {describe(rc, got)}; PDGEMM calls {calls}, dispatched {dispatched}"
               f"{retried(tries)}")
         if rc != 0 or got.failed or not got.ended or not same_outcome(got, plain):
-            failures.append(f"{member}: exit {rc}, {got} against plain {plain}; output in {work}/{member}.out")
+            failures.append(f"{member}: exit {rc}, {got} against plain {plain}; output in {work}/{tag}.out")
         failures += [f"{member}: {p}" for p in problems]
     for f in failures:
         print("FAIL:", f)

@@ -167,18 +167,41 @@ TEST(DispatchSettings, BadValuesAreOneLineEachAndKeepTheDefault) {
   EXPECT_FALSE(s.gemm.has_value());  // auto
   ASSERT_EQ(s.problems.size(), 6u);
   EXPECT_NE(s.problems[2].find("MMBENCH_DISPATCH_FORCE='ringo'"), std::string::npos) << s.problems[2];
-  std::string name;
-  int levels = 0;
-  EXPECT_TRUE(parse_forced("tpmm:3", &name, &levels));
-  EXPECT_EQ(name, "tpmm");
-  EXPECT_EQ(levels, 3);
-  EXPECT_FALSE(parse_forced("scalapack:1", &name, &levels));
-  EXPECT_FALSE(parse_forced("ring:9", &name, &levels));
+}
+
+TEST(DispatchSettings, ForcedMembersAndHybrids) {
+  ForcedMember f;
+  EXPECT_TRUE(parse_forced("tpmm:3", &f));
+  EXPECT_EQ(f.name, "tpmm");
+  EXPECT_EQ(f.levels, 3);
+  EXPECT_EQ(f.hybrid, 1);
+  EXPECT_TRUE(parse_forced("ring/2", &f));
+  EXPECT_EQ(f.name, "ring");
+  EXPECT_EQ(f.levels, 0);
+  EXPECT_EQ(f.hybrid, 2);
+  EXPECT_TRUE(parse_forced("tpmm:1/4", &f));
+  EXPECT_EQ(f.name, "tpmm");
+  EXPECT_EQ(f.levels, 1);
+  EXPECT_EQ(f.hybrid, 4);
+  EXPECT_TRUE(parse_forced("2.5d/2", &f));
+  EXPECT_EQ(f.name, "2.5d");
+  for (const char* bad : {"scalapack:1", "scalapack/2", "ring:9", "ring/0", "ring/65", "ring/", "ring/2x", "ring:/2",
+                          "ring/2:1", "ringo/2"})
+    EXPECT_FALSE(parse_forced(bad, &f)) << bad;
   // Algorithms of mmbench's own runs are not members.
-  EXPECT_FALSE(parse_forced("pdgemm", &name, &levels));
-  EXPECT_FALSE(parse_forced("dgemm", &name, &levels));
-  EXPECT_FALSE(parse_forced("strassen-q7+pdgemm", &name, &levels));
-  EXPECT_TRUE(parse_forced("strassen-q8+dgemm", &name, &levels));
+  EXPECT_FALSE(parse_forced("pdgemm", &f));
+  EXPECT_FALSE(parse_forced("dgemm", &f));
+  EXPECT_FALSE(parse_forced("strassen-q7+pdgemm", &f));
+  EXPECT_TRUE(parse_forced("strassen-q8+dgemm", &f));
+  // The opt-in, and its bad value.
+  EXPECT_FALSE(settings({}).hybrid);
+  EXPECT_TRUE(settings({{"MMBENCH_DISPATCH_HYBRID", "1"}}).hybrid);
+  const DispatchSettings bad = settings({{"MMBENCH_DISPATCH_HYBRID", "2"}, {"MMBENCH_DISPATCH_FORCE", "ring/0"}});
+  EXPECT_FALSE(bad.hybrid);
+  EXPECT_TRUE(bad.force.empty());
+  ASSERT_EQ(bad.problems.size(), 2u);
+  EXPECT_NE(bad.problems[0].find("MMBENCH_DISPATCH_HYBRID='2'"), std::string::npos) << bad.problems[0];
+  EXPECT_NE(bad.problems[1].find("/t for a ranks x threads hybrid"), std::string::npos) << bad.problems[1];
 }
 
 TEST(Decision, ThresholdOffSwitchAndNoProfileGoToScalapack) {
@@ -229,6 +252,66 @@ TEST(Decision, TheModelPicksWithItsMarginAndTheSameEveryTime) {
   EXPECT_LE(fast.choice.total(), d.choice.total() + 1e-12);
   EXPECT_EQ(d.choice.label.find("L="), std::string::npos);
   EXPECT_EQ(d.choice.label.find("strassen"), std::string::npos);
+}
+
+namespace {
+// Nodes of 16 cores whose threads scale at 90 % up to 16, 1 ms a message:
+// at n = 512 on 16 processes ring's 15 shifts cost 15 ms against 1.7 ms of
+// computing each, as 4 processes x 4 threads 3 (tests/unit/test_hybrid.cpp
+// ranks the same machine).
+MachineFacts threads_scale_network_slow() {
+  MachineFacts m;
+  m.has_model = true;
+  m.cores_per_node = 16;
+  m.params.latency_s = 1e-3;
+  m.params.tau = 1e9;
+  m.params.t_op = 1e-10;
+  m.params.thread_efficiency = 0.9;
+  m.params.thread_efficiency_threads = 16;
+  return m;
+}
+}  // namespace
+
+TEST(Decision, HybridsOnlyWithTheOptInAndMeasuredThreads) {
+  const MachineFacts m = threads_scale_network_slow();
+  const DispatchSettings on = settings({{"MMBENCH_DISPATCH_HYBRID", "1"}});
+  // p = 8: t = 2 and 4 (t = 8 would leave one computing process).
+  EXPECT_EQ(hybrid_choices(8, on, m), (std::vector<int>{2, 4}));
+  EXPECT_EQ(hybrid_choices(6, on, m), (std::vector<int>{2, 3}));
+  EXPECT_TRUE(hybrid_choices(8, settings({}), m).empty());  // no opt-in
+  MachineFacts unmeasured = m;                              // threads never measured
+  unmeasured.params.thread_efficiency = 0;
+  EXPECT_TRUE(hybrid_choices(8, on, unmeasured).empty());
+  MachineFacts small = m;  // 2 cores a node: t = 2 at most
+  small.cores_per_node = 2;
+  EXPECT_EQ(hybrid_choices(8, on, small), (std::vector<int>{2}));
+  EXPECT_TRUE(hybrid_choices(8, on, MachineFacts{}).empty());  // no model
+
+  const PdgemmCall x = square_call(512);
+  const Decision plain = decide(x, 4, 4, settings({}), m);
+  const Decision hybrid = decide(x, 4, 4, on, m);
+  std::printf("n = 512 on 4 x 4, threads scaling, 1 ms a message: %s; with hybrids: %s (%s)\n",
+              plain.choice.label.c_str(), hybrid.choice.label.c_str(), hybrid.reason.c_str());
+  EXPECT_EQ(plain.choice.opt.hybrid, 1);
+  EXPECT_EQ(plain.choice.label.find("hybrid"), std::string::npos);
+  ASSERT_FALSE(hybrid.scalapack()) << hybrid.reason;
+  EXPECT_GT(hybrid.choice.opt.hybrid, 1) << hybrid.choice.label;
+  EXPECT_NE(hybrid.choice.label.find("hybrid=" + std::to_string(hybrid.choice.opt.hybrid)), std::string::npos);
+  EXPECT_LT(hybrid.choice.total(), plain.choice.total());
+  // Its price holds the idle processes' wake-up.
+  EXPECT_GE(hybrid.choice.t_convert, kHybridWakeSeconds);
+}
+
+TEST(Decision, ForcedHybrid) {
+  const MachineFacts m = threads_scale_network_slow();
+  Decision d = decide(square_call(4096), 2, 2, settings({{"MMBENCH_DISPATCH_FORCE", "tpmm/2"}}), m);
+  ASSERT_FALSE(d.scalapack()) << d.reason;
+  EXPECT_EQ(d.choice.opt.hybrid, 2);
+  EXPECT_EQ(d.choice.label, "tpmm hybrid=2");
+  // Forced, it needs no opt-in, but it must apply: 3 does not divide 4.
+  d = decide(square_call(4096), 2, 2, settings({{"MMBENCH_DISPATCH_FORCE", "ring/3"}}), m);
+  EXPECT_TRUE(d.scalapack());
+  EXPECT_NE(d.reason.find("does not apply"), std::string::npos) << d.reason;
 }
 
 TEST(Decision, APreparationIsPaidBeforeItIsMade) {
