@@ -170,21 +170,19 @@ TEST(DispatchSettings, BadValuesAreOneLineEachAndKeepTheDefault) {
 }
 
 TEST(DispatchSettings, ForcedMembersAndHybrids) {
+  struct Case {
+    const char* text;
+    const char* name;
+    int levels, hybrid;
+  };
   ForcedMember f;
-  EXPECT_TRUE(parse_forced("tpmm:3", &f));
-  EXPECT_EQ(f.name, "tpmm");
-  EXPECT_EQ(f.levels, 3);
-  EXPECT_EQ(f.hybrid, 1);
-  EXPECT_TRUE(parse_forced("ring/2", &f));
-  EXPECT_EQ(f.name, "ring");
-  EXPECT_EQ(f.levels, 0);
-  EXPECT_EQ(f.hybrid, 2);
-  EXPECT_TRUE(parse_forced("tpmm:1/4", &f));
-  EXPECT_EQ(f.name, "tpmm");
-  EXPECT_EQ(f.levels, 1);
-  EXPECT_EQ(f.hybrid, 4);
-  EXPECT_TRUE(parse_forced("2.5d/2", &f));
-  EXPECT_EQ(f.name, "2.5d");
+  for (const Case& c : {Case{"tpmm:3", "tpmm", 3, 1}, Case{"ring/2", "ring", 0, 2}, Case{"tpmm:1/4", "tpmm", 1, 4},
+                        Case{"2.5d/2", "2.5d", 0, 2}, Case{"scalapack", "scalapack", 0, 1}}) {
+    ASSERT_TRUE(parse_forced(c.text, &f)) << c.text;
+    EXPECT_EQ(f.name, c.name) << c.text;
+    EXPECT_EQ(f.levels, c.levels) << c.text;
+    EXPECT_EQ(f.hybrid, c.hybrid) << c.text;
+  }
   for (const char* bad : {"scalapack:1", "scalapack/2", "ring:9", "ring/0", "ring/65", "ring/", "ring/2x", "ring:/2",
                           "ring/2:1", "ringo/2"})
     EXPECT_FALSE(parse_forced(bad, &f)) << bad;
