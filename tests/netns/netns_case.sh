@@ -7,9 +7,13 @@
 # across the nodes is verified, one rank per core and as ranks x threads; a link limited with --rate and --burst holds
 # that bucket on both ends, and `burst` changes it. Skipped (exit 77) where namespaces cannot be
 # made (not root, no CAP_SYS_ADMIN); the cluster is always taken down.
-#   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR
+# With DISPATCH_LIB and EXAMPLE, on 2 nodes of 2 ranks also the example
+# ScaLAPACK program through libmmbench-dispatch.so with a ranks x threads
+# hybrid forced: each node's first rank computes with 2 threads, its
+# neighbour lends its core, the product checked by the program itself.
+#   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR [DISPATCH_LIB EXAMPLE]
 set -u
-mpirun=$1 mm=$2 work=$3 src=$4
+mpirun=$1 mm=$2 work=$3 src=$4 dispatch_lib=${5:-} example=${6:-}
 cluster=$src/scripts/netns-cluster.sh
 prefix=mmt  # a subnet of its own: never meets a cluster someone left up
 dir=$work/netns-cluster
@@ -93,6 +97,18 @@ hybrid = [r for r in ok if r["hybrid"] == "2"]
 assert len(hybrid) >= 3 and all((r["p"], r["threads"]) == ("2", "2") for r in hybrid), [(r["algo"], r["p"], r["threads"]) for r in hybrid]
 print(f"{len(ok)} rows verified across 2 nodes of 2 ranks, {len(hybrid)} of them as 1 rank x 2 threads per node")
 PY
+if [ -n "$dispatch_lib" ]; then
+  # shellcheck disable=SC2086
+  timeout 240 "$mpirun" $args -n 4 -x OPENBLAS_NUM_THREADS=1 -x LD_PRELOAD="$dispatch_lib" \
+    -x MMBENCH_DISPATCH_FORCE=tpmm/2 -x MMBENCH_DISPATCH_MIN_DIM=0 -x MMBENCH_DISPATCH_LOG="$out/census.csv" \
+    "$example" --n 512 --reps 2 >"$out/dispatch.out" 2>&1
+  rc=$?
+  cat "$out/dispatch.out"
+  [ $rc = 0 ] && grep -q "wrong=0" "$out/dispatch.out" && grep -q "dispatched=[1-9]" "$out/dispatch.out" ||
+    { echo "FAIL: the example through the dispatcher, tpmm/2 across the nodes: exit $rc"; exit 1; }
+  grep -q ",tpmm hybrid=2," "$out/census.csv" || { echo "FAIL: the census shows no tpmm hybrid=2 call"; exit 1; }
+  echo "the dispatcher ran tpmm as 2 processes x 2 threads across the nodes; the program found its product right"
+fi
 "$cluster" down --prefix $prefix --dir "$dir" >/dev/null
 
 # A limited link holds the bucket it was given (--burst), on both ends; a
