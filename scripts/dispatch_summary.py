@@ -38,7 +38,8 @@ def main():
         t = {}
         for r in at:
             t.setdefault(r["variant"], {})[r["round"]] = float(r["t_median_s"])
-        for v in [v for v in ("plain", "lb", "classical", "strassen") if v in t]:
+        known = [v for v in ("plain", "lb", "classical", "strassen", "hybrid") if v in t]
+        for v in known + sorted(v for v in t if v not in known):  # then force:MEMBER, ...
             mine = [r for r in at if r["variant"] == v]
 
             def vs(ref):

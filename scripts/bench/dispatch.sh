@@ -16,7 +16,10 @@
 # trailing updates call PDGEMM), plain against classical. SHRINK=S makes
 # call r of a run multiply the leading n - S r submatrices (a new shape on
 # every call, as a factorization's updates are; the example's --shrink).
-# VARIANTS="lb strassen" runs only those.
+# VARIANTS="lb strassen" runs only those; a variant force:MEMBER runs the
+# dispatcher with MMBENCH_DISPATCH_FORCE=MEMBER (tpmm, tpmm/2 for a ranks x
+# threads hybrid, ring:1, ...), and hybrid the model with
+# MMBENCH_DISPATCH_HYBRID=1.
 #   NS="4096 8192" P=2 NB=64 REPS=3 ROUNDS=3 PROFILE=configs/<host>.json OUT=results
 # Writes OUT/dispatch-<host>-<stamp>.csv (one row per run), the censuses of
 # the dispatch runs beside it (…-census-<variant>-n<N>-r<round>.csv) and a
@@ -54,15 +57,21 @@ for n in $NS; do
     for v in "${order[@]}"; do
       position=$((position + 1))
       envs=(-u LD_PRELOAD -u MMBENCH_LB -u MMBENCH_PROFILE -u MMBENCH_DISPATCH -u MMBENCH_DISPATCH_FORCE
-            -u MMBENCH_DISPATCH_STRASSEN -u MMBENCH_DISPATCH_LOG -u MMBENCH_VERBOSE)
+            -u MMBENCH_DISPATCH_STRASSEN -u MMBENCH_DISPATCH_HYBRID -u MMBENCH_DISPATCH_LOG -u MMBENCH_VERBOSE)
       census=""
       tol=1
       case $v in
         lb) envs+=(LD_PRELOAD="$lblib" MMBENCH_PROFILE="$profile") ;;
-        classical|strassen)
-          census=$base-census-$v-n$n-c$reps-r$round.csv
+        classical|strassen|hybrid|force:*)
+          census=$base-census-$(tr ':/' '-h' <<<"$v")-n$n-c$reps-r$round.csv
           envs+=(LD_PRELOAD="$dlib" MMBENCH_PROFILE="$profile" MMBENCH_DISPATCH_LOG="$census")
-          [ "$v" = strassen ] && envs+=(MMBENCH_DISPATCH_STRASSEN=1) && tol=5832 ;;
+          [ "$v" = strassen ] && envs+=(MMBENCH_DISPATCH_STRASSEN=1) && tol=5832
+          [ "$v" = hybrid ] && envs+=(MMBENCH_DISPATCH_HYBRID=1)
+          if [[ $v == force:* ]]; then
+            envs+=(MMBENCH_DISPATCH_FORCE="${v#force:}" MMBENCH_DISPATCH_MIN_DIM=0)
+            # force:ring:2 -> 18^2, the bound of two local levels
+            if [[ ${v#force:} =~ :([0-9]+) ]]; then tol=$((18 ** BASH_REMATCH[1])); fi
+          fi ;;
       esac
       line=$(env "${envs[@]}" mpirun -q -n "$P" "$APP" --n "$n" --nb "$NB" --reps "$reps" --tol "$tol" "${mode[@]}" 2>/dev/null |
              grep '^pdgemm_example ') || { echo "dispatch.sh: $v n=$n round $round failed: ${line:-no report}" >&2; exit 1; }
