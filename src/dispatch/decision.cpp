@@ -57,11 +57,11 @@ std::string make_member(const std::string& name, int levels, int hybrid, const P
   x.label = label_of(*a, x.opt);
   // What a prepared member holds: its own estimate, the conversion's
   // scratch and the message buffers its exchange schedules keep.
-  x.bytes_per_rank = 8 * (a->estimate_doubles_per_rank(pb, x.opt, p) + conversion_doubles(c, p)) +
-                     first_message_bytes(c, p);
+  x.bytes_per_rank = 8 * (a->estimate_doubles_per_rank(pb, x.opt, p) + conversion_doubles(c, p, hybrid)) +
+                     first_message_bytes(c, p, hybrid);
   if (m.has_model) {
     x.t_run = model::refined_prediction(a->models(), pb, x.opt, p, m.params).total();
-    x.t_convert = conversion_time(c, p, m.params) + (hybrid > 1 ? kHybridWakeSeconds : 0.0);
+    x.t_convert = conversion_time(c, p, m.params, hybrid) + (hybrid > 1 ? kHybridWakeSeconds : 0.0);
     x.t_prepare = preparation_time(x.bytes_per_rank, m.params);
   }
   *out = x;
@@ -91,32 +91,33 @@ Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts&
   return s;
 }
 
-double first_message_bytes(const PdgemmCall& c, int p) {
+double first_message_bytes(const PdgemmCall& c, int p, int hybrid) {
   // The conversion's message buffers, made at the first call: each rank
   // sends and receives the share of A, B and C that changes owner.
   const double all = double(c.m) * double(c.n) + double(c.m) * double(c.k) + double(c.k) * double(c.n);
-  return p > 1 ? 2 * 8 * all / p * (1 - 1.0 / p) : 0.0;
+  return p > 1 ? 2 * 8 * all * hybrid / p * (1 - 1.0 / p) : 0.0;
 }
 
-double conversion_doubles(const PdgemmCall& c, int p) {
+double conversion_doubles(const PdgemmCall& c, int p, int hybrid) {
   const double mn = double(c.m) * double(c.n), mk = double(c.m) * double(c.k), kn = double(c.k) * double(c.n);
-  return (mn + (c.trans_a ? mk : 0.0) + (c.trans_b ? kn : 0.0)) / p;
+  return (mn + (c.trans_a ? mk * hybrid : 0.0) + (c.trans_b ? kn * hybrid : 0.0)) / p;
 }
 
-double conversion_time(const PdgemmCall& c, int p, const model::MachineParams& mp) {
+double conversion_time(const PdgemmCall& c, int p, const model::MachineParams& mp, int hybrid) {
   // A copy moves 16 bytes per element, refined_add_time prices 24 (C = A + B).
   const auto copy = [&](double elements) { return model::refined_add_time(elements, mp) * 16.0 / 24.0; };
-  const auto one = [&](double s, int local_passes, bool add) {
-    double t = 0;
-    if (p > 1) t += (p - 1) * model::refined_message_time(s / p / p, mp);
-    t += local_passes * copy(s / p);
-    if (add) t += model::refined_add_time(s / p, mp);
-    return t;
+  const double t = std::max(1, hybrid);
+  // One matrix of s doubles: the messages of the busiest process, its pack
+  // of its own share and its unpacking (and transposing) of the member's.
+  const auto one = [&](double s, int member_passes, bool add) {
+    double time = 0;
+    if (p > 1) time += (p - 1) * model::refined_message_time(s * t / p / p, mp) + copy(s / p);
+    time += member_passes * copy(s * t / p);
+    if (add) time += model::refined_add_time(s / p, mp);
+    return time;
   };
-  const int pack = p > 1 ? 2 : 1;  // pack and unpack; one local copy on one rank
   const double mn = double(c.m) * double(c.n), mk = double(c.m) * double(c.k), kn = double(c.k) * double(c.n);
-  return one(mk, pack + (c.trans_a ? 2 : 0), false) + one(kn, pack + (c.trans_b ? 2 : 0), false) +
-         one(mn, pack, true);
+  return one(mk, 1 + (c.trans_a ? 2 : 0), false) + one(kn, 1 + (c.trans_b ? 2 : 0), false) + one(mn, 1, true);
 }
 
 std::string call_reason(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s) {

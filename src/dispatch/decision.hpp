@@ -102,8 +102,12 @@ Decision decide(const PdgemmCall& call, int pr, int pc, const DispatchSettings& 
 // layout and its C back (docs/dispatch.md): per matrix of S doubles on p
 // ranks, (p - 1) messages carrying S/p (1 - 1/p) doubles in all, and local
 // passes over S/p doubles at the profile's copy bandwidth (pack and unpack,
-// a transposition for a transposed operand, alpha C' + beta C for C).
-double conversion_time(const PdgemmCall& call, int p, const model::MachineParams& mp);
+// a transposition for a transposed operand, alpha C' + beta C for C). A
+// hybrid of t (`hybrid`) gathers each group's share on its computing
+// process: that process receives and unpacks t S/p (its messages t times
+// larger), while every process still packs its own S/p and updates its
+// part of C.
+double conversion_time(const PdgemmCall& call, int p, const model::MachineParams& mp, int hybrid = 1);
 
 // From which call of a shape preparing d's member pays (a ski-rental
 // rule): the first n with n (t_scalapack - margin total) >= margin
@@ -119,11 +123,14 @@ long calls_to_pay(const Decision& d);
 double preparation_time(double bytes_per_rank, const model::MachineParams& mp, double pooled_bytes = 0);
 
 // Bytes per rank of the conversion's message buffers (send and receive),
-// which the first call of a shape allocates and touches.
-double first_message_bytes(const PdgemmCall& call, int p);
+// which the first call of a shape allocates and touches; a hybrid's
+// computing process holds t times the share.
+double first_message_bytes(const PdgemmCall& call, int p, int hybrid = 1);
 
 // Doubles per rank the conversion holds besides the member's own matrices:
-// C's scratch in the caller's layout and the scratch of a transposed A or B.
-double conversion_doubles(const PdgemmCall& call, int p);
+// C's scratch in the caller's layout and the scratch of a transposed A or B
+// (in the member's layout: t times the share on a hybrid's computing
+// process).
+double conversion_doubles(const PdgemmCall& call, int p, int hybrid = 1);
 
 }  // namespace mmbench::dispatch

@@ -354,6 +354,13 @@ TEST(Conversion, PriceGrowsWithTransposesAndRanks) {
   // Scratch: C's share, plus a transposed A's.
   EXPECT_DOUBLE_EQ(conversion_doubles(square_call(100), 4), 100.0 * 100 / 4);
   EXPECT_DOUBLE_EQ(conversion_doubles(square_call(100, 64, true), 4), 2 * 100.0 * 100 / 4);
+  // A hybrid of 2 gathers each pair's share on one process: its messages,
+  // unpacking, transposed scratch and message buffers double; C's scratch
+  // in the caller's layout does not.
+  EXPECT_GT(conversion_time(square_call(2048), 4, m.params, 2), plain);
+  EXPECT_DOUBLE_EQ(conversion_time(square_call(2048), 4, m.params, 1), plain);
+  EXPECT_DOUBLE_EQ(conversion_doubles(square_call(100, 64, true), 4, 2), (1 + 2) * 100.0 * 100 / 4);
+  EXPECT_DOUBLE_EQ(first_message_bytes(square_call(100), 4, 2), 2 * first_message_bytes(square_call(100), 4));
 }
 
 TEST(Census, RowsReadBackAndSummarize) {
