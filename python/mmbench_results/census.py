@@ -2,11 +2,11 @@
 MMBENCH_DISPATCH_LOG=FILE (docs/dispatch.md, "The census"); in results/ they
 are named *census*.csv.
 
-Three headers exist in results/, each the one before plus columns at the
+Four headers exist in results/, each the one before plus columns at the
 end: the first 24 columns (up to t_measured); then t_prepare and t_convert;
-then t_decide, t_plan, t_matrices and pooled_mib; today's writer
-(src/dispatch/census.cpp, census_columns) adds t_pred_prepare. Typed rows
-always have all 31 (None where the file's header has not).
+then t_decide, t_plan, t_matrices and pooled_mib; then today's writer's
+(src/dispatch/census.cpp, census_columns), which adds t_pred_prepare. Typed
+rows always have all 31 (None where the file's header has not).
 """
 
 import glob
@@ -28,7 +28,7 @@ CENSUS = Kind("census", "a PDGEMM census", "docs/dispatch.md",
 
 
 def read_census(path):
-    """A PDGEMM call census (docs/dispatch.md, "The census"), any of the three
+    """A PDGEMM call census (docs/dispatch.md, "The census"), any of the four
     headers. Raises ValueError naming the file when it is none."""
     return read_table(path, [CENSUS])
 
