@@ -149,12 +149,10 @@ double preparation_time(double bytes_per_rank, const model::MachineParams& mp, d
 }
 
 std::vector<int> hybrid_choices(int p, const DispatchSettings& s, const MachineFacts& m) {
-  std::vector<int> out;
-  if (!s.hybrid || !m.has_model) return out;
-  const int most = ranking::hybrid_max_for(m.params, m.cores_per_node, m.threads);
-  for (int t = 2; t <= most; ++t)
-    if (p % t == 0 && p / t >= 2) out.push_back(t);
-  return out;
+  if (!s.hybrid || !m.has_model) return {};
+  std::vector<int> t = space::hybrid_values(p, ranking::hybrid_max_for(m.params, m.cores_per_node, m.threads));
+  t.erase(t.begin());  // 1, the plain member, is always tried
+  return t;
 }
 
 Decision decide(const PdgemmCall& c, int pr, int pc, const DispatchSettings& s, const MachineFacts& m) {

@@ -83,12 +83,12 @@ Member scalapack_member(const PdgemmCall& call, int pr, int pc, const MachineFac
 // arguments every process of the grid passes alike. Checked on every call.
 std::string call_reason(const PdgemmCall& call, int pr, int pc, const DispatchSettings& s);
 
-// The t a hybrid member may take for a call on p processes (the model's
-// search, with MMBENCH_DISPATCH_HYBRID=1): every t >= 2 up to the threads
-// the profile measured and its cores per node (ranking::hybrid_max_for)
-// that divides p and leaves two computing processes or more; none without
-// the opt-in or a model. Example: p = 8, threads measured to 4, 16 cores
-// a node -> 2, 4.
+// The t >= 2 a hybrid member may take for a call on p processes in the
+// model's search (the plain member is always tried): with
+// MMBENCH_DISPATCH_HYBRID=1 and a model, space::hybrid_values up to the
+// threads the profile measured and its cores per node
+// (ranking::hybrid_max_for); none otherwise. Example: p = 8, threads
+// measured to 4, 16 cores a node -> 2, 4.
 std::vector<int> hybrid_choices(int p, const DispatchSettings& s, const MachineFacts& m);
 
 // The decision for one call on a pr x pc grid that call_reason let through:

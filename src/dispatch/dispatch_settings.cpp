@@ -28,6 +28,20 @@ bool parse_int(const std::string& s, std::int64_t lo, std::int64_t hi, std::int6
 bool is_off(const std::string& s) { return s == "0" || s == "off" || s == "no" || s == "false"; }
 bool is_on(const std::string& s) { return s == "1" || s == "on" || s == "yes" || s == "true"; }
 
+// An on/off switch `name`: *flag set where it reads as on or off, else one
+// line in problems ("NAME='x' <refusal>") and *flag kept at its default.
+void read_switch(const std::function<const char*(const char*)>& getenv, const char* name, const std::string& refusal,
+                 bool* flag, std::vector<std::string>* problems) {
+  const std::string v = value(getenv, name);
+  if (v.empty()) return;
+  if (is_on(v))
+    *flag = true;
+  else if (is_off(v))
+    *flag = false;
+  else
+    problems->push_back(std::string(name) + "='" + v + "' " + refusal);
+}
+
 }  // namespace
 
 const std::vector<std::string>& classical_members() {
@@ -66,24 +80,9 @@ bool parse_forced(const std::string& text, ForcedMember* out) {
 
 DispatchSettings read_dispatch_settings(const std::function<const char*(const char*)>& getenv) {
   DispatchSettings s;
-  const std::string on = value(getenv, "MMBENCH_DISPATCH");
-  if (!on.empty()) {
-    if (is_off(on)) s.enabled = false;
-    else if (!is_on(on)) s.problems.push_back("MMBENCH_DISPATCH='" + on + "' is not on or off; dispatch stays on");
-  }
-  const std::string st = value(getenv, "MMBENCH_DISPATCH_STRASSEN");
-  if (!st.empty()) {
-    if (is_on(st)) s.strassen = true;
-    else if (!is_off(st))
-      s.problems.push_back("MMBENCH_DISPATCH_STRASSEN='" + st + "' is not 1 or 0; Strassen stays off");
-  }
-  const std::string hybrid = value(getenv, "MMBENCH_DISPATCH_HYBRID");
-  if (!hybrid.empty()) {
-    if (is_on(hybrid))
-      s.hybrid = true;
-    else if (!is_off(hybrid))
-      s.problems.push_back("MMBENCH_DISPATCH_HYBRID='" + hybrid + "' is not 1 or 0; hybrids stay off");
-  }
+  read_switch(getenv, "MMBENCH_DISPATCH", "is not on or off; dispatch stays on", &s.enabled, &s.problems);
+  read_switch(getenv, "MMBENCH_DISPATCH_STRASSEN", "is not 1 or 0; Strassen stays off", &s.strassen, &s.problems);
+  read_switch(getenv, "MMBENCH_DISPATCH_HYBRID", "is not 1 or 0; hybrids stay off", &s.hybrid, &s.problems);
   const std::string force = value(getenv, "MMBENCH_DISPATCH_FORCE");
   if (!force.empty()) {
     ForcedMember f;

@@ -128,16 +128,13 @@ std::vector<Setting> parse_hybrids(const std::string& text, const OptionContext&
   return out;
 }
 
-// Every t <= hybrid_max that divides p and leaves two computing ranks or
-// more (one rank with every thread is the dgemm peer, ranked already):
-// p = 8, hybrid_max 8 -> 1, 2, 4.
+// space::hybrid_values: p = 8, hybrid_max 8 -> 1, 2, 4.
 std::vector<Options> search_hybrids(const Options& o, const SearchContext& x) {
   std::vector<Options> out;
-  for (int t = 1; t <= x.hybrid_max; ++t)
-    if (x.p % t == 0 && (t == 1 || x.p / t >= 2)) {
-      out.push_back(o);
-      out.back().hybrid = t;
-    }
+  for (int t : space::hybrid_values(x.p, x.hybrid_max)) {
+    out.push_back(o);
+    out.back().hybrid = t;
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "space/as_run.hpp"
 
@@ -27,6 +28,17 @@ inline AsRun hybrid_inner(const Options& opt, int ranks) {
   in.opt.threads = std::max(1, opt.threads) * t;
   in.opt.hybrid = 1;
   return in;
+}
+
+// The t a job of p ranks may run as, up to hybrid_max: 1, then every t that
+// divides p and leaves two computing ranks or more (one rank with every
+// thread is the dgemm peer, ranked on its own). Example: p = 8, hybrid_max
+// 8 -> 1, 2, 4. `--algo auto`'s search and the dispatcher's both use it.
+inline std::vector<int> hybrid_values(int p, int hybrid_max) {
+  std::vector<int> out{1};
+  for (int t = 2; t <= hybrid_max; ++t)
+    if (p % t == 0 && p / t >= 2) out.push_back(t);
+  return out;
 }
 
 // World rank of the computing rank `inner_rank` (0 .. p/t - 1), and whether
