@@ -70,9 +70,15 @@ class HybridPlan : public Plan {
     // rank 0 does with all of the node's; each on its own group's cores,
     // so that the groups' threads do not meet (affinity.hpp has the
     // example).
-    const ScopedWideAffinity wide(inner_opt_.threads, &node_, group_);
-    const ScopedBlasThreads threads(inner_opt_.threads);
-    inner_->multiply(A, B, C);
+    {
+      const ScopedWideAffinity wide(inner_opt_.threads, &node_, group_);
+      const ScopedBlasThreads threads(inner_opt_.threads);
+      inner_->multiply(A, B, C);
+    }
+    // Their BLAS workers would spin on the idle neighbours' cores for about
+    // 0.1 s more, while those ranks go on with the program (the dispatcher
+    // returns to it): end them. The next hybrid multiply starts them again.
+    end_blas_workers();
   }
   bool takes_part() const override { return inner_ && inner_->takes_part(); }
   Index workspace_doubles() const override { return inner_ ? inner_->workspace_doubles() : 0; }

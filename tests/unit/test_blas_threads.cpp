@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mmbench {
 namespace {
@@ -32,6 +34,44 @@ TEST(ScopedBlasThreads, RestoresOnEveryPath) {
       },
       std::runtime_error);
   EXPECT_EQ(blas_threads(), 1);
+}
+
+// The threads of this process (/proc/self/task): the test's, OpenBLAS's
+// workers, and any a library started before.
+int process_threads() {
+  int n = 0;
+  for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// C = A B at n = 256 with `threads` BLAS threads, and whether every entry
+// is right (A = 1, B = 2: each is 2 n).
+bool threaded_product_right(int threads) {
+  constexpr Index n = 256;
+  const std::vector<double> a(n * n, 1.0), b(n * n, 2.0);
+  std::vector<double> c(n * n, -1.0);
+  const ScopedBlasThreads scope(threads);
+  dgemm(n, n, n, a.data(), n, b.data(), n, 0.0, c.data(), n);
+  for (double x : c)
+    if (x != 2.0 * n) return false;
+  return true;
+}
+
+// A hybrid's computing rank ends OpenBLAS's workers after its multiply
+// (algos/hybrid_plan.cpp), so that they do not spin on the idle ranks'
+// cores: after end_blas_workers() none is left, and the next call of
+// several threads starts them again and is right.
+TEST(EndBlasWorkers, LeavesNoWorkerAndTheNextCallStartsThem) {
+  ASSERT_TRUE(end_blas_workers()) << "this OpenBLAS has no blas_thread_shutdown_";
+  const int alone = process_threads();
+  ASSERT_TRUE(threaded_product_right(2));
+  ASSERT_GT(process_threads(), alone) << "a 2-thread DGEMM at n = 256 started no worker: nothing to end";
+  EXPECT_TRUE(end_blas_workers());
+  EXPECT_EQ(process_threads(), alone);
+  EXPECT_TRUE(threaded_product_right(2));
+  EXPECT_GT(process_threads(), alone);
+  EXPECT_TRUE(end_blas_workers());
+  EXPECT_EQ(process_threads(), alone);
 }
 
 // Sets OPENBLAS_CORETYPE for a scope (nullptr: unset) and restores the

@@ -1,6 +1,7 @@
 #include "core/machine/blas.hpp"
 
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <cctype>
 #include <chrono>
@@ -29,7 +30,22 @@ void set_blas_threads(int threads) { openblas_set_num_threads(threads); }
 int blas_threads() { return openblas_get_num_threads(); }
 #endif
 
-void let_blas_workers_stop_spinning() { std::this_thread::sleep_for(std::chrono::milliseconds(200)); }
+#ifdef MMBENCH_SMPI
+bool end_blas_workers() { return true; }  // one thread there: no workers
+#else
+bool end_blas_workers() {
+  // OpenBLAS's pthread server exports it (for fork handlers); an OpenMP
+  // build or another BLAS may not, so it is looked up, not linked.
+  using Shutdown = int (*)();
+  static const auto shutdown = reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
+  if (shutdown == nullptr) return false;
+  shutdown();
+  return true;
+}
+#endif
+void let_blas_workers_stop_spinning() {
+  if (!end_blas_workers()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+}
 // openblas_get_config() names the core whose kernels run (a DYNAMIC_ARCH
 // build picks it at load time). OPENBLAS_CORETYPE overrides that choice, and
 // a pinned core can be far slower than the detected one: the AVX2 kernels a

@@ -14,8 +14,13 @@ namespace mmbench {
 void set_blas_threads(int threads);
 int blas_threads();
 // After a BLAS call of several threads OpenBLAS's workers spin for a while
-// and take cores from whatever runs next; this waits them out (200 ms),
-// before the next thing is timed.
+// (about 0.1 s: OPENBLAS_THREAD_TIMEOUT) and take cores from whatever runs
+// next. end_blas_workers() ends them now, by OpenBLAS's own
+// blas_thread_shutdown_ (looked up at run time; its next call of several
+// threads starts them again, about 0.1 ms); false, doing nothing, where the
+// BLAS has no such entry. let_blas_workers_stop_spinning() ends them, or
+// else waits them out (200 ms), before the next thing is timed.
+bool end_blas_workers();
 void let_blas_workers_stop_spinning();
 // openblas_get_config(), which names the running core, plus
 // " (OPENBLAS_CORETYPE=X)" where the environment pins the core.
