@@ -17,10 +17,9 @@
 //    widened to the cores of its node's ranks (core/machine/affinity.hpp), then
 //    restored.
 // Rates are 2 n^3 / (median time) / 1e6. The efficiency the model uses is
-// threaded / (threads x single). After a threaded call OpenBLAS's worker
-// threads, which spin for a while after a call (its THREAD_TIMEOUT, ~0.1 s)
-// and would slow the next single-thread call, are ended
-// (let_blas_workers_stop_spinning: 0.2 s of waiting where they cannot be).
+// threaded / (threads x single). After a threaded call every rank pauses
+// 0.2 s: OpenBLAS' worker threads spin for a while after a call (its
+// THREAD_TIMEOUT, ~0.1 s) and would slow the next single-thread call.
 // The caller's BLAS thread count is restored.
 #pragma once
 

@@ -43,9 +43,7 @@ bool end_blas_workers() {
   return true;
 }
 #endif
-void let_blas_workers_stop_spinning() {
-  if (!end_blas_workers()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-}
+void let_blas_workers_stop_spinning() { std::this_thread::sleep_for(std::chrono::milliseconds(200)); }
 // openblas_get_config() names the core whose kernels run (a DYNAMIC_ARCH
 // build picks it at load time). OPENBLAS_CORETYPE overrides that choice, and
 // a pinned core can be far slower than the detected one: the AVX2 kernels a

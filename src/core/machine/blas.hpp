@@ -15,13 +15,16 @@ void set_blas_threads(int threads);
 int blas_threads();
 // After a BLAS call of several threads OpenBLAS's workers spin for a while
 // (about 0.1 s: OPENBLAS_THREAD_TIMEOUT) and take cores from whatever runs
-// next. end_blas_workers() ends them now, by OpenBLAS's own
-// blas_thread_shutdown_ (looked up at run time; its next call of several
-// threads starts them again, about 0.1 ms); false, doing nothing, where the
-// BLAS has no such entry. let_blas_workers_stop_spinning() ends them, or
-// else waits them out (200 ms), before the next thing is timed.
-bool end_blas_workers();
+// next. let_blas_workers_stop_spinning() waits them out (200 ms), before
+// the next thing is timed; they then sleep until the next call wakes them.
+// end_blas_workers() ends them now, by OpenBLAS's own blas_thread_shutdown_
+// (looked up at run time); false, doing nothing, where the BLAS has no such
+// entry. The next call of several threads starts them again: cheap for a
+// hybrid's multiply, but a 2-thread DGEMM at n = 1024 right after took
+// 1.5-2x the time it takes after the wait (docs/results.md, "OpenBLAS's
+// workers after a hybrid call"), so timed loops wait instead.
 void let_blas_workers_stop_spinning();
+bool end_blas_workers();
 // openblas_get_config(), which names the running core, plus
 // " (OPENBLAS_CORETYPE=X)" where the environment pins the core.
 std::string blas_config();
