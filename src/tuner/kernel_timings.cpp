@@ -106,7 +106,13 @@ KernelTimings time_kernels(std::int64_t n, int rounds, int warmup, MPI_Comm mpi_
   auto run = [&](const Item& it) {
     switch (it.kind) {
       case Kind::dgemm:
-        dgemm(it.m, it.n, it.k, a.data(), it.m, b.data(), it.k, 0.0, c.data(), it.m);
+        // C += A B (beta = 1), as PBLAS updates C with each panel. With
+        // beta = 0 OpenBLAS first zeroes C in a pass of its own: a cost the
+        // size of C, a large share of a thin-k update's time and a small one
+        // of a deep product's, so a fit to beta = 0 timings priced PDGEMM's
+        // narrow panels too high (docs/results.md, "The kernel model's thin
+        // panels").
+        dgemm(it.m, it.n, it.k, a.data(), it.m, b.data(), it.k, 1.0, c.data(), it.m);
         break;
       case Kind::add:
         local::add({it.m, 0, it.m}, {a.data(), it.m}, {b.data(), it.m}, {c.data(), it.m});
