@@ -54,6 +54,10 @@ std::vector<std::int64_t> kernel_model_pass_sizes(std::int64_t n) {
   return out;
 }
 
+void kernel_model_dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a, const double* b, double* c) {
+  dgemm(m, n, k, a, m, b, k, 1.0, c, m);
+}
+
 namespace {
 
 enum class Kind { dgemm, add, copy, pack };
@@ -106,13 +110,7 @@ KernelTimings time_kernels(std::int64_t n, int rounds, int warmup, MPI_Comm mpi_
   auto run = [&](const Item& it) {
     switch (it.kind) {
       case Kind::dgemm:
-        // C += A B (beta = 1), as PBLAS updates C with each panel. With
-        // beta = 0 OpenBLAS first zeroes C in a pass of its own: a cost the
-        // size of C, a large share of a thin-k update's time and a small one
-        // of a deep product's, so a fit to beta = 0 timings priced PDGEMM's
-        // narrow panels too high (docs/results.md, "The kernel model's thin
-        // panels").
-        dgemm(it.m, it.n, it.k, a.data(), it.m, b.data(), it.k, 1.0, c.data(), it.m);
+        kernel_model_dgemm(it.m, it.n, it.k, a.data(), b.data(), c.data());
         break;
       case Kind::add:
         local::add({it.m, 0, it.m}, {a.data(), it.m}, {b.data(), it.m}, {c.data(), it.m});

@@ -46,6 +46,15 @@ struct KernelShape {
 // Example N = 2048: 14 shapes, about 27 GFLOP per round.
 std::vector<KernelShape> kernel_model_shapes(std::int64_t n);
 
+// The call each DGEMM shape is timed with: C += A B (beta = 1), A m × k,
+// B k × n, C m × n, each with its rows as leading dimension. PBLAS updates
+// C so with each panel; with beta = 0 OpenBLAS first zeroes C in a pass of
+// its own, a cost the size of C: a large share of a thin-k update's time
+// and a small one of a deep product's, so a fit to beta = 0 timings priced
+// PDGEMM's narrow panels too high (docs/results.md, "The kernel model's
+// thin panels").
+void kernel_model_dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a, const double* b, double* c);
+
 // The side lengths s of the passes (s × s elements; a pack copies the top
 // s/2 rows of an s × s block): N/8, N/4, N/2, 3N/4, N, at least 8.
 std::vector<std::int64_t> kernel_model_pass_sizes(std::int64_t n);

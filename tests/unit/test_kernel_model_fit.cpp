@@ -139,6 +139,16 @@ TEST(KernelModelFit, RefusesTooFewShapesAndBadTimes) {
   }
 }
 
+// Each shape is timed as PBLAS's panel updates run, C += A B: a fit to
+// C = A B timings carries OpenBLAS's extra pass zeroing C.
+TEST(KernelModelShapes, TimedAsAnUpdateOfC) {
+  const std::int64_t m = 24, n = 16, k = 8;
+  const std::vector<double> a(m * k, 1.0), b(k * n, 0.5);
+  std::vector<double> c(m * n, 3.0);
+  kernel_model_dgemm(m, n, k, a.data(), b.data(), c.data());
+  for (double x : c) ASSERT_EQ(x, 3.0 + 0.5 * k);
+}
+
 TEST(KernelModelShapes, TheShapesTheAlgorithmsIssue) {
   const std::vector<KernelShape> shapes = kernel_model_shapes(4096);  // clamped to 2048
   std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> got;
