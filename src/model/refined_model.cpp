@@ -378,10 +378,16 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   // it. The model above holds with the cap's panel; the difference is
   // exposed time. (Without this price the model ranks wide panels first,
   // where runs find them slower: docs/results.md, the same section.)
+  // On one row or one column the volume above already has every process
+  // wait for each whole panel, one message at a time: no hop was hidden, so
+  // only the last update's growth is exposed (docs/results.md, "Wide panels
+  // on one row").
   const double steps = pdgemm_steps(panels, lb, cap, pr, pc);
   auto ends = [&](double width) {
-    return (pc - 1) * refined_message_time(lm * width, mp) + (pr - 1) * refined_message_time(width * ln, mp) +
-           refined_dgemm_time(lm, ln, width, threads, mp);
+    const double hops = one_message_at_a_time ? 0.0
+                                              : (pc - 1) * refined_message_time(lm * width, mp) +
+                                                    (pr - 1) * refined_message_time(width * ln, mp);
+    return hops + refined_dgemm_time(lm, ln, width, threads, mp);
   };
   const double exposed = std::max(0.0, ends(std::min<double>(lb, k)) - ends(std::min(cap, k)));
   return {volume + steps * (lr + lc) * startup + exposed, comp};
