@@ -5,7 +5,8 @@
 # layers, one table of options) must not change a number, a label or an
 # order. The expectation is regenerated only on purpose, when an output is
 # meant to change, and the diff goes into that commit:
-#   tests/cli/output_identity.sh build/mmbench . /tmp/oi --regenerate
+#   tests/cli/output_identity.sh $PWD/build/mmbench $PWD /tmp/oi --regenerate
+# (absolute paths: the script runs the commands from a folder of its own)
 # All inputs are committed (configs/thesis-opteron.json and numbers on the
 # command line), so nothing depends on the host.
 #
