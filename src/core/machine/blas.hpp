@@ -20,9 +20,9 @@ int blas_threads();
 // end_blas_workers() ends them now, by OpenBLAS's own blas_thread_shutdown_
 // (looked up at run time); false, doing nothing, where the BLAS has no such
 // entry. The next call of several threads starts them again: cheap for a
-// hybrid's multiply, but a 2-thread DGEMM at n = 1024 right after took
-// 1.5-2x the time it takes after the wait (docs/results.md, "OpenBLAS's
-// workers after a hybrid call"), so timed loops wait instead.
+// hybrid's multiply, but a timed 2-thread DGEMM right after ran slower than
+// after the wait (docs/results.md, "OpenBLAS's workers after a hybrid
+// call"), so timed loops wait instead.
 void let_blas_workers_stop_spinning();
 bool end_blas_workers();
 // openblas_get_config(), which names the running core, plus
