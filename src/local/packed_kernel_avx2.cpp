@@ -13,24 +13,10 @@
 #include "local/packed_kernels.hpp"
 
 #if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-
 #include "local/packed_gemm_blocked.hpp"
+#include "local/packed_simd.hpp"
 
 namespace mmbench::local::packed_kernels {
-namespace {
-struct Avx2 {
-  using vec = __m256d;
-  static constexpr int W = 4;
-  static vec zero() { return _mm256_setzero_pd(); }
-  static vec load(const double* p) { return _mm256_load_pd(p); }
-  static vec loadu(const double* p) { return _mm256_loadu_pd(p); }
-  static void store(double* p, vec v) { _mm256_store_pd(p, v); }
-  static void storeu(double* p, vec v) { _mm256_storeu_pd(p, v); }
-  static vec set1(double x) { return _mm256_set1_pd(x); }
-  static vec fma(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
-};
-}  // namespace
 const Kernel* avx2() { return kernel_of<Blocked<Avx2, 2, 6>, kAvx2Shape.mr, kAvx2Shape.nr>(); }
 }  // namespace mmbench::local::packed_kernels
 

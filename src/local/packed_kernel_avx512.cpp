@@ -23,24 +23,10 @@
 #include "local/packed_kernels.hpp"
 
 #if defined(__AVX512F__) && defined(__FMA__)
-#include <immintrin.h>
-
 #include "local/packed_gemm_blocked.hpp"
+#include "local/packed_simd.hpp"
 
 namespace mmbench::local::packed_kernels {
-namespace {
-struct Avx512 {
-  using vec = __m512d;
-  static constexpr int W = 8;
-  static vec zero() { return _mm512_setzero_pd(); }
-  static vec load(const double* p) { return _mm512_load_pd(p); }
-  static vec loadu(const double* p) { return _mm512_loadu_pd(p); }
-  static void store(double* p, vec v) { _mm512_store_pd(p, v); }
-  static void storeu(double* p, vec v) { _mm512_storeu_pd(p, v); }
-  static vec set1(double x) { return _mm512_set1_pd(x); }
-  static vec fma(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
-};
-}  // namespace
 const Kernel* avx512() { return kernel_of<Blocked<Avx512, 2, 12>, kAvx512Shape.mr, kAvx512Shape.nr>(); }
 }  // namespace mmbench::local::packed_kernels
 
