@@ -34,8 +34,10 @@ profile::PeakRecord check_machine(const MachineCheckOptions& options, MPI_Comm c
 
 // The record in words, for tune's and doctor's output:
 //   peak: "avx512 58.1 GFLOP/s one core, 57.2 per core on 2 cores at once;
-//         GEMM ceiling (...) 55.2 GFLOP/s with A in L2 = 95 % of the FMA
-//         peak (57.0 in L1)" (the fastest ISA's; "not measured" without any);
+//         GEMM ceiling (...) 55.2 GFLOP/s with A in L2 = 95 % of the
+//         one-core peak (57.0 in L1)" (the fastest ISA's; "not measured"
+//         without any; the ceiling is profile::gemm_ceiling_gflops, and
+//         where a GEMM raised it above the mix loop the line says so);
 //   dgemm: "54.7 GFLOP/s at n = 2048, one thread, OpenBLAS core Cooperlake:
 //          94 % of the one-core peak, 99 % of the GEMM ceiling" ("not
 //          measured" with dgemm_n = 0);
