@@ -16,6 +16,7 @@
 
 #include "algos/algorithm.hpp"
 #include "core/lb_in_force.hpp"
+#include "core/mpi/comm.hpp"
 #include "dispatch/dispatch_settings.hpp"
 #include "dispatch/pdgemm_call.hpp"
 #include "local/packed_gemm.hpp"
@@ -31,9 +32,12 @@ namespace mmbench::dispatch {
 inline constexpr double kDispatchMargin = 1.10;
 
 // What a ranks x threads hybrid member adds to a call: its idle processes
-// sleep while the others compute (Comm::idle_barrier) and wake up to
-// 10 ms after them for C's conversion; priced at that most.
-inline constexpr double kHybridWakeSeconds = 0.010;
+// sleep while the others compute (Comm::idle_barrier) and notice the end up
+// to one longest pause late for C's conversion. A multiply of more than a
+// few milliseconds ends at no particular point of their pause, so the
+// expected delay is half of it (measured: docs/results.md, "The hybrids'
+// wake-up").
+inline constexpr double kHybridWakeSeconds = 0.5 * kIdleBarrierLongestPauseSeconds;
 
 // The machine as the decision knows it (from MMBENCH_PROFILE).
 struct MachineFacts {

@@ -86,7 +86,7 @@ void Comm::idle_barrier(bool idle) const {
   // 10 ms of extra latency when the wait ends, which the timing never sees
   // (only ranks that take part are timed, core/stats/timing.hpp).
   auto pause = std::chrono::microseconds(50);
-  constexpr auto longest = std::chrono::microseconds(10'000);
+  constexpr auto longest = std::chrono::microseconds(static_cast<long>(kIdleBarrierLongestPauseSeconds * 1e6));
   int done = 0;
   while (true) {
     MMBENCH_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));

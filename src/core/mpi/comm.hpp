@@ -13,6 +13,11 @@
 
 namespace mmbench {
 
+// idle_barrier's longest pause between polls: an idle rank notices the
+// barrier's end up to this late (half of it on average once a wait is
+// longer than the pauses' ramp, 12.75 ms).
+inline constexpr double kIdleBarrierLongestPauseSeconds = 0.010;
+
 class Comm {
  public:
   Comm() = default;               // null communicator
@@ -43,9 +48,10 @@ class Comm {
 
   void barrier() const;
   // Barrier for measurements where some ranks sit out: ranks that pass
-  // idle = true sleep between polls (growing pauses, at most 10 ms) instead
-  // of spinning, so they do not steal a core from the ranks that work (Open
-  // MPI busy-polls otherwise). Ranks that pass false wait normally.
+  // idle = true sleep between polls (growing pauses, at most
+  // kIdleBarrierLongestPauseSeconds) instead of spinning, so they do not
+  // steal a core from the ranks that work (Open MPI busy-polls otherwise).
+  // Ranks that pass false wait normally.
   void idle_barrier(bool idle) const;
   double max(double v) const;
   double min(double v) const;
