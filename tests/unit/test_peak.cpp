@@ -311,10 +311,10 @@ TEST(PeakRecord, DescribedWithItsSourceAndACauseOnlyWhenFarAbove) {
 }
 
 // The ceiling printed is the one the fractions divide by: where a DGEMM
-// ran faster than the mix loop (the loop was held back: doctor read 60.4
-// GFLOP/s in L2 beside a 76.5 GFLOP/s DGEMM on the Intel VM), the line
-// gives the DGEMM's rate and says what the loop read, instead of a ceiling
-// below a GEMM measured on the same core.
+// ran faster than the mix loop (the loop was held back, as in two of the
+// doctor runs of docs/results.md, "Where the packed GEMM's time goes"),
+// the line gives the DGEMM's rate and says what the loop read, instead of
+// a ceiling below a GEMM measured on the same core.
 TEST(PeakRecord, CeilingNeverPrintedBelowAGemmMeasuredHere) {
   PeakRecord r;
   r.one_core_gflops = 88.0;
