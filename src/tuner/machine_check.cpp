@@ -100,15 +100,17 @@ std::string describe_recorded_peak(const profile::PeakRecord& r) {
                      r.all_cores_gflops_per_core * r.cores);
   if (r.all_threads_gflops_per_thread > 0)
     s += fmt::format("; SMT: {:.1f} per thread on {} logical CPUs", r.all_threads_gflops_per_thread, r.logical_cpus);
-  // The ceiling as gemm_ceiling_gflops takes it: a GEMM measured faster
-  // than the mix loop means the loop was held back (another job's spell
-  // on this core), and the line says so rather than print a ceiling below
-  // a GEMM's rate.
-  if (const double ceiling = profile::gemm_ceiling_gflops(r); ceiling > 0 && profile::one_core_peak_gflops(r) > 0) {
+  const double peak = profile::one_core_peak_gflops(r);
+  // The ceiling as gemm_ceiling_gflops takes it (never above the peak, so
+  // a positive ceiling has a positive peak): a GEMM measured faster than
+  // the mix loop means the loop was held back (another job's spell on this
+  // core), and the line says so rather than print a ceiling below a GEMM's
+  // rate.
+  if (const double ceiling = profile::gemm_ceiling_gflops(r); ceiling > 0) {
     s += fmt::format(
         "; GEMM ceiling (the FMA rate under a micro-kernel's loads) {:.1f} GFLOP/s with A in L2 = {:.0f} "
         "% of the one-core peak ({:.1f} in L1)",
-        ceiling, 100 * ceiling / profile::one_core_peak_gflops(r), std::max(ceiling, r.gemm_mix_l1_gflops));
+        ceiling, 100 * ceiling / peak, std::max(ceiling, r.gemm_mix_l1_gflops));
     if (ceiling > r.gemm_mix_l2_gflops)
       s += fmt::format(
           " -- taken from a GEMM measured here: the mix loop itself read {:.1f} in L2 and {:.1f} in L1, held back",
@@ -120,7 +122,6 @@ std::string describe_recorded_peak(const profile::PeakRecord& r) {
   // from one measurement to the next (a few per cent, docs/results.md), no
   // finding: the value is still taken, without the explanation.
   constexpr double kPeakNoise = 1.05;
-  const double peak = profile::one_core_peak_gflops(r);
   const std::string source = profile::one_core_peak_source(r);
   if (!source.empty() && peak > kPeakNoise * r.one_core_gflops)
     s += fmt::format(
