@@ -11,7 +11,8 @@
 #   LAYOUTS="2x1 2x2" RATES="1gbit unlimited" NS="1024 2048 4096" REPS=3 OUT=results/netns-... [TUNE_ARGS=...] \
 #   [BURST=256kb] scripts/bench/netns_validation.sh
 # BURST: tc tbf's burst on limited links (scripts/netns-cluster.sh --burst;
-# what crosses at memory speed after an idle spell, scripts/bench/netns_burst.sh).
+# what crosses at memory speed after an idle spell, scripts/bench/netns_burst.sh);
+# 16kb is the NIC-like link (docs/netns-cluster.md).
 # An OPENBLAS_CORETYPE of the environment reaches every rank.
 # Writes OUT/<tag>-profile.json, OUT/<tag>.csv (+ -validate.csv, sidecar),
 # OUT/<tag>-tune.txt per cluster (tag = NODESxRANKS-RATE), and

@@ -117,9 +117,15 @@ msg=$("$cluster" up 2 --prefix $prefix --dir "$dir" --rate 1gbit --burst 64 2>&1
 [ $rc = 2 ] && [ "$(wc -l <<<"$msg")" = 1 ] && grep -q -- "--burst '64'" <<<"$msg" ||
   { echo "FAIL: --burst 64 gave exit $rc: $msg"; exit 1; }
 # tc shows the bucket as the kernel keeps it, in time at the rate: 64kb
-# (65536 B) at 1 Gbit/s reads "burst 65500b".
+# (65536 B) at 1 Gbit/s reads "burst 65500b". Both ends also hand tbf
+# packets no larger than the bucket (gso_max_size = min(bucket, 64 KiB)):
+# a larger packet tbf cuts up and paces at well under the rate.
 check_burst() {  # KIB: both ends of node 1's link at 1 Gbit/s with a bucket of KIB KiB, within 1 %
-  local show q bytes
+  local show q bytes gso want=$(( $1 * 1024 < 65536 ? $1 * 1024 : 65536 ))
+  for show in "ip -n $prefix-n1 -d link show dev eth0" "ip -d link show dev $prefix-v1"; do
+    gso=$($show | grep -o 'gso_max_size [0-9]*' | awk '{print $2}')
+    [ "$gso" = "$want" ] || { echo "FAIL: $show: gso_max_size '$gso' (expected $want for a $1 KiB bucket)"; exit 1; }
+  done
   for show in "ip netns exec $prefix-n1 tc qdisc show dev eth0" "tc qdisc show dev $prefix-v1"; do
     q=$($show)
     bytes=$(sed -nE 's/.*rate 1Gbit burst ([0-9.]+)(b|Kb|Mb) .*/\1 \2/p' <<<"$q" |
@@ -127,11 +133,13 @@ check_burst() {  # KIB: both ends of node 1's link at 1 Gbit/s with a bucket of 
     [ -n "$bytes" ] && [ $((bytes * 100)) -ge $(($1 * 1024 * 99)) ] && [ $((bytes * 100)) -le $(($1 * 1024 * 101)) ] ||
       { echo "FAIL: $show: $q (expected a burst of $1 KiB)"; exit 1; }
   done
-  echo "tbf on both ends of node 1's link: rate 1Gbit, a burst of $1 KiB within 1 %"
+  echo "tbf on both ends of node 1's link: rate 1Gbit, a burst of $1 KiB within 1 %, packets of at most $want B"
 }
 "$cluster" up 2 --prefix $prefix --dir "$dir" --rate 1gbit --burst 64kb >/dev/null 2>&1 || { echo "FAIL: up with --burst"; exit 1; }
 check_burst 64
 # `burst` changes the bucket of a cluster that is up, on every limited link.
 "$cluster" burst 128kb --prefix $prefix --dir "$dir" >/dev/null || { echo "FAIL: burst 128kb"; exit 1; }
 check_burst 128
+"$cluster" burst 16kb --prefix $prefix --dir "$dir" >/dev/null || { echo "FAIL: burst 16kb"; exit 1; }
+check_burst 16
 echo "netns_case passed"
