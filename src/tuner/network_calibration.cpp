@@ -78,7 +78,13 @@ std::vector<double> pingpong(MPI_Comm comm, int rank, int a, int b, const std::v
 // Flows at once: each rank sends `iters` messages of kFlowBytes to `to` and
 // receives as many from `from` (-1: none), every rank of comm in the
 // timing; the sum of the flows' rates in doubles per second (flows x bytes
-// / the slowest rank's time), median over reps.
+// / the slowest rank's time), median over reps. Every exchange starts
+// together after a barrier, as an algorithm's step does (a shift or swap
+// between two multiplies): back to back, the two ways of one pair drift out
+// of step, and as Open MPI's TCP transport carries both ways of a pair on
+// one connection, each way's next message then waits behind the other's
+// data, which measured the exchange far below what the links carry
+// (docs/results.md, "The backbone probe's exchanges").
 double flows_rate(MPI_Comm comm, int to, int from, int flows, int reps) {
   const Comm all = Comm::view(comm);
   std::vector<char> send(to >= 0 ? static_cast<std::size_t>(kFlowBytes) : 0, 1),
@@ -86,6 +92,7 @@ double flows_rate(MPI_Comm comm, int to, int from, int flows, int reps) {
   const int count = static_cast<int>(kFlowBytes), iters = 4;
   auto batch = [&](int n) {
     for (int i = 0; i < n; ++i) {
+      MMBENCH_MPI(MPI_Barrier(comm));
       MPI_Request req[2];
       int k = 0;
       if (from >= 0) MMBENCH_MPI(MPI_Irecv(recv.data(), count, MPI_BYTE, from, kTag + 3, comm, &req[k++]));
