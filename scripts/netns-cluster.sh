@@ -112,12 +112,11 @@ node_cpuset() {
 # the link was idle: a real NIC has none, so the smaller, the closer to one;
 # packets queue up to 50 ms before tbf drops them. The veth hands tbf
 # packets of up to gso_max_size (64 KiB by default), and tbf cuts a packet
-# larger than its bucket into pieces it then paces badly: a 16 KB bucket
-# carried 4 MiB at 53 MB/s on a 1 Gbit/s link. So both ends of the link
-# also get gso_max_size = min(burst, 64 KiB); with it a 16 KB bucket
-# carries 256 KiB after an idle spell as fast as 4 MiB back to back (full
-# rate), where a 64 KB bucket, as the smallest before, let 256 KiB through
-# 14 % faster after a pause (docs/results.md, "A link without a free burst").
+# larger than its bucket into pieces it then paces well below the rate. So
+# both ends of the link also get gso_max_size = min(burst, 64 KiB): then a
+# bucket smaller than 64 KB holds the rate, and a message crosses at the
+# rate whether the link was idle or not, as on a NIC (docs/results.md,
+# "A link without a free burst").
 gso_bytes() {  # the burst in bytes, at most 65536
   local v=${burst%[km]b} b
   [ "${burst: -2}" = mb ] && b=$(( v * 1048576 )) || b=$(( v * 1024 ))
