@@ -142,27 +142,4 @@ check_burst 64
 check_burst 128
 "$cluster" burst 16kb --prefix $prefix --dir "$dir" >/dev/null || { echo "FAIL: burst 16kb"; exit 1; }
 check_burst 16
-# On that link (1 Gbit/s each way) tune's backbone probe, both nodes
-# sending to each other at once, carries about what the two flows carry
-# alone: each exchange starts in step, as an algorithm's does. Back to back
-# it read far less (one TCP connection carries both ways, and each way
-# waited behind the other's data), which the models then charged to every
-# exchange between the nodes. The bound, 0.7 of the two flows alone, lies
-# between what the two probes read (docs/results.md, "The backbone
-# probe's exchanges").
-# shellcheck disable=SC2046
-timeout 240 "$mpirun" $(cat "$dir/mpirun.args") -n 2 -x OPENBLAS_NUM_THREADS=1 "$mm" tune "${fast[@]}" \
-  --profile "$out/limited.json" >"$out/limited-tune.out" 2>&1 ||
-  { cat "$out/limited-tune.out"; echo "FAIL: tune on the limited link"; exit 1; }
-python3 - "$out/limited.json" <<'PY' || exit 1
-import json, re, sys
-levels = json.load(open(sys.argv[1]))["network_levels"]
-one = levels["inter_node"]["tau_doubles_per_s"] * 8 / 1e6
-m = re.search(r"backbone: (\d+) flows, every node to the next at once, carried ([0-9.]+) MB/s", levels["source"])
-assert m, levels["source"]
-flows, carried = int(m.group(1)), float(m.group(2))
-print(f"backbone probe: {flows} flows carried {carried} MB/s, one flow alone {one:.1f} MB/s")
-if not (flows == 2 and carried >= 0.7 * flows * one):
-    print(f"FAIL: the backbone probe carried {carried} MB/s, under 0.7 x {flows} x {one:.1f}"); sys.exit(1)
-PY
 echo "netns_case passed"
