@@ -92,7 +92,7 @@ double flows_rate(MPI_Comm comm, int to, int from, int flows, int reps) {
   const int count = static_cast<int>(kFlowBytes), iters = 4;
   auto batch = [&](int n) {
     for (int i = 0; i < n; ++i) {
-      MMBENCH_MPI(MPI_Barrier(comm));
+      all.barrier();
       MPI_Request req[2];
       int k = 0;
       if (from >= 0) MMBENCH_MPI(MPI_Irecv(recv.data(), count, MPI_BYTE, from, kTag + 3, comm, &req[k++]));
