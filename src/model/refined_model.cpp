@@ -35,7 +35,11 @@ double busy_core_speed(int busy, const MachineParams& mp) {
   if (busy < 1 || mp.profiled_busy_cores < 1 || ladder.empty()) return 1.0;
   auto at = [&](int c) { return ladder[static_cast<std::size_t>(std::min<int>(c, int(ladder.size())) - 1)]; };
   const double profiled = at(mp.profiled_busy_cores), now = at(busy);
-  return profiled > 0 && now > 0 ? now / profiled : 1.0;
+  if (!(profiled > 0 && now > 0)) return 1.0;
+  const int p = mp.profiled_busy_cores;
+  const double sharing =
+      busy < p && mp.dgemm_busy_sharing > 0 ? 1.0 + (mp.dgemm_busy_sharing - 1.0) * (p - busy) / (p - 1) : 1.0;
+  return now / profiled * sharing;
 }
 
 namespace {

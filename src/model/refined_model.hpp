@@ -54,13 +54,18 @@ namespace mmbench::model {
 double dgemm_rate(double m, double n, double k, const MachineParams& mp);
 
 // How much faster a core computes with `busy` cores of its node busy than
-// it did while the profile was timed (mp.profiled_busy_cores busy):
-// peak(busy) / peak(profiled) from mp.peak_per_core_by_busy, counts beyond
-// the ladder at its last entry. 1 where either count or the ladder is
-// missing. Example (a 16-core node tuned on 16 ranks; ladder 1: 84.2,
-// 4: 64.1, 16: 42.5 GFLOP/s per core): busy_core_speed(4) = 64.1 / 42.5 =
-// 1.51 -- the p = 4 runs there ran 1.5x faster per core than the profile's
-// prices said.
+// it did while the profile was timed (P = mp.profiled_busy_cores busy):
+// peak(busy) / peak(P) from mp.peak_per_core_by_busy, counts beyond the
+// ladder at its last entry, times DGEMM's own sharing for busy < P:
+// 1 + (s - 1) (P - busy) / (P - 1) with s = mp.dgemm_busy_sharing (measured
+// at the two ends only, so linear between them; 1 from P on). 1 where
+// either count or the ladder is missing. Examples: a 16-core node tuned on
+// 16 ranks, ladder 1: 84.2, 4: 64.1, 16: 42.5 GFLOP/s per core, s = 1:
+// busy_core_speed(4) = 64.1 / 42.5 = 1.51 -- the p = 4 runs there ran 1.5x
+// faster per core than the profile's prices said. A 2-core node tuned on 2
+// ranks, ladder 56.1, 55.0, DGEMM 51.6 alone and 47.5 per core with both
+// busy: s = (51.6 / 47.5) / (56.1 / 55.0) = 1.065, busy_core_speed(1) =
+// 1.020 x 1.065 = 1.086 (the FMA loop alone would say 1.020).
 double busy_core_speed(int busy, const MachineParams& mp);
 
 // How much faster `threads` BLAS threads run a DGEMM than one: threads x

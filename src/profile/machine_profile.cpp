@@ -451,6 +451,29 @@ void write_profile(const MachineProfile& profile, const std::string& path) {
   }
 }
 
+namespace {
+
+// model::MachineParams::dgemm_busy_sharing from tune's two DGEMM timings at
+// the same n: cpu_peak.dgemm_gflops (rank 0 alone) and dgemm_single_mflops
+// (every tune rank at once, one thread each: m.profiled_busy_cores cores of
+// the node busy), against the FMA ladder's ratio between the same counts.
+// Example: 51.6 GFLOP/s alone, 47 500 MFLOPS per core with 2 busy, ladder
+// 56.1, 55.0: (51.6 / 47.5) / (56.1 / 55.0) = 1.065. 1 where a timing is
+// missing, the sizes differ, one core was busy, or DGEMM lost no more than
+// the FMA loop (a smaller ratio is the two timings' noise, not a gain).
+double dgemm_busy_sharing(const MachineProfile& profile, const model::MachineParams& m) {
+  const int p = m.profiled_busy_cores;
+  if (!profile.cpu_peak || p < 2 || m.peak_per_core_by_busy.size() < static_cast<std::size_t>(p)) return 1.0;
+  const PeakRecord& peak = *profile.cpu_peak;
+  if (!(peak.dgemm_gflops > 0) || !(profile.dgemm_single_mflops > 0) || peak.dgemm_n != profile.dgemm_threaded_n)
+    return 1.0;
+  const double fma_ratio = m.peak_per_core_by_busy[0] / m.peak_per_core_by_busy[static_cast<std::size_t>(p) - 1];
+  const double dgemm_ratio = peak.dgemm_gflops * 1e3 / profile.dgemm_single_mflops;
+  return fma_ratio > 0 ? std::max(1.0, dgemm_ratio / fma_ratio) : 1.0;
+}
+
+}  // namespace
+
 model::MachineParams to_params(const MachineProfile& profile) {
   model::MachineParams m;
   m.latency_s = profile.latency_s;
@@ -482,6 +505,7 @@ model::MachineParams to_params(const MachineProfile& profile) {
     for (int c = 1; c <= profile.cpu_peak->cores; ++c)
       m.peak_per_core_by_busy.push_back(peak_gflops_per_core(*profile.cpu_peak, c));
     m.profiled_busy_cores = std::max(1, m.network.ranks_on_a_node(profile.problem.pr * profile.problem.pc));
+    m.dgemm_busy_sharing = dgemm_busy_sharing(profile, m);
   }
   return m;
 }

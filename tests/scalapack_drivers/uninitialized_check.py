@@ -6,10 +6,13 @@ driver's grid-making frame with one byte after each BLACS_GRIDINIT.
 
 Passes when
   - with a byte that makes every double a NaN (0xff), the driver reaches
-    its end, entries fail, and every failed entry printed
+    its end, entries fail, every failed entry that printed a line printed
     UNINITIALIZED_CHECK and nothing else (the check read VL and VU nobody
-    set); run_driver.counts, given the driver's thresholds, counts each of
-    them apart and none as failed, with their residuals below THRESH;
+    set), and run_driver.counts, given the driver's thresholds, counts
+    exactly those apart, with their residuals below THRESH (an entry that
+    failed with no line at all stays failed there, and is said in a note:
+    the driver reads other unset values too, seen in 1 of 136 entries in
+    about one run of three on an AMD EPYC VM);
   - with a byte that makes them finite (0x11: 3.8e-222), no entry prints
     the unset-VL/VU line. (An entry may still fail without it in some runs:
     the driver reads other unset values, whose garbage varies; such entries
@@ -62,10 +65,21 @@ def main():
         elif nan:
             if raw.failed == 0:
                 problems.append(f"{byte}: no entry failed: the check no longer reads unset VL/VU (output in {path})")
-            if said != [UNINITIALIZED_CHECK] or any(not lines for lines, _, _ in entries):
-                problems.append(f"{byte}: a failed entry printed other than the unset-VL/VU line: {raw.messages}")
-            if got.failed != 0 or got.unset_only != raw.failed:
-                problems.append(f"{byte}: counts with thresholds {tuple(got[:6])}, expected all {raw.failed} apart")
+            # An entry may fail with no line before it, as on the finite
+            # stack below (the driver reads other unset values too): said
+            # in a note, and run_driver.counts must still count it as
+            # failed. Every entry that printed a line printed exactly the
+            # unset-VL/VU one, and exactly those are counted apart.
+            unset = [e for e in entries if e[0]]
+            silent = len(entries) - len(unset)
+            if said != [UNINITIALIZED_CHECK] or not unset:
+                problems.append(f"{byte}: a failed entry printed other than the unset-VL/VU line, or none printed "
+                                f"it: {raw.messages}")
+            if got.unset_only != len(unset) or got.failed != silent:
+                problems.append(f"{byte}: counts with thresholds {tuple(got[:6])}, expected {len(unset)} apart "
+                                f"and {silent} failed")
+            if silent:
+                print(f"note: {byte}: {silent} entries failed without any line before them ({path})")
         else:
             unset_line = [e for e in entries if UNINITIALIZED_CHECK in e[0]]
             if unset_line:

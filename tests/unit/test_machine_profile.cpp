@@ -481,6 +481,35 @@ TEST_F(ProfileFile, BusyCoreLadderReachesTheModels) {
   EXPECT_TRUE(to_params(p).peak_per_core_by_busy.empty());
 }
 
+// DGEMM's own loss with the profiled cores busy (dgemm_single_mflops, every
+// tune rank at once) against its rate alone (cpu_peak.dgemm_gflops) is
+// what the FMA ladder leaves out: the models get the ratio of the two
+// ratios, and 1 where it cannot be formed or is below 1.
+TEST_F(ProfileFile, DgemmSharingComesFromTheTwoDgemmTimings) {
+  MachineProfile p = sample_profile();
+  PeakRecord peak;
+  peak.cores = 2;
+  peak.one_core_gflops = 56.0;
+  peak.all_cores_gflops_per_core = 55.0;
+  peak.by_busy_cores = {{2, 55.0}};
+  p.cpu_peak = peak;
+  p.problem.pr = 1;
+  p.problem.pc = 2;
+  p.dgemm_threaded_n = 2048;
+  p.dgemm_single_mflops = 47500;
+  EXPECT_EQ(to_params(p).dgemm_busy_sharing, 1.0);  // DGEMM alone not timed
+  p.cpu_peak->dgemm_n = 2048;
+  p.cpu_peak->dgemm_gflops = 51.6;
+  const model::MachineParams m = to_params(p);
+  EXPECT_NEAR(m.dgemm_busy_sharing, (51.6 / 47.5) / (56.0 / 55.0), 1e-12);
+  EXPECT_NEAR(model::busy_core_speed(1, m), 51.6 / 47.5, 1e-12);  // a one-rank run: DGEMM's own ratio
+  p.cpu_peak->dgemm_n = 1024;                                     // timed at another size: not comparable
+  EXPECT_EQ(to_params(p).dgemm_busy_sharing, 1.0);
+  p.cpu_peak->dgemm_n = 2048;
+  p.dgemm_single_mflops = 55000;  // lost less than the FMA loop: noise, no gain
+  EXPECT_EQ(to_params(p).dgemm_busy_sharing, 1.0);
+}
+
 TEST_F(ProfileFile, NetworkLevelsAreValidated) {
   auto damaged = [&](const std::string& name, const std::function<void(nlohmann::json&)>& damage) {
     MachineProfile p = sample_profile();

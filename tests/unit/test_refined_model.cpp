@@ -241,6 +241,25 @@ TEST(BusyCores, SpeedIsTheLaddersRatio) {
   expect_rel(refined_dgemm_time(1000, 1000, 1000, 1, mp), 2e9 / 1.8e9);
 }
 
+// DGEMM shares caches and memory with the other busy cores, which the FMA
+// ladder does not see: its extra loss s, measured at one and at the
+// profiled count, is added linearly between them and not beyond.
+TEST(BusyCores, DgemmSharingAddsToTheLadder) {
+  MachineParams mp = synthetic();
+  mp.peak_per_core_by_busy = {100, 90, 80, 50};
+  mp.profiled_busy_cores = 4;
+  mp.dgemm_busy_sharing = 1.3;
+  EXPECT_DOUBLE_EQ(busy_core_speed(1, mp), 2.0 * 1.3);
+  EXPECT_DOUBLE_EQ(busy_core_speed(2, mp), 1.8 * (1 + 0.3 * 2 / 3));
+  EXPECT_DOUBLE_EQ(busy_core_speed(4, mp), 1.0);
+  EXPECT_DOUBLE_EQ(busy_core_speed(16, mp), 1.0);
+  // The 2-core example of refined_model.hpp.
+  mp.peak_per_core_by_busy = {56.1, 55.0};
+  mp.profiled_busy_cores = 2;
+  mp.dgemm_busy_sharing = (51.6 / 47.5) / (56.1 / 55.0);
+  EXPECT_NEAR(busy_core_speed(1, mp), 51.6 / 47.5, 1e-12);
+}
+
 TEST(BusyCores, ConfigurationsKeepTheirRanksOrThreadsBusy) {
   MachineParams mp = synthetic();
   AlgorithmModel spread, one_node;
