@@ -79,7 +79,8 @@ struct MachineParams {
   // shares the caches and the memory bus. s = (DGEMM alone / DGEMM per core
   // with profiled_busy_cores busy) / (peak(1) / peak(profiled)), from tune's
   // two DGEMM timings (profile/machine_profile.cpp, to_params); 1: not
-  // measured, or no more than the FMA loop's loss. busy_core_speed applies it.
+  // measured, or no more than the FMA loop's loss. busy_core_speed applies
+  // it to a configuration with one busy core.
   double dgemm_busy_sharing = 1;
   int busy_cores = 0;  // of the configuration priced (algorithm_models.hpp, refined_prediction); 0: as profiled
   // The two-level network (model/two_level_network.hpp); ranks_per_node 0,

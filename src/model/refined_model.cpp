@@ -37,8 +37,9 @@ double busy_core_speed(int busy, const MachineParams& mp) {
   const double profiled = at(mp.profiled_busy_cores), now = at(busy);
   if (!(profiled > 0 && now > 0)) return 1.0;
   const int p = mp.profiled_busy_cores;
-  const double sharing =
-      busy < p && mp.dgemm_busy_sharing > 0 ? 1.0 + (mp.dgemm_busy_sharing - 1.0) * (p - busy) / (p - 1) : 1.0;
+  // DGEMM's own sharing is measured at one busy core only (tune's DGEMM
+  // alone); between one and p the FMA ladder's ratio stands alone.
+  const double sharing = busy == 1 && p > 1 && mp.dgemm_busy_sharing > 0 ? mp.dgemm_busy_sharing : 1.0;
   return now / profiled * sharing;
 }
 

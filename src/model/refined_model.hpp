@@ -56,10 +56,11 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp);
 // How much faster a core computes with `busy` cores of its node busy than
 // it did while the profile was timed (P = mp.profiled_busy_cores busy):
 // peak(busy) / peak(P) from mp.peak_per_core_by_busy, counts beyond the
-// ladder at its last entry, times DGEMM's own sharing for busy < P:
-// 1 + (s - 1) (P - busy) / (P - 1) with s = mp.dgemm_busy_sharing (measured
-// at the two ends only, so linear between them; 1 from P on). 1 where
-// either count or the ladder is missing. Examples: a 16-core node tuned on
+// ladder at its last entry, times DGEMM's own sharing s =
+// mp.dgemm_busy_sharing at busy = 1, where tune measured it (DGEMM alone);
+// between 1 and P the ladder's ratio alone, which priced p = 4 of 16 busy
+// within a few per cent where it was checked (docs/cost-models.md, "Busy
+// cores"). 1 where either count or the ladder is missing. Examples: a 16-core node tuned on
 // 16 ranks, ladder 1: 84.2, 4: 64.1, 16: 42.5 GFLOP/s per core, s = 1:
 // busy_core_speed(4) = 64.1 / 42.5 = 1.51 -- the p = 4 runs there ran 1.5x
 // faster per core than the profile's prices said. A 2-core node tuned on 2
