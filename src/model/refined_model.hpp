@@ -58,10 +58,10 @@ double dgemm_rate(double m, double n, double k, const MachineParams& mp);
 // peak(busy) / peak(P) from mp.peak_per_core_by_busy, counts beyond the
 // ladder at its last entry, times DGEMM's own sharing s =
 // mp.dgemm_busy_sharing at busy = 1, where tune measured it (DGEMM alone);
-// between 1 and P the ladder's ratio alone, which priced p = 4 of 16 busy
-// within a few per cent where it was checked (docs/cost-models.md, "Busy
-// cores"). 1 where either count or the ladder is missing. Examples: a 16-core node tuned on
-// 16 ranks, ladder 1: 84.2, 4: 64.1, 16: 42.5 GFLOP/s per core, s = 1:
+// between 1 and P the ladder's ratio alone (docs/cost-models.md, "Busy
+// cores", says why). 1 where either count or the ladder is missing.
+// Examples: a 16-core node tuned on 16 ranks, ladder 1: 84.2, 4: 64.1,
+// 16: 42.5 GFLOP/s per core, s = 1:
 // busy_core_speed(4) = 64.1 / 42.5 = 1.51 -- the p = 4 runs there ran 1.5x
 // faster per core than the profile's prices said. A 2-core node tuned on 2
 // ranks, ladder 56.1, 55.0, DGEMM 51.6 alone and 47.5 per core with both

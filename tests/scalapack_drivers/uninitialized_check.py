@@ -11,8 +11,7 @@ Passes when
     set), and run_driver.counts, given the driver's thresholds, counts
     exactly those apart, with their residuals below THRESH (an entry that
     failed with no line at all stays failed there, and is said in a note:
-    the driver reads other unset values too, seen in 1 of 136 entries in
-    about one run of three on an AMD EPYC VM);
+    the driver reads other unset values too, whose garbage varies);
   - with a byte that makes them finite (0x11: 3.8e-222), no entry prints
     the unset-VL/VU line. (An entry may still fail without it in some runs:
     the driver reads other unset values, whose garbage varies; such entries
