@@ -123,9 +123,7 @@ struct Blocked {
   // is filled kBRows rows at a time, all NR columns of those rows before
   // the next rows: a whole panel (kc × NR, 72 KiB with KC = 768, NR = 12)
   // is larger than L1, and spreading one whole column after another made
-  // every column bring the panel's lines back from L2 (packing B of a fused
-  // 768³ product took 0.67 ms of its ~8 ms, now 0.47 ms: the measurement is
-  // in packed_kernel_avx512.cpp).
+  // every column bring the panel's lines back from L2.
   static constexpr pi64 kBRows = 64;
   static void pack_b(pi64 kc, pi64 nc, const PackedTerm* t, int nt, pi64 pc, pi64 jc, double* __restrict bp) {
     alignas(64) double col[kBRows];
