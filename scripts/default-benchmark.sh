@@ -79,8 +79,12 @@ if [ -f "$profile" ]; then lbs=default,auto; prof=(--profile "$profile"); fi
 # DGEMM at 18 GFLOP/s per core) n = 4096 alone would take over 4. The
 # largest sizes that would not fit in what is left are dropped, with a line
 # saying so (scripts/sweep_sizes.py). --full and --quick run their sizes as asked.
+# The minutes count from when `make run` started (MMBENCH_MAKE_STARTED, set
+# by the Makefile), since on a fresh machine installing and building spend
+# part of them; run by hand, from this script's start.
+started=${MMBENCH_MAKE_STARTED:-$t0}
 if [ "$MODE" = --default ] && [ -f "$profile" ]; then
-  left=$(( 570 - ($(date +%s) - t0) ))
+  left=$(( 570 - ($(date +%s) - started) ))
   kept=$(python3 scripts/sweep_sizes.py "$profile" "$sizes" "$reps" "$P" "$left")
   [ -n "$kept" ] && sizes=$kept
 fi
