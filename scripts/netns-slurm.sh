@@ -17,7 +17,8 @@
 # interface of the cluster's subnet, --bind-to none). Needs root, an up cluster of the prefix, and Debian's slurmctld,
 # slurmd, slurm-client and munge (not installed by `make test`: apt-get
 # install slurmctld slurmd slurm-client munge). Where something is missing it
-# says what in one line and exits 2. Slurm runs with no cgroups
+# says what in one line and exits 2. down stops everything up started (munge
+# too, where up started it and no other Slurm here uses it). Slurm runs with no cgroups
 # (proctrack/linuxproc, task/none), jobs as root.
 set -euo pipefail
 
@@ -48,6 +49,12 @@ down() {
     sleep 0.1
   done
   pkill -9 -f "slurm(ctl)?d -f $sdir/slurm.conf" 2>/dev/null || true
+  # munge: stopped only if up started it and no other Slurm of this
+  # machine is left to use it.
+  if [ -f "$sdir/munged.ours" ] && ! pgrep -f "slurm(ctl)?d -f " >/dev/null; then
+    pkill -x munged 2>/dev/null || true
+    for _ in $(seq 1 50); do pgrep -x munged >/dev/null || break; sleep 0.1; done
+  fi
   rm -rf "$sdir" 2>/dev/null || { sleep 1; rm -rf "$sdir"; }
 }
 
@@ -81,6 +88,7 @@ if ! munge -n </dev/null >/dev/null 2>&1; then
   runuser -u munge -- /usr/sbin/munged >/dev/null 2>&1 || /usr/sbin/munged --force
   sleep 1
   munge -n </dev/null >/dev/null || refuse "munged does not answer (see /var/log/munge/munged.log)"
+  touch "$sdir/munged.ours"  # down stops it again
 fi
 
 ctl=$(hostname -s)

@@ -27,6 +27,9 @@ cleanup() {
   "$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1
 }
 cleanup
+# munge: left as found (scripts/netns-slurm.sh down stops a munged that up
+# started); checked after down below.
+munge_before=$(pgrep -x munged >/dev/null && echo running || echo stopped)
 trap cleanup EXIT
 msg=$("$cluster" up 2 --ranks-per-node 1 --prefix $prefix --dir "$dir" 2>&1); rc=$?
 echo "$msg"
@@ -56,4 +59,7 @@ assert len(ok) >= 4 and all(r["verified"] == "yes" for r in ok), [(r["algo"], r[
 assert {r["host"] for r in rows} <= {"mmj-node1"}, {r["host"] for r in rows}
 print(f"slurm job: profile of 2 nodes x 1 rank, {len(ok)} rows verified")
 PY
-echo "slurm_case passed"
+cleanup
+munge_after=$(pgrep -x munged >/dev/null && echo running || echo stopped)
+[ "$munge_after" = "$munge_before" ] || { echo "FAIL: munged was $munge_before before the cluster, $munge_after after down"; exit 1; }
+echo "slurm_case passed (munged $munge_after, as before)"
