@@ -1,0 +1,262 @@
+// A copy of src/local/packed_gemm_blocked.hpp (at 4ea6c55) in namespace alt whose micro-kernel asks for
+// the C tile LATE k steps before the end of its k loop instead of at its start (the only change;
+// see late_c_prefetch_ab.cpp). Not in the product: it made no difference on the Zen 4 VM.
+// The blocked loops, packing and micro-kernel of packed_gemm
+// (packed_gemm.hpp), written once over a vector type. Each instruction set
+// has a translation unit of its own compiled with its flags
+// (packed_kernel_avx512.cpp, packed_kernel_avx2.cpp,
+// packed_kernel_portable.cpp) that includes this file with its Simd traits.
+//
+// Everything here has internal linkage and calls no inline function of a
+// library header: the same inline function compiled with AVX-512 in one
+// translation unit and without it in another would be one symbol to the
+// linker, which may keep either copy, and a CPU without AVX-512 could then
+// run the AVX-512 one.
+//
+// The block sizes MC, KC, NC are run-time values (PackedBlocking, already
+// validated by packed_gemm.cpp: MC a multiple of MR); the tile MR×NR and the
+// vector type are the template's.
+//
+// Packed layouts (Goto/BLIS), with MR = V·W rows per A panel:
+//   A block (mc × kc) -> ⌈mc/MR⌉ panels; panel r holds rows r·MR .. r·MR+MR-1
+//     column after column: Ap[r·MR·kc + p·MR + i] = Σ α_t A_t[ic + r·MR + i, pc + p]
+//   B block (kc × nc) -> ⌈nc/NR⌉ panels; panel s holds columns s·NR .. s·NR+NR-1
+//     row after row:       Bp[s·NR·kc + p·NR + j] = Σ β_s B_s[pc + p, jc + s·NR + j]
+// Rows and columns past the matrix edge are packed as zeros, so the micro-
+// kernel always computes a whole MR×NR tile; an edge tile is then added to
+// the destinations through a small buffer. Example: m = 100, MR = 16: six
+// full panels and a seventh with rows 96..99 and 12 zero rows.
+#pragma once
+
+#include <cstdint>
+
+#include "local/packed_kernels.hpp"
+
+namespace alt {
+using mmbench::local::kPackedMaxDestinations;
+using mmbench::local::PackedBlocking;
+using mmbench::local::PackedDestination;
+using mmbench::local::PackedTerm;
+namespace packed_kernels = mmbench::local::packed_kernels;
+namespace {
+
+using pi64 = std::int64_t;
+
+inline pi64 pmin(pi64 a, pi64 b) { return a < b ? a : b; }
+
+// The block length that splits `len` into the fewest blocks of at most
+// `cap`, all of about one length: k = 1024 with KC = 768 gives 512 + 512,
+// not 768 + 256 (a short k block pays a whole C tile update for a third of
+// the work; a short NC block packs a B block too thin for the ic loop).
+// Example: len = 4096, cap = 768 -> 6 blocks of 683 (the last 681).
+inline pi64 even_step(pi64 len, pi64 cap) {
+  const pi64 blocks = (len + cap - 1) / cap;
+  return blocks > 0 ? (len + blocks - 1) / blocks : cap;
+}
+
+// dst[0:len] = Σ_t coef_t · src_t[row0 : row0+len, col] over the terms:
+// one contiguous run of a column of every term.
+inline void sum_column_run(double* __restrict dst, const PackedTerm* t, int nt, pi64 row0, pi64 col, pi64 len) {
+  const double* s0 = t[0].data + row0 + col * t[0].ld;
+  const double c0 = t[0].coef;
+  if (nt == 1) {
+    for (pi64 i = 0; i < len; ++i) dst[i] = c0 * s0[i];
+    return;
+  }
+  const double* s1 = t[1].data + row0 + col * t[1].ld;
+  const double c1 = t[1].coef;
+  for (pi64 i = 0; i < len; ++i) dst[i] = c0 * s0[i] + c1 * s1[i];
+  for (int q = 2; q < nt; ++q) {
+    const double* sq = t[q].data + row0 + col * t[q].ld;
+    const double cq = t[q].coef;
+    for (pi64 i = 0; i < len; ++i) dst[i] += cq * sq[i];
+  }
+}
+
+// Asks for the first lines of a column run of every term ahead of its use.
+// Packing reads one contiguous run per column, and a column of a quadrant
+// of a large matrix starts on another page, where the hardware's stream
+// prefetcher has to start over; so pack_a asks for the column
+// kPrefetchColumns ahead (all of its run: mc <= MC rows), pack_b for the
+// run it reads next in the same column, or in the next panel's column.
+constexpr pi64 kPrefetchColumns = 4;
+inline void prefetch_column_run(const PackedTerm* t, int nt, pi64 row0, pi64 col, pi64 len) {
+  for (int q = 0; q < nt; ++q) {
+    const double* s = t[q].data + row0 + col * t[q].ld;
+    for (pi64 i = 0; i < len; i += 8) __builtin_prefetch(s + i);
+  }
+}
+
+// n rounded up to whole 64-byte lines of doubles.
+inline pi64 whole_lines(pi64 n) { return (n + 7) / 8 * 8; }
+
+template <class Simd, int V, int NR>
+struct Blocked {
+  using vec = typename Simd::vec;
+  static constexpr int W = Simd::W;
+  static constexpr int MR = V * W;
+  static constexpr int kNR = NR;
+
+  // The workspace: the packed A block, (MC + MR) × KC; the packed B block,
+  // (NC + NR) × KC; pack_a's column buffer, MC + MR; each starting on a
+  // 64-byte line (the micro-kernel loads A panels aligned).
+  static pi64 ap_doubles(const PackedBlocking& b) { return whole_lines((b.mc + MR) * b.kc); }
+  static pi64 bp_doubles(const PackedBlocking& b) { return whole_lines((b.nc + NR) * b.kc); }
+  static std::size_t workspace_doubles(const PackedBlocking& b) {
+    return static_cast<std::size_t>(ap_doubles(b) + bp_doubles(b) + whole_lines(b.mc + MR));
+  }
+
+  // A block -> MR-tall panels (layout above). Walks each column of the block
+  // once, top to bottom, so every column of every term is read as one
+  // contiguous run (a column of a quadrant of a large matrix lies on its own
+  // pages: reading it panel by panel instead touched each page MC/MR times
+  // and ran ~2x slower in the prototype).
+  // `col`: a buffer of at least mc + MR doubles.
+  static void pack_a(pi64 mc, pi64 kc, const PackedTerm* t, int nt, pi64 ic, pi64 pc, double* __restrict ap,
+                     double* __restrict col) {
+    const pi64 panels = (mc + MR - 1) / MR;
+    for (pi64 p = 0; p < kc; ++p) {
+      if (p + kPrefetchColumns < kc) prefetch_column_run(t, nt, ic, pc + p + kPrefetchColumns, mc);
+      sum_column_run(col, t, nt, ic, pc + p, mc);
+      for (pi64 i = mc; i < panels * MR; ++i) col[i] = 0.0;
+      for (pi64 r = 0; r < panels; ++r) {
+        double* __restrict dst = ap + r * MR * kc + p * MR;
+        for (int i = 0; i < MR; ++i) dst[i] = col[r * MR + i];
+      }
+    }
+  }
+
+  // B block -> NR-wide panels. A column of B is contiguous over p, so each
+  // column's run is summed first and then spread with stride NR. The panel
+  // is filled kBRows rows at a time, all NR columns of those rows before
+  // the next rows: a whole panel (kc × NR, 72 KiB with KC = 768, NR = 12)
+  // is larger than L1, and spreading one whole column after another made
+  // every column bring the panel's lines back from L2.
+  static constexpr pi64 kBRows = 64;
+  static void pack_b(pi64 kc, pi64 nc, const PackedTerm* t, int nt, pi64 pc, pi64 jc, double* __restrict bp) {
+    alignas(64) double col[kBRows];
+    for (pi64 jr = 0; jr < nc; jr += NR) {
+      const pi64 nr = pmin(NR, nc - jr);
+      double* __restrict panel = bp + jr * kc;
+      for (pi64 p0 = 0; p0 < kc; p0 += kBRows) {
+        const pi64 len = pmin(kBRows, kc - p0);
+        double* __restrict rows = panel + p0 * NR;
+        for (pi64 j = 0; j < NR; ++j) {
+          if (j < nr) {
+            // The same rows of this column one block down, or the top of the
+            // column one panel to the right when this was the last block.
+            if (p0 + kBRows < kc)
+              prefetch_column_run(t, nt, pc + p0 + kBRows, jc + jr + j, pmin(kBRows, kc - p0 - kBRows));
+            else if (jr + NR + j < nc)
+              prefetch_column_run(t, nt, pc, jc + jr + NR + j, pmin(kBRows, kc));
+            sum_column_run(col, t, nt, pc + p0, jc + jr + j, len);
+            for (pi64 p = 0; p < len; ++p) rows[p * NR + j] = col[p];
+          } else {
+            for (pi64 p = 0; p < len; ++p) rows[p * NR + j] = 0.0;
+          }
+        }
+      }
+    }
+  }
+
+  // One MR×NR tile: acc = Ap panel · Bp panel over kc, then into every
+  // destination (offset to the tile already). `first`: the first kc block,
+  // where overwriting destinations start from zero instead of their value.
+  // Not inlined: inside gemm()'s loops GCC 12 kept a zero vector live across
+  // the k loop and spilled an accumulator of the 8×6 AVX2 tile to the stack
+  // (15 of 16 registers needed), which halved that kernel's rate.
+  __attribute__((noinline)) static void micro_kernel(pi64 kc, const double* __restrict a, const double* __restrict b,
+                                                     const PackedDestination* c, int nc, pi64 mr, pi64 nr, bool first) {
+    vec acc[V][NR];
+    for (int j = 0; j < NR; ++j)
+      for (int v = 0; v < V; ++v) acc[v][j] = Simd::zero();
+    auto step = [&](pi64 steps) {
+      for (pi64 p = 0; p < steps; ++p) {
+        vec av[V];
+        for (int v = 0; v < V; ++v) av[v] = Simd::load(a + v * W);
+        __builtin_prefetch(a + 8 * MR);
+        for (int j = 0; j < NR; ++j) {
+          const vec bj = Simd::set1(b[j]);
+          for (int v = 0; v < V; ++v) acc[v][j] = Simd::fma(av[v], bj, acc[v][j]);
+        }
+        a += MR;
+        b += NR;
+      }
+    };
+    constexpr pi64 kLate = LATE;
+    step(kc > kLate ? kc - kLate : 0);
+    for (int d = 0; d < nc; ++d)
+      for (pi64 j = 0; j < nr; ++j) {
+        __builtin_prefetch(c[d].data + j * c[d].ld, 1);
+        __builtin_prefetch(c[d].data + j * c[d].ld + mr - 1, 1);
+      }
+    step(kc > kLate ? kLate : kc);
+    if (mr == MR && nr == NR) {
+      for (int d = 0; d < nc; ++d) {
+        const vec g = Simd::set1(c[d].coef);
+        const bool zero = first && c[d].overwrite;
+        for (int j = 0; j < NR; ++j) {
+          double* col = c[d].data + j * c[d].ld;
+          for (int v = 0; v < V; ++v) {
+            const vec old = zero ? Simd::zero() : Simd::loadu(col + v * W);
+            Simd::storeu(col + v * W, Simd::fma(g, acc[v][j], old));
+          }
+        }
+      }
+      return;
+    }
+    alignas(64) double tile[MR * NR];
+    for (int j = 0; j < NR; ++j)
+      for (int v = 0; v < V; ++v) Simd::store(tile + j * MR + v * W, acc[v][j]);
+    for (int d = 0; d < nc; ++d) {
+      const bool zero = first && c[d].overwrite;
+      for (pi64 j = 0; j < nr; ++j) {
+        double* col = c[d].data + j * c[d].ld;
+        for (pi64 i = 0; i < mr; ++i) col[i] = (zero ? 0.0 : col[i]) + c[d].coef * tile[j * MR + i];
+      }
+    }
+  }
+
+  static void gemm(pi64 m, pi64 n, pi64 k, const PackedTerm* a, int na, const PackedTerm* b, int nb,
+                   const PackedDestination* c, int nc, double* workspace, const PackedBlocking& blocking) {
+    const pi64 MC = blocking.mc;
+    double* ap = workspace;
+    double* bp = workspace + ap_doubles(blocking);
+    double* col = bp + bp_doubles(blocking);
+    const pi64 nstep = even_step(n, blocking.nc), kstep = even_step(k, blocking.kc);
+    for (pi64 jc = 0; jc < n; jc += nstep) {
+      const pi64 ncols = pmin(nstep, n - jc);
+      for (pi64 pc = 0; pc < k; pc += kstep) {
+        const pi64 kc = pmin(kstep, k - pc);
+        pack_b(kc, ncols, b, nb, pc, jc, bp);
+        for (pi64 ic = 0; ic < m; ic += MC) {
+          const pi64 mc = pmin(MC, m - ic);
+          pack_a(mc, kc, a, na, ic, pc, ap, col);
+          for (pi64 jr = 0; jr < ncols; jr += NR) {
+            const pi64 nr = pmin(NR, ncols - jr);
+            for (pi64 ir = 0; ir < mc; ir += MR) {
+              const pi64 mr = pmin(MR, mc - ir);
+              PackedDestination tile[kPackedMaxDestinations];
+              for (int d = 0; d < nc; ++d)
+                tile[d] = {c[d].data + (ic + ir) + (jc + jr) * c[d].ld, c[d].ld, c[d].coef, c[d].overwrite};
+              micro_kernel(kc, ap + ir * kc, bp + jr * kc, tile, nc, mr, nr, pc == 0);
+            }
+          }
+        }
+      }
+    }
+  }
+};
+
+// The entry packed_gemm.cpp calls for one instantiation; its tile must be
+// the one packed_kernels.hpp lists for its instruction set (the blockings
+// are validated against that list).
+template <class Blocking, int MR, int NR>
+const mmbench::local::packed_kernels::Kernel* kernel_of() {
+  static_assert(Blocking::MR == MR && Blocking::kNR == NR, "the kernel's tile differs from packed_kernels.hpp's");
+  static const packed_kernels::Kernel kernel{&Blocking::workspace_doubles, &Blocking::gemm};
+  return &kernel;
+}
+
+}  // namespace
+}  // namespace alt
