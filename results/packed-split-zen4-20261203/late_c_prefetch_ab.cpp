@@ -1,9 +1,14 @@
 // The packed GEMM as built (base) against late_c_prefetch.hpp (alt) and OpenBLAS DGEMM, C = A B,
 // n x n x n, one thread, the three rotated in every round; ratios per round, median [min, max].
 // Prints alt's largest difference from base first (the same product).
-// Build (repository root), one line:
-//   g++ -std=c++20 -O3 -mavx512f -mfma -mprfchw -DLATE=64 -Isrc -Iresults/packed-split-zen4-20261203
-//   results/packed-split-zen4-20261203/late_c_prefetch_ab.cpp -o /tmp/late_ab -lopenblas
+// late_c_prefetch.hpp is src/local/packed_gemm_blocked.hpp with late_c_prefetch.diff applied:
+// the same templates in namespace alt, whose micro-kernel asks for the C tile LATE k steps
+// before the end of its k loop instead of at its start.
+// Build (repository root), three lines:
+//   cp src/local/packed_gemm_blocked.hpp /tmp/late_c_prefetch.hpp
+//   patch -s /tmp/late_c_prefetch.hpp results/packed-split-zen4-20261203/late_c_prefetch.diff
+//   g++ -std=c++20 -O3 -mavx512f -mfma -mprfchw -DLATE=64 -Isrc -I/tmp
+//     results/packed-split-zen4-20261203/late_c_prefetch_ab.cpp -o /tmp/late_ab -lopenblas
 // Run: OPENBLAS_NUM_THREADS=1 /tmp/late_ab N ROUNDS MC KC NC
 #include <cblas.h>
 #include <algorithm>

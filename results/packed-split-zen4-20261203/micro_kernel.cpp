@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   long kc = atol(argv[1]), mp = atol(argv[2]), np = atol(argv[3]);
   auto loop = avx512_peak_loop();
   double t0 = now();
-  volatile double s = loop(20000000);
+  volatile double sink = loop(20000000);
+  (void)sink;
   double fma = 20000000.0 * kAvx512FlopsPerIteration / (now() - t0) / 1e9;
   printf("# KC %ld, %ld A panels, %ld B panels; FMA loop %.1f GFLOP/s; tile, best rate over it\n", kc, mp, np, fma);
   printf("16x12 %.3f\n", run<2, 12>(kc, mp, np, 20) / fma);

@@ -38,11 +38,8 @@ chmod +x "$work/stub"
 
 sizes_asked() {  # MMBENCH_MAKE_STARTED value or "" -> the --n of the first run
     rm -f "$work/runs.txt"
-    if [ -n "$1" ]; then
-        (cd "$repo" && MMBENCH_MAKE_STARTED=$1 OPENBLAS_CORETYPE=x scripts/default-benchmark.sh "$work/stub" --default) >"$work/out.txt" 2>&1 || true
-    else
-        (cd "$repo" && env -u MMBENCH_MAKE_STARTED OPENBLAS_CORETYPE=x scripts/default-benchmark.sh "$work/stub" --default) >"$work/out.txt" 2>&1 || true
-    fi
+    (cd "$repo" && env -u MMBENCH_MAKE_STARTED ${1:+MMBENCH_MAKE_STARTED=$1} OPENBLAS_CORETYPE=x \
+        scripts/default-benchmark.sh "$work/stub" --default) >"$work/out.txt" 2>&1 || true
     [ -f "$work/runs.txt" ] || { echo "FAIL: the script never called run:"; cat "$work/out.txt"; exit 1; }
     sed -n 's/.*--n \([^ ]*\).*/\1/p' "$work/runs.txt" | head -1
 }
