@@ -4,8 +4,8 @@
 # detected and with the BLAS kernel pinned, `tune --n 2048` and
 # `tune --n 4096` at p = 2, an interleaved PDGEMM lb ladder at p = 2 read
 # against both tunes' lb curves, and local Strassen-Winograd against DGEMM
-# at one rank, one thread (n = 4096, L = 0..2 on both leaves; n = 8192,
-# L = 0, 2, 3 on the DGEMM leaf), each row with its additions' share.
+# at one rank, one thread (n = 4096, L = 0..2, and n = 8192, L = 0 and 3,
+# on both leaves), each row with its additions' share.
 #   KERNEL=Cooperlake  the OpenBLAS core every timed step pins (doctor's
 #                      advice where OpenBLAS does not know the CPU; empty:
 #                      as detected), recorded in every sidecar
@@ -51,8 +51,8 @@ if want strassen; then
   step "local Strassen-Winograd n = 4096, L = 0..2, both leaves, $rounds rounds"
   "${mpi[@]}" -n 1 "$MM" run --algo dgemm --n 4096 --local-strassen 0,1,2 --local-gemm blas,packed \
     --profile "$out/profile-n2048.json" --reps "$rounds" --warmup 0 --csv "$out/strassen-n4096.csv" --quiet
-  step "local Strassen-Winograd n = 8192, L = 0, 2, 3, DGEMM leaf, 3 rounds"
-  "${mpi[@]}" -n 1 "$MM" run --algo dgemm --n 8192 --local-strassen 0,2,3 --local-gemm blas \
+  step "local Strassen-Winograd n = 8192, L = 0 and 3, both leaves, 3 rounds"
+  "${mpi[@]}" -n 1 "$MM" run --algo dgemm --n 8192 --local-strassen 0,3 --local-gemm blas,packed \
     --profile "$out/profile-n2048.json" --reps 3 --warmup 0 --csv "$out/strassen-n8192.csv" --quiet
 fi
 step "done: $out"

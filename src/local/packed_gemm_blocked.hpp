@@ -157,19 +157,54 @@ struct Blocked {
   // Not inlined: inside gemm()'s loops GCC 12 kept a zero vector live across
   // the k loop and spilled an accumulator of the 8×6 AVX2 tile to the stack
   // (15 of 16 registers needed), which halved that kernel's rate.
+  //
+  // While its k loop runs, the call asks for what comes after it, one
+  // request every `every` k steps, spread over the loop rather than all at
+  // its start:
+  // - one column of a destination tile per request (both ends of its MR
+  //   rows): the tile is read and written at the end, and its columns are
+  //   ld apart, on different pages;
+  // - one 64-byte line of `ahead` per request: its share of the next B
+  //   micro-panel (gemm() below). Without it the next panel came from L3
+  //   only when its first tile started, and the loops ran several per cent
+  //   slower on Zen 4 (docs/results.md, "The next B micro-panel").
+  // Example: kc = 683, nr = 12, one destination, ahead 171 lines -> 171
+  // requests, every 3 k steps (the last at step 513); the tile's 12 columns
+  // go with the first 12.
+  struct Ahead {
+    const double* b = nullptr;  // the first line of the share
+    pi64 b_lines = 0;
+  };
   __attribute__((noinline)) static void micro_kernel(pi64 kc, const double* __restrict a, const double* __restrict b,
-                           const PackedDestination* c, int nc, pi64 mr, pi64 nr, bool first) {
+                                                     const PackedDestination* c, int nc, pi64 mr, pi64 nr, bool first,
+                                                     Ahead ahead = {}) {
     vec acc[V][NR];
     for (int j = 0; j < NR; ++j)
       for (int v = 0; v < V; ++v) acc[v][j] = Simd::zero();
-    // The destination tiles are read at the end: ask for them now, while
-    // the kc loop runs (a tile's columns are ld apart, on different pages).
-    for (int d = 0; d < nc; ++d)
-      for (pi64 j = 0; j < nr; ++j) {
-        __builtin_prefetch(c[d].data + j * c[d].ld, 1);
-        __builtin_prefetch(c[d].data + j * c[d].ld + mr - 1, 1);
-      }
+    const pi64 requests = ahead.b_lines > nc * nr ? ahead.b_lines : nc * nr;
+    const pi64 every = requests == 0 ? kc + 1 : kc > requests ? kc / requests : 1;
+    pi64 countdown = every;
+    const char* next_line = reinterpret_cast<const char*>(ahead.b);
+    pi64 lines_left = ahead.b_lines;
+    int cd = 0;  // the next destination column to ask for: column cj of c[cd]
+    pi64 cj = 0;
     for (pi64 p = 0; p < kc; ++p) {
+      if (--countdown == 0) {
+        countdown = every;
+        if (lines_left > 0) {
+          __builtin_prefetch(next_line);
+          next_line += 64;
+          --lines_left;
+        }
+        if (cd < nc) {
+          __builtin_prefetch(c[cd].data + cj * c[cd].ld, 1);
+          __builtin_prefetch(c[cd].data + cj * c[cd].ld + mr - 1, 1);
+          if (++cj == nr) {
+            cj = 0;
+            ++cd;
+          }
+        }
+      }
       vec av[V];
       for (int v = 0; v < V; ++v) av[v] = Simd::load(a + v * W);
       __builtin_prefetch(a + 8 * MR);
@@ -221,14 +256,23 @@ struct Blocked {
         for (pi64 ic = 0; ic < m; ic += MC) {
           const pi64 mc = pmin(MC, m - ic);
           pack_a(mc, kc, a, na, ic, pc, ap, col);
+          const pi64 tiles = (mc + MR - 1) / MR;
           for (pi64 jr = 0; jr < ncols; jr += NR) {
             const pi64 nr = pmin(NR, ncols - jr);
-            for (pi64 ir = 0; ir < mc; ir += MR) {
+            // The next B micro-panel (NR × kc, right after this one) in equal
+            // shares, one per tile of this column of tiles. Example: kc = 683,
+            // NR = 12, mc = 96, MR = 16: 1025 lines, 6 shares of 171 (the last 170).
+            const pi64 next_lines = jr + NR < ncols ? (NR * kc + 7) / 8 : 0;
+            const pi64 share = (next_lines + tiles - 1) / tiles;
+            const double* next = bp + (jr + NR) * kc;
+            for (pi64 ir = 0, t = 0; ir < mc; ir += MR, ++t) {
               const pi64 mr = pmin(MR, mc - ir);
               PackedDestination tile[kPackedMaxDestinations];
               for (int d = 0; d < nc; ++d)
                 tile[d] = {c[d].data + (ic + ir) + (jc + jr) * c[d].ld, c[d].ld, c[d].coef, c[d].overwrite};
-              micro_kernel(kc, ap + ir * kc, bp + jr * kc, tile, nc, mr, nr, pc == 0);
+              const pi64 lines = pmin(share, next_lines - t * share);
+              micro_kernel(kc, ap + ir * kc, bp + jr * kc, tile, nc, mr, nr, pc == 0,
+                           {next + t * share * 8, lines > 0 ? lines : 0});
             }
           }
         }
