@@ -8,9 +8,11 @@
 // DGEMM): MC = 96, KC = 768, NC = 1024.
 // - MC × KC: the A block, 576 KiB, stays in a 1-2 MiB L2.
 // - NC = 1024: the B block, 6 MiB, stays in L3 between its uses by every A
-//   block; a B block as wide as n (NC = 4096 at n = 4096) leaves the cache
-//   between uses and slows the loops themselves (docs/results.md, "Where the
-//   packed GEMM's time goes").
+//   block; on the Intel Xeon a B block as wide as n (NC = 4096 at n = 4096)
+//   left the cache between uses and slowed the loops themselves
+//   (docs/results.md, "Where the packed GEMM's time goes"); on Zen 4, with
+//   the next B micro-panel asked for ahead, it did not ("The next B
+//   micro-panel"), and `mmbench tune` picks per machine.
 // - KC = 768 takes the 768-deep products of the fused Strassen level at
 //   n = 12288, L = 4 in one k block, so each C quadrant is updated once per
 //   product.
