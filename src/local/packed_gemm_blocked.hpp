@@ -35,6 +35,7 @@ namespace {
 using pi64 = std::int64_t;
 
 inline pi64 pmin(pi64 a, pi64 b) { return a < b ? a : b; }
+inline pi64 pmax(pi64 a, pi64 b) { return a < b ? b : a; }
 
 // The block length that splits `len` into the fewest blocks of at most
 // `cap`, all of about one length: k = 1024 with KC = 768 gives 512 + 512,
@@ -181,8 +182,9 @@ struct Blocked {
     vec acc[V][NR];
     for (int j = 0; j < NR; ++j)
       for (int v = 0; v < V; ++v) acc[v][j] = Simd::zero();
-    const pi64 requests = ahead.b_lines > nc * nr ? ahead.b_lines : nc * nr;
-    const pi64 every = requests == 0 ? kc + 1 : kc > requests ? kc / requests : 1;
+    // At least one request: a call has a destination (nc >= 1) and a column (nr >= 1).
+    const pi64 requests = pmax(ahead.b_lines, nc * nr);
+    const pi64 every = pmax(1, kc / requests);
     pi64 countdown = every;
     const char* next_line = reinterpret_cast<const char*>(ahead.b);
     pi64 lines_left = ahead.b_lines;
@@ -272,7 +274,7 @@ struct Blocked {
                 tile[d] = {c[d].data + (ic + ir) + (jc + jr) * c[d].ld, c[d].ld, c[d].coef, c[d].overwrite};
               const pi64 lines = pmin(share, next_lines - t * share);
               micro_kernel(kc, ap + ir * kc, bp + jr * kc, tile, nc, mr, nr, pc == 0,
-                           {next + t * share * 8, lines > 0 ? lines : 0});
+                           {next + t * share * 8, pmax(0, lines)});
             }
           }
         }
