@@ -11,7 +11,7 @@
 // multiply's own account goes to stderr as it finishes.
 //
 //   cmake --build build --target fast_gemm_schedules
-//   [LD_PAD=P] build/bench/fast_gemm_schedules N L ROUNDS THREADS [VARIANT,...]
+//   [LD_PAD=P] [PACKED_BLOCKING=MCxKCxNC] build/bench/fast_gemm_schedules N L ROUNDS THREADS [VARIANT,...]
 //   e.g. build/bench/fast_gemm_schedules 8192 3 5 1
 //        build/bench/fast_gemm_schedules 12288 4 3 1 dgemm,fused-all
 // DGEMM always runs (every ratio is to the same round's DGEMM); the optional
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "local/fast_gemm.hpp"
+#include "local/packed_gemm.hpp"
 
 using mmbench::local::FastGemm;
 using mmbench::local::FastGemmConfig;
@@ -65,6 +66,17 @@ int main(int argc, char** argv) {
     a[i] = (i % 7) * 0.1 - 0.3;
     b[i] = (i % 5) * 0.2 - 0.4;
   }
+  // PACKED_BLOCKING=MCxKCxNC: the packed GEMM's block sizes for the packed
+  // variants (default: the running kernel's).
+  mmbench::local::PackedBlocking blocking{};
+  if (const char* pb = std::getenv("PACKED_BLOCKING")) {
+    long mc = 0, kc = 0, nc = 0;
+    if (std::sscanf(pb, "%ldx%ldx%ld", &mc, &kc, &nc) != 3) {
+      std::fprintf(stderr, "PACKED_BLOCKING='%s' is not MCxKCxNC (e.g. 96x768x1024)\n", pb);
+      return 2;
+    }
+    blocking = {mc, kc, nc};
+  }
   struct Variant {
     const char* name;
     FastGemmConfig cfg;
@@ -100,7 +112,10 @@ int main(int argc, char** argv) {
         std::find(wanted.begin(), wanted.end(), v.name) != wanted.end())
       variants.push_back(v);
   std::vector<FastGemm> kernels;
-  for (const Variant& v : variants) kernels.emplace_back(v.cfg);
+  for (Variant& v : variants) {
+    if (v.cfg.leaf == LeafGemm::packed) v.cfg.packed_blocking = blocking;
+    kernels.emplace_back(v.cfg);
+  }
   auto run = [&](FastGemm& k) { k.multiply(n, n, n, a.data(), ld, b.data(), ld, c.data(), ld); };
   for (FastGemm& k : kernels) {  // warm-up: workspace, pages, caches
     run(k);
@@ -124,7 +139,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s%.3f", l > 1 ? ";" : ", by level ", after.add_seconds[l] - before.add_seconds[l]);
       std::fprintf(stderr, "\n");
     }
-  std::printf("# n=%ld ld=%ld levels=%d rounds=%d threads=%d; ideal (8/7)^L = %.3f\n", n, ld, levels, rounds, threads,
+  std::printf("# n=%ld ld=%ld levels=%d rounds=%d threads=%d packed_blocking=%s; ideal (8/7)^L = %.3f\n", n, ld, levels,
+              rounds, threads, mmbench::local::to_string(kernels.back().config().packed_blocking).c_str(),
               std::pow(8.0 / 7.0, levels));
   std::printf("variant,t_median_s,gflops_eff,ratio_median,ratio_min,ratio_max,leaf_s,add_s,add_s_by_level,passes_by_level\n");
   for (std::size_t i = 0; i < variants.size(); ++i) {

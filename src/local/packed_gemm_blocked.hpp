@@ -66,12 +66,11 @@ inline void sum_column_run(double* __restrict dst, const PackedTerm* t, int nt, 
   }
 }
 
-// Asks for the first lines of a column run of every term ahead of its use.
-// Packing reads one contiguous run per column, and a column of a quadrant
-// of a large matrix starts on another page, where the hardware's stream
-// prefetcher has to start over; so pack_a asks for the column
-// kPrefetchColumns ahead (all of its run: mc <= MC rows), pack_b for the
-// run it reads next in the same column, or in the next panel's column.
+// Asks for a column run of every term ahead of its use. Packing reads one
+// contiguous run per column, and a column of a quadrant of a large matrix
+// starts on another page, where the hardware's stream prefetcher has to
+// start over; so pack_a asks for the column kPrefetchColumns ahead (all of
+// its run: mc <= MC rows).
 constexpr pi64 kPrefetchColumns = 4;
 inline void prefetch_column_run(const PackedTerm* t, int nt, pi64 row0, pi64 col, pi64 len) {
   for (int q = 0; q < nt; ++q) {
@@ -119,36 +118,76 @@ struct Blocked {
     }
   }
 
-  // B block -> NR-wide panels. A column of B is contiguous over p, so each
-  // column's run is summed first and then spread with stride NR. The panel
-  // is filled kBRows rows at a time, all NR columns of those rows before
-  // the next rows: a whole panel (kc × NR, 72 KiB with KC = 768, NR = 12)
-  // is larger than L1, and spreading one whole column after another made
-  // every column bring the panel's lines back from L2.
-  static constexpr pi64 kBRows = 64;
+  // B block -> NR-wide panels, W rows at a time. Each of the panel's NR
+  // columns gives one vector of W consecutive rows (the sum of its terms,
+  // read as a contiguous run of the column), and transposing those vectors
+  // W columns at a time gives W rows of the panel, which lie one after
+  // another (NR doubles each), so the panel is written with whole-vector
+  // stores. Example (AVX-512, W = 8, NR = 12): rows p..p+7 of columns 0..7
+  // transpose into the first 8 doubles of the 8 panel rows, columns 8..11
+  // (with 4 zero vectors) into their last 4. Spreading one column at a time
+  // with stride NR instead (scalar stores) packed at about half the speed:
+  // B is packed once per product, and at the fused Strassen level's
+  // 1024-sized products it weighed several per cent of the time
+  // (docs/results.md, "Packing B by transposes").
+  // Columns past the matrix edge (the last panel, nr < NR) are zeros; the
+  // last kc mod W rows are packed one at a time.
+  // Every column is asked for kBAhead doubles ahead of its reads (a column
+  // of a quadrant of a large matrix starts on a page of its own, where the
+  // hardware's stream prefetcher starts over); past the end of the block's
+  // rows the requests go on into the same column of the next panel.
+  static constexpr pi64 kBAhead = 64;
   static void pack_b(pi64 kc, pi64 nc, const PackedTerm* t, int nt, pi64 pc, pi64 jc, double* __restrict bp) {
-    alignas(64) double col[kBRows];
+    constexpr int G = (NR + W - 1) / W;  // groups of W columns
     for (pi64 jr = 0; jr < nc; jr += NR) {
       const pi64 nr = pmin(NR, nc - jr);
       double* __restrict panel = bp + jr * kc;
-      for (pi64 p0 = 0; p0 < kc; p0 += kBRows) {
-        const pi64 len = pmin(kBRows, kc - p0);
-        double* __restrict rows = panel + p0 * NR;
-        for (pi64 j = 0; j < NR; ++j) {
-          if (j < nr) {
-            // The same rows of this column one block down, or the top of the
-            // column one panel to the right when this was the last block.
-            if (p0 + kBRows < kc)
-              prefetch_column_run(t, nt, pc + p0 + kBRows, jc + jr + j, pmin(kBRows, kc - p0 - kBRows));
-            else if (jr + NR + j < nc)
-              prefetch_column_run(t, nt, pc, jc + jr + NR + j, pmin(kBRows, kc));
-            sum_column_run(col, t, nt, pc + p0, jc + jr + j, len);
-            for (pi64 p = 0; p < len; ++p) rows[p * NR + j] = col[p];
-          } else {
-            for (pi64 p = 0; p < len; ++p) rows[p * NR + j] = 0.0;
+      // Column j of term q at row pc; past the edge the last column (read, then replaced by zeros).
+      const double* src[kPackedMaxTerms][NR];
+      for (int q = 0; q < nt; ++q)
+        for (int j = 0; j < NR; ++j) src[q][j] = t[q].data + pc + (jc + jr + pmin(j, nr - 1)) * t[q].ld;
+      auto ask_ahead = [&](pi64 p, int j) {
+        const pi64 row = p + kBAhead;
+        for (int q = 0; q < nt; ++q) {
+          if (row < kc)
+            __builtin_prefetch(src[q][j] + row);
+          else if (jr + NR + j < nc)
+            __builtin_prefetch(t[q].data + pc + (row - kc) + (jc + jr + NR + j) * t[q].ld);
+        }
+      };
+      pi64 p = 0;
+      for (; p + W <= kc; p += W) {
+        vec v[G * W];
+        for (int j = 0; j < G * W; ++j) {
+          if (j >= nr) {
+            v[j] = Simd::zero();
+            continue;
+          }
+          if (p % 8 == 0) ask_ahead(p, j);  // one request per 64-byte line
+          v[j] = Simd::fma(Simd::set1(t[0].coef), Simd::loadu(src[0][j] + p), Simd::zero());
+          for (int q = 1; q < nt; ++q) v[j] = Simd::fma(Simd::set1(t[q].coef), Simd::loadu(src[q][j] + p), v[j]);
+        }
+        double* __restrict rows = panel + p * NR;
+        for (int g = 0; g < G; ++g) {
+          Simd::transpose(v + g * W);
+          const int width = NR - g * W < W ? NR - g * W : W;
+          for (int i = 0; i < W; ++i) {
+            if (width == W)
+              Simd::storeu(rows + i * NR + g * W, v[g * W + i]);
+            else
+              Simd::storeu_first(rows + i * NR + g * W, v[g * W + i], width);
           }
         }
       }
+      for (; p < kc; ++p)
+        for (int j = 0; j < NR; ++j) {
+          double x = 0.0;
+          if (j < nr) {
+            x = t[0].coef * src[0][j][p];
+            for (int q = 1; q < nt; ++q) x += t[q].coef * src[q][j][p];
+          }
+          panel[p * NR + j] = x;
+        }
     }
   }
 

@@ -19,6 +19,14 @@ struct Portable {
   static void storeu(double* p, vec v) { p[0] = v[0], p[1] = v[1]; }
   static vec set1(double x) { return vec{x, x}; }
   static vec fma(vec a, vec b, vec c) { return a * b + c; }
+  static void storeu_first(double* p, vec v, int n) {
+    if (n > 0) p[0] = v[0];
+  }
+  static void transpose(vec r[2]) {
+    const vec r0 = r[0];
+    r[0] = vec{r0[0], r[1][0]};
+    r[1] = vec{r0[1], r[1][1]};
+  }
 };
 }  // namespace
 const Kernel* portable() { return kernel_of<Blocked<Portable, 4, 4>, kPortableShape.mr, kPortableShape.nr>(); }
