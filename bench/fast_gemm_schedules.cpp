@@ -4,7 +4,8 @@
 // level ("accumulate"), and with fused operand sums at the deepest level
 // ("fused-deepest") or at every level ("fused-all"), and mmbench's packed
 // GEMM alone ("packed-gemm") and under the levels ("packed", the deepest
-// level fused into it). Rounds run every configuration once in
+// level fused into it; "-cached": with ordinary instead of streaming stores
+// in the operand passes). Rounds run every configuration once in
 // a rotated order; the ratio to DGEMM is taken per round (same round's
 // DGEMM), reported as median [min, max] over the rounds, with the kernel's
 // account (DGEMM leaves, addition passes per level) per multiply; each
@@ -87,11 +88,13 @@ int main(int argc, char** argv) {
       {"accumulate", {levels, FastVariant::winograd, 256, threads, /*accumulate=*/true, Fusion::none}},
       {"fused-deepest", {levels, FastVariant::winograd, 256, threads, true, Fusion::deepest}},
       {"fused-all", {levels, FastVariant::winograd, 256, threads, true, Fusion::all}},
-      {"fused-all-cached", {levels, FastVariant::winograd, 256, threads, true, Fusion::all, /*streaming_stores=*/false}},
+      {"fused-all-cached",
+       {levels, FastVariant::winograd, 256, threads, true, Fusion::all, /*streaming_stores=*/false}},
       // mmbench's packed GEMM alone (L = 0), and the levels on it with the
       // deepest one fused into its packing (FastGemmConfig::leaf).
       {"packed-gemm", {0, FastVariant::winograd, 256, threads, true, Fusion::all, true, LeafGemm::packed}},
-      {"packed", {levels, FastVariant::winograd, 256, threads, true, Fusion::all, true, LeafGemm::packed}}};
+      {"packed", {levels, FastVariant::winograd, 256, threads, true, Fusion::all, true, LeafGemm::packed}},
+      {"packed-cached", {levels, FastVariant::winograd, 256, threads, true, Fusion::all, false, LeafGemm::packed}}};
   // The optional list: names separated by commas, each one of all_variants.
   std::vector<std::string> wanted;
   if (argc == 6)
@@ -102,7 +105,9 @@ int main(int argc, char** argv) {
     }
   for (const std::string& w : wanted)
     if (std::none_of(all_variants.begin(), all_variants.end(), [&](const Variant& v) { return w == v.name; })) {
-      std::fprintf(stderr, "unknown variant '%s' (allowed: dgemm, plain, accumulate, fused-deepest, fused-all, fused-all-cached, packed-gemm, packed)\n",
+      std::fprintf(stderr,
+                   "unknown variant '%s' (allowed: dgemm, plain, accumulate, fused-deepest, fused-all, "
+                   "fused-all-cached, packed-gemm, packed, packed-cached)\n",
                    w.c_str());
       return 2;
     }

@@ -96,12 +96,12 @@ void print_blas_kernels(const profile::BlasKernelRecord& r) {
                100 * (tuner::kWorthSwitching - 1));
 }
 // The kernel model's fits, one line each.
-// "1.024x [0.981, 1.062] round by round, 75 %": the packed GEMM's speed
-// over DGEMM that decided the leaf; older profiles: the ratio of medians.
-std::string speedup_text(const profile::PackedTuneRecord& pk) {
-  if (!pk.speedup.measured()) return fmt::format("{:.3f}x", pk.packed_mflops / pk.blas_mflops);
-  return fmt::format("{:.3f}x [{:.3f}, {:.3f}] round by round, {}", pk.speedup.median, pk.speedup.lo, pk.speedup.hi,
-                     coverage_label(pk.speedup.coverage));
+// "1.024x [0.981, 1.062] round by round, 75 %"; older profiles without a
+// per-round speedup: the ratio of medians.
+std::string speedup_text(const profile::PackedSpeedup& sp, double medians_ratio) {
+  if (!sp.measured()) return fmt::format("{:.3f}x", medians_ratio);
+  return fmt::format("{:.3f}x [{:.3f}, {:.3f}] round by round, {}", sp.median, sp.lo, sp.hi,
+                     coverage_label(sp.coverage));
 }
 
 void print_kernel_model(const KernelTimeModel& m) {
@@ -267,11 +267,21 @@ void print_tune_summary(const TuneArgs& a, const tuner::TuneOptions& o, const pr
   if (prof.cpu_peak) print_peak_summary(*prof.cpu_peak);
   if (prof.packed.measured) {
     const profile::PackedTuneRecord& pk = prof.packed;
+    const std::string plain = speedup_text(pk.speedup, pk.packed_mflops / pk.blas_mflops);
     fmt::print(
         "  packed GEMM ({} kernel, n = {}, one thread): best blocking MCxKCxNC = {} at {:.0f} MFLOPS of {} "
-        "tried; DGEMM {:.0f} MFLOPS: the local levels' leaf is {} ({})\n",
+        "tried; DGEMM {:.0f} MFLOPS ({} for the packed GEMM)\n",
         local::to_string(pk.isa), pk.n, local::to_string(pk.best), pk.packed_mflops, pk.candidates.size(),
-        pk.blas_mflops, local::to_string(pk.leaf), speedup_text(pk));
+        pk.blas_mflops, plain);
+    if (pk.level.measured())
+      fmt::print(
+          "  one Strassen level at n = {}: fused into the packed GEMM {:.3f}x DGEMM, on DGEMM leaves {:.3f}x; "
+          "the local levels' leaf is {} (fused level over the DGEMM-leaf level {})\n",
+          pk.level.n, pk.level.packed_vs_dgemm, pk.level.blas_vs_dgemm, local::to_string(pk.leaf),
+          speedup_text(pk.level.over_blas_level, 0));
+    else
+      fmt::print("  the local levels' leaf is {} (from the packed GEMM alone: no level timed)\n",
+                 local::to_string(pk.leaf));
   }
   print_blas_kernels(prof.blas_kernels);
   if (prof.kernel_model.measured) print_kernel_model(prof.kernel_model);

@@ -78,15 +78,16 @@ struct FastGemmConfig {
   enum class Fusion { none, deepest, all };
   Fusion fusion = Fusion::all;
   // Operand passes (the fused S/T sums and the parallel top's) write with
-  // non-temporal stores, which skip reading each written line first
-  // (fast_gemm_passes.hpp, Stores): 8 line transfers per element of a fused
-  // pass instead of 12. A fused pass alone moves its useful traffic faster
-  // that way; in the kernel (bench/fast_gemm_schedules, paired) the
-  // additions took a little less time with streaming stores (docs/results.md,
-  // "Local Strassen–Winograd vs DGEMM", the schedules). The sums are then not
-  // left in cache, which would matter where the products read them while
-  // still cached; the leaves' time did not move in those runs.
-  bool streaming_stores = true;
+  // ordinary stores (false, the default) or with non-temporal ones (true),
+  // which skip reading each written line first (fast_gemm_passes.hpp,
+  // Stores): 8 line transfers per element of a fused pass instead of 12.
+  // Ordinary stores by default: on an Intel Xeon VM the two tied within the
+  // noise (bench/fast_gemm_schedules, paired), and on an AMD EPYC Zen 4 the
+  // passes of the levels on DGEMM leaves took a third of the time with
+  // ordinary stores, 1.06x -> 1.16x DGEMM at n = 4096, L = 2 (docs/results.md,
+  // "Streaming stores slow the passes on Zen 4"), where the sums the
+  // products read next stay in cache.
+  bool streaming_stores = false;
   LeafGemm leaf = LeafGemm::blas;
   // The packed GEMM's block sizes (leaf = packed); zeros: the running
   // kernel's defaults. FastGemm's constructor fills them in and checks them

@@ -39,8 +39,8 @@ struct LocalKernelSpec {
   // none.
   FastGemmConfig::Fusion fusion = FastGemmConfig::Fusion::all;
   // How the levels' operand passes write (FastGemmConfig::streaming_stores;
-  // --local-stores): streaming (non-temporal, the default) or cached.
-  bool streaming_stores = true;
+  // --local-stores): cached (ordinary stores, the default) or streaming.
+  bool streaming_stores = false;
 };
 
 }  // namespace mmbench::local

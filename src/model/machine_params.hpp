@@ -59,6 +59,13 @@ struct MachineParams {
   // the same rounds (tune's packed step, the best blocking). 0 = not
   // measured: packed products are priced at DGEMM's rate.
   double packed_speed = 0;
+  // One Strassen–Winograd level fused into the packed GEMM over DGEMM on the
+  // level's whole product, both on one thread at one size in the same rounds
+  // (tune's packed step, profile::PackedLevel::packed_vs_dgemm): what a
+  // fused level costs, its seven products with their operand sums and
+  // their two destinations each, not seven plain products. 0 = not
+  // measured: the fused level is priced as seven products at packed_speed.
+  double packed_level_speed = 0;
   // The fraction of a transfer that moves while the ranks compute between
   // MPI_Testall calls (tuner/shift_overlap.hpp): ring hides this much of
   // each step's shorter part behind the longer one. 1 = not measured: all.

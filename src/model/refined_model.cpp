@@ -158,7 +158,12 @@ LocalCost sequential_local_cost(double m, double n, double k, const LocalKernel&
   // of 14 (11 when fused); a fused level reads each operand quadrant once,
   // 8 + 8 operand touches instead of 12 + 12 (6 + 6 streaming).
   const bool deepest = !level_applies(hm, hn, hk, below);
-  if (deepest && lk.packed()) return {7.0 * product.leaves_s, 0.0};  // fused into the packed GEMM
+  if (deepest && lk.packed()) {  // fused into the packed GEMM: no pass
+    // Measured as a whole where tune timed one (MachineParams::packed_level_speed),
+    // at DGEMM's rate for the level's whole product over that speed.
+    if (mp.packed_level_speed > 0) return {refined_dgemm_time(m, n, k, 1, mp) / mp.packed_level_speed, 0.0};
+    return {7.0 * product.leaves_s, 0.0};
+  }
   const bool fused = local::fuses_level(lk.fusion, deepest);
   const double operand_touches = fused ? fused_operand_touches(4, lk.streaming) : 12.0;
   const double c_touches = deepest ? 8.0 : fused ? 11.0 : 14.0;

@@ -129,7 +129,9 @@ struct LocalKernel {
   // products go into C from registers), and its products are priced at the
   // profile's DGEMM rate times the packed GEMM's measured speed relative to
   // DGEMM (MachineParams::packed_speed, tune's packed step), or at DGEMM's
-  // rate where the profile has no such measurement.
+  // rate where the profile has no such measurement; where tune also timed
+  // one fused level (MachineParams::packed_level_speed), the deepest level
+  // is priced as a whole at DGEMM's rate for its product over that speed.
   local::LeafGemm gemm = local::LeafGemm::blas;
   bool packed() const { return gemm == local::LeafGemm::packed; }
   bool winograd() const { return variant == local::FastVariant::winograd; }
@@ -142,16 +144,19 @@ struct LocalKernel {
 //                       additions: Winograd touches 8 A-quadrant,
 //                       8 B-quadrant and 11 C-quadrant elements (reads +
 //                       writes) at a level with fused operand sums (the
-//                       default: every level; with streaming stores, the
-//                       default, the operand passes are priced as 6 + 6,
-//                       see refined_model.cpp), else 12, 12 and 14; at the
+//                       default: every level; with streaming stores,
+//                       --local-stores streaming, the operand passes are
+//                       priced as 6 + 6, see refined_model.cpp), else 12,
+//                       12 and 14; at the
 //                       deepest level (products are DGEMM calls) only 8
 //                       C-quadrant elements (the accumulate schedule: two
 //                       products are added by DGEMM's beta), classic
 //                       Strassen 15, 15 and 17; 8 bytes per touch at the
 //                       add bandwidth (refined_add_time counts 3 touches
 //                       per element). With the packed GEMM the deepest
-//                       level has no additions (LocalKernel::packed()).
+//                       level has no additions (LocalKernel::packed()), and
+//                       where tune timed one such level it is priced as a
+//                       whole (MachineParams::packed_level_speed).
 //   threads > 1      -> the top level runs its seven products on the
 //                       threads at once, each product's levels below on one
 //                       thread (fast_gemm_parallel.cpp, multiply_parallel_top), and
@@ -162,9 +167,9 @@ struct LocalKernel {
 //                       The time is leaves / thread_speedup(threads) +
 //                       additions / add_speedup(threads): DGEMM leaves scale
 //                       with the threads, memory-bound passes less.
-// Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread),
-// 4096^3 with one level (the deepest): 7 * 2 * 2048^3 * 1e-10 = 12.03 s of
-// products, (6 + 6 + 8) * 2048^2 * 8 / 1e10 = 0.07 s of additions:
+// Example (no profile, t_op = 1e-10, add 1e10 B/s, Winograd, 1 thread,
+// streaming stores), 4096^3 with one level (the deepest): 7 * 2 * 2048^3 *
+// 1e-10 = 12.03 s of products, (6 + 6 + 8) * 2048^2 * 8 / 1e10 = 0.07 s of additions:
 // 12.10 s against 13.74 s of DGEMM (1.14x). With 2 threads and add_speedup
 // 1.4 (thread_speedup 2): 12.03 / 2 + (6 + 6 + 11) * 2048^2 * 8 / 1e10 / 1.4
 // = 6.01 + 0.055 s.

@@ -497,6 +497,8 @@ model::MachineParams to_params(const MachineProfile& profile) {
     m.add_thread_speedup = profile.add_threaded_bytes_per_s / profile.add_bytes_per_s;
   }
   if (profile.packed.measured) m.packed_speed = profile.packed.packed_mflops / profile.packed.blas_mflops;
+  if (profile.packed.measured && profile.packed.level.measured())
+    m.packed_level_speed = profile.packed.level.packed_vs_dgemm;
   if (profile.network_levels.present) m.network = profile.network_levels.levels;
   if (profile.shift_overlap.measured) m.shift_overlap = profile.shift_overlap.fraction;
   // Busy cores: the ladder per busy-core count of the node, and how many of

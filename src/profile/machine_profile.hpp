@@ -260,7 +260,9 @@ void write_profile(const MachineProfile& profile, const std::string& path);
 // with threads >= 2) and the threaded addition (add_thread_speedup =
 // add_threaded_bytes_per_s / add_bytes_per_s, where measured with
 // add_threads >= 2), and the packed GEMM's speed relative to DGEMM
-// (packed_speed = packed.packed_mflops / packed.blas_mflops, where measured),
+// (packed_speed = packed.packed_mflops / packed.blas_mflops, where measured)
+// and of one level fused into it (packed_level_speed =
+// packed.level.packed_vs_dgemm, where measured),
 // and the two-level network where the profile has one (network).
 model::MachineParams to_params(const MachineProfile& profile);
 

@@ -22,12 +22,29 @@ local::LeafGemm packed_leaf_choice(const PackedSpeedup& speedup) {
   return speedup.lo > 1.0 ? local::LeafGemm::packed : local::LeafGemm::blas;
 }
 
+const PackedSpeedup& deciding_speedup(const PackedTuneRecord& record) {
+  return record.level.measured() ? record.level.over_blas_level : record.speedup;
+}
+
 local::PackedBlocking recorded_blocking(const PackedTuneRecord& record, local::PackedIsa isa) {
   if (!record.measured || record.isa != isa) return {};
   return record.best;
 }
 
 namespace {
+
+nlohmann::ordered_json speedup_json(const PackedSpeedup& s) {
+  return {{"median", s.median}, {"lo", s.lo}, {"hi", s.hi}, {"coverage", s.coverage}};
+}
+
+// `at`: the field's path for messages, e.g. "packed_gemm.speedup".
+PackedSpeedup speedup_of(const GroupReader& g, const nlohmann::ordered_json& sp, const std::string& at) {
+  const PackedSpeedup s{g.number(sp, at + ".median", "median", true), g.number(sp, at + ".lo", "lo", true),
+                        g.number(sp, at + ".hi", "hi", true), g.number(sp, at + ".coverage", "coverage", false)};
+  if (!(s.lo <= s.median && s.median <= s.hi) || s.coverage > 1)
+    g.fail("field '" + at + "' must hold lo <= median <= hi and coverage <= 1, got " + sp.dump());
+  return s;
+}
 
 nlohmann::ordered_json blocking_json(const local::PackedBlocking& b) {
   return {{"mc", b.mc}, {"kc", b.kc}, {"nc", b.nc}};
@@ -66,9 +83,13 @@ nlohmann::ordered_json packed_tune_to_json(const PackedTuneRecord& r) {
                                 {"best", blocking_json(r.best)},
                                 {"packed_mflops", r.packed_mflops},
                                 {"blas_mflops", r.blas_mflops}};
-  if (r.speedup.measured())
-    out["speedup"] = {
-        {"median", r.speedup.median}, {"lo", r.speedup.lo}, {"hi", r.speedup.hi}, {"coverage", r.speedup.coverage}};
+  if (r.speedup.measured()) out["speedup"] = speedup_json(r.speedup);
+  if (r.level.measured())
+    out["level"] = {{"n", r.level.n},
+                    {"rounds", r.level.rounds},
+                    {"speedup", speedup_json(r.level.over_blas_level)},
+                    {"packed_vs_dgemm", r.level.packed_vs_dgemm},
+                    {"blas_vs_dgemm", r.level.blas_vs_dgemm}};
   out["leaf"] = std::string(local::to_string(r.leaf));
   out["candidates"] = cands;
   return out;
@@ -85,13 +106,16 @@ PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const st
   r.best = blocking_of(g, g.object(j, "packed_gemm.best", "best"), r.isa, "packed_gemm.best");
   r.packed_mflops = g.number(j, "packed_gemm.packed_mflops", "packed_mflops", true);
   r.blas_mflops = g.number(j, "packed_gemm.blas_mflops", "blas_mflops", true);
-  if (j.contains("speedup")) {
-    const auto& sp = g.object(j, "packed_gemm.speedup", "speedup");
-    r.speedup = {g.number(sp, "packed_gemm.speedup.median", "median", true),
-                 g.number(sp, "packed_gemm.speedup.lo", "lo", true), g.number(sp, "packed_gemm.speedup.hi", "hi", true),
-                 g.number(sp, "packed_gemm.speedup.coverage", "coverage", false)};
-    if (!(r.speedup.lo <= r.speedup.median && r.speedup.median <= r.speedup.hi) || r.speedup.coverage > 1)
-      g.fail("field 'packed_gemm.speedup' must hold lo <= median <= hi and coverage <= 1, got " + sp.dump());
+  if (j.contains("speedup"))
+    r.speedup = speedup_of(g, g.object(j, "packed_gemm.speedup", "speedup"), "packed_gemm.speedup");
+  if (j.contains("level")) {
+    const auto& lv = g.object(j, "packed_gemm.level", "level");
+    r.level.n = g.integer(lv, "packed_gemm.level.n", "n", 2, std::int64_t{1} << 40);
+    r.level.rounds = static_cast<int>(g.integer(lv, "packed_gemm.level.rounds", "rounds", 1, 1 << 20));
+    r.level.over_blas_level =
+        speedup_of(g, g.object(lv, "packed_gemm.level.speedup", "speedup"), "packed_gemm.level.speedup");
+    r.level.packed_vs_dgemm = g.number(lv, "packed_gemm.level.packed_vs_dgemm", "packed_vs_dgemm", true);
+    r.level.blas_vs_dgemm = g.number(lv, "packed_gemm.level.blas_vs_dgemm", "blas_vs_dgemm", true);
   }
   const std::string leaf = g.string(j, "packed_gemm.leaf", "leaf");
   try {

@@ -23,6 +23,25 @@ struct PackedSpeedup {
   bool measured() const { return median > 0; }
 };
 
+// One Strassen–Winograd level timed on each leaf after the ladder (the
+// step's second part, tuner/packed_ladder.hpp): C = A·B, n × n × n, one
+// thread, one level fused into the packed GEMM (best blocking), the same
+// level on DGEMM leaves (the kernel's default schedule), and plain DGEMM,
+// interleaved. Its quadrants (n/2) are what the deepest of L levels
+// multiplies at n·2^(L-1), and that level is what the packed leaf is for:
+// fused, it makes no memory pass, so a packed GEMM a little slower than
+// DGEMM alone can still make the faster level. Not measured (n = 0) in
+// profiles written before it, or where n is below the kernel's default
+// cut-off (a level would not apply there by default).
+struct PackedLevel {
+  std::int64_t n = 0;
+  int rounds = 0;
+  PackedSpeedup over_blas_level;  // t(level on DGEMM leaves) / t(fused level), round by round
+  double packed_vs_dgemm = 0;     // t(DGEMM) / t(fused level), median of the per-round ratios
+  double blas_vs_dgemm = 0;       // t(DGEMM) / t(level on DGEMM leaves), likewise
+  bool measured() const { return n > 0; }
+};
+
 // One blocking the step timed: C = A·B, n × n × n, one thread.
 struct PackedCandidate {
   local::PackedBlocking blocking;  // resolved (no zeros)
@@ -39,7 +58,8 @@ struct PackedTuneRecord {
   double packed_mflops = 0;                      // its median
   double blas_mflops = 0;                        // DGEMM of the same n in the same rounds
   PackedSpeedup speedup;                         // the best blocking over DGEMM, round by round
-  local::LeafGemm leaf = local::LeafGemm::blas;  // packed_leaf_choice(speedup)
+  PackedLevel level;                             // one level on each leaf (above)
+  local::LeafGemm leaf = local::LeafGemm::blas;  // packed_leaf_choice(deciding_speedup(*this))
 };
 
 // The best blocking's speed over DGEMM's from their times in the same
@@ -57,6 +77,12 @@ PackedSpeedup paired_speedup(const std::vector<double>& t_packed, const std::vec
 // Example: 1.050 [0.982, 1.100] -> blas; 1.020 [1.004, 1.031] -> packed.
 local::LeafGemm packed_leaf_choice(const PackedSpeedup& speedup);
 
+// The speedup the leaf is chosen on: the fused level's over the level on
+// DGEMM leaves where the record has the level, else (older profiles) the
+// plain product's over DGEMM's, which leaves out the passes the fused level
+// saves and so errs toward the BLAS.
+const PackedSpeedup& deciding_speedup(const PackedTuneRecord& record);
+
 // The blocking a run with kernel `isa` takes from the record: the measured
 // best where the record was measured on that kernel, else zeros (the
 // kernel's defaults: a blocking tuned for another kernel says nothing
@@ -68,7 +94,7 @@ nlohmann::ordered_json packed_tune_to_json(const PackedTuneRecord& record);
 // record: a missing or wrongly typed field, an unknown isa or leaf, a rate
 // that is not positive and finite, a blocking that the isa's kernel cannot
 // take, no candidates, a speedup whose bounds do not hold its median. A
-// record without "speedup" (older profiles) reads with none.
+// record without "speedup" or "level" (older profiles) reads with none.
 PackedTuneRecord packed_tune_from_json(const nlohmann::ordered_json& j, const std::string& origin);
 
 }  // namespace mmbench::profile

@@ -566,18 +566,19 @@ const std::vector<OptionRow>& option_table() {
       },
       {
           .flag = "--local-stores",
-          .help = "How the local Strassen-Winograd levels' operand passes write: streaming (non-temporal stores, "
-                  "which skip reading each written line) or cached, or both: streaming,cached",
-          .default_text = "streaming",
+          .help = "How the local Strassen-Winograd levels' operand passes write: cached (ordinary stores) or "
+                  "streaming (non-temporal stores, which skip reading each written line), or both: cached,streaming",
+          .default_text = "cached",
           .show_default = true,
           .used = &algos::Uses::local_levels,
           .column = "local_stores",
           .parse = parse_stores,
-          .neutral = [](Options& o) { o.local.streaming_stores = true; },
+          .neutral = [](Options& o) { o.local.streaming_stores = false; },
           .search = nullptr,
           .label =
               [](const Options& o) {
-                return o.local.levels > 0 && !o.local.streaming_stores ? std::string(" stores=cached") : std::string();
+                return o.local.levels > 0 && o.local.streaming_stores ? std::string(" stores=streaming")
+                                                                      : std::string();
               },
           .label_position = 9,
           .applies = [](const Options& o) { return o.local.levels > 0; },

@@ -228,7 +228,7 @@ std::vector<std::string> table_cells(const ResultRow& r) {
   }
   // L: the local levels, with what is not the default under them ("2+packed"
   // for the packed GEMM, "+strassen" for the classic variant, "+none" or
-  // "+deepest" for the fusion schedule, "+cached" for cached stores), so
+  // "+deepest" for the fusion schedule, "+streaming" for streaming stores), so
   // rows of one sweep differ.
   std::string levels = g("local_levels");
   if (g("local_gemm") == "packed") levels += "+packed";
@@ -236,7 +236,7 @@ std::vector<std::string> table_cells(const ResultRow& r) {
     if (g("local_variant") == "strassen") levels += "+strassen";
     const std::string fusion = g("local_fusion");
     if (!fusion.empty() && fusion != "all") levels += "+" + fusion;
-    if (g("local_stores") == "cached") levels += "+cached";
+    if (g("local_stores") == "streaming") levels += "+streaming";
   }
   return {g("algo"),
           g("p"),

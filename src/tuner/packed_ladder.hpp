@@ -7,11 +7,20 @@
 // sleep in Comm::idle_barrier (the packed GEMM is single-threaded; the
 // local levels run one per thread): every candidate of packed_ladder() and
 // one DGEMM, interleaved in `rounds` rounds in the order round_order(), each
-// after `warmup` untimed calls. Rates are 2 n³ / (median time) / 1e6. The
-// leaf is packed_leaf_choice of the best blocking's per-round speed over
-// DGEMM (profile/packed_tune_record.hpp): packed only where it won in every
-// round (3 to 5 rounds), on the raw product rates without the memory
-// passes the fused deepest level saves, so it errs toward the BLAS.
+// after `warmup` untimed calls. Rates are 2 n³ / (median time) / 1e6.
+// Then, where n reaches the kernel's default cut-off, one Strassen–Winograd
+// level on each leaf and DGEMM, interleaved the same way
+// (profile::PackedLevel): the level fused into the packed GEMM with the best
+// blocking, and the level on DGEMM leaves with the kernel's default schedule.
+// The leaf is packed_leaf_choice of the fused level's per-round speed over
+// the level on DGEMM leaves: packed only where it won in every round (3 to
+// 5 rounds; at least 9 rounds for the level, see packed_ladder.cpp). The
+// plain product's speed alone leaves out what differs between the levels
+// (the fused level's saved passes, its costlier packing and C updates): on
+// a 2-core AMD EPYC Zen 4 the plain products once said packed (1.028x over
+// DGEMM, every round) where the levels said DGEMM, and the local product
+// at n = 8192, L = 3 agreed with the levels (docs/results.md, "The leaf
+// chosen on a level").
 #pragma once
 
 #include <mpi.h>

@@ -10,7 +10,7 @@ rm -rf "$dir"; mkdir -p "$dir"
 csv=$dir/stores.csv
 "$mpirun" -q -n 1 "$mm" run --algo dgemm --n 256 --local-strassen 0,1 --local-stores streaming,cached --reps 1 \
   --warmup 0 --csv "$csv" >"$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; fail "run exit $?"; }
-grep -q ' 1+cached ' "$dir/out.txt" || { cat "$dir/out.txt"; fail "no '1+cached' in the table's L column"; }
+grep -q ' 1+streaming ' "$dir/out.txt" || { cat "$dir/out.txt"; fail "no '1+streaming' in the table's L column"; }
 python3 - "$csv" <<'PY' || fail "CSV"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

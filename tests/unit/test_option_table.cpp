@@ -44,7 +44,7 @@ const std::map<std::string, Probe>& probes() {
       {"--local-gemm", {"packed", "blas", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-fusion", {"none", "all", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-variant", {"strassen", "winograd", "ring", 2, {{"--local-strassen", "1"}}}},
-      {"--local-stores", {"cached", "streaming", "ring", 2, {{"--local-strassen", "1"}}}},
+      {"--local-stores", {"streaming", "cached", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--replicas", {"2", "1", "2.5d", 8, {}}},
       {"--q7-split", {"model", "paper", "strassen-q7+ring", 14, {}}},
   };

@@ -81,8 +81,25 @@ PackedTuneRecord sample_packed() {
   r.packed_mflops = 41000.25;
   r.blas_mflops = 40000;
   r.speedup = {1.025, 1.01, 1.04, 0.75};
+  r.level = {2048, 9, {1.06, 1.03, 1.09, 0.961}, 1.04, 0.98};
   r.leaf = LeafGemm::packed;
   return r;
+}
+
+TEST(PackedLeaf, DecidedOnTheLevelWhereTheRecordHasOne) {
+  // The packed GEMM alone a little slower than DGEMM (0.96x, every round
+  // below 1), but the level fused into it faster than the level on DGEMM
+  // leaves in every round: the level decides, packed.
+  PackedTuneRecord r;
+  r.speedup = {0.96, 0.94, 0.98, 0.75};
+  EXPECT_EQ(packed_leaf_choice(deciding_speedup(r)), LeafGemm::blas);  // no level: the plain product decides
+  r.level = {2048, 9, {1.05, 1.02, 1.08, 0.961}, 1.02, 0.97};
+  EXPECT_EQ(&deciding_speedup(r), &r.level.over_blas_level);
+  EXPECT_EQ(packed_leaf_choice(deciding_speedup(r)), LeafGemm::packed);
+  // The reverse: the plain product wins every round, the level does not.
+  r.speedup = {1.03, 1.01, 1.05, 0.75};
+  r.level.over_blas_level = {1.01, 0.97, 1.04, 0.75};
+  EXPECT_EQ(packed_leaf_choice(deciding_speedup(r)), LeafGemm::blas);
 }
 
 TEST(PackedRecord, BlockingOnlyForTheKernelItWasMeasuredOn) {
@@ -108,9 +125,19 @@ TEST(PackedRecord, JsonRoundTripAndValidation) {
   EXPECT_EQ(back.speedup.lo, r.speedup.lo);
   EXPECT_EQ(back.speedup.hi, r.speedup.hi);
   EXPECT_EQ(back.speedup.coverage, r.speedup.coverage);
-  nlohmann::ordered_json older = j;  // written before the speedup existed
+  EXPECT_EQ(back.level.n, 2048);
+  EXPECT_EQ(back.level.rounds, 9);
+  EXPECT_EQ(back.level.over_blas_level.median, r.level.over_blas_level.median);
+  EXPECT_EQ(back.level.over_blas_level.lo, r.level.over_blas_level.lo);
+  EXPECT_EQ(back.level.over_blas_level.hi, r.level.over_blas_level.hi);
+  EXPECT_EQ(back.level.over_blas_level.coverage, r.level.over_blas_level.coverage);
+  EXPECT_EQ(back.level.packed_vs_dgemm, r.level.packed_vs_dgemm);
+  EXPECT_EQ(back.level.blas_vs_dgemm, r.level.blas_vs_dgemm);
+  nlohmann::ordered_json older = j;  // written before the speedup and the level existed
   older.erase("speedup");
+  older.erase("level");
   EXPECT_FALSE(packed_tune_from_json(older, "p.json").speedup.measured());
+  EXPECT_FALSE(packed_tune_from_json(older, "p.json").level.measured());
   ASSERT_EQ(back.candidates.size(), r.candidates.size());
   for (std::size_t i = 0; i < r.candidates.size(); ++i) {
     EXPECT_EQ(back.candidates[i].blocking, r.candidates[i].blocking);
@@ -139,6 +166,11 @@ TEST(PackedRecord, JsonRoundTripAndValidation) {
   fails_with([](auto& b) { b["rounds"] = 0; }, "rounds");
   fails_with([](auto& b) { b["speedup"]["lo"] = 1.5; }, "packed_gemm.speedup");
   fails_with([](auto& b) { b["speedup"].erase("hi"); }, "packed_gemm.speedup.hi");
+  fails_with([](auto& b) { b["level"]["n"] = 0; }, "packed_gemm.level.n");
+  fails_with([](auto& b) { b["level"].erase("rounds"); }, "packed_gemm.level.rounds");
+  fails_with([](auto& b) { b["level"]["speedup"]["lo"] = 2.0; }, "packed_gemm.level.speedup");
+  fails_with([](auto& b) { b["level"]["packed_vs_dgemm"] = 0.0; }, "packed_gemm.level.packed_vs_dgemm");
+  fails_with([](auto& b) { b["level"].erase("blas_vs_dgemm"); }, "packed_gemm.level.blas_vs_dgemm");
 }
 
 TEST(CoreLayout, PerCoreRatesDecide) {
@@ -237,6 +269,8 @@ TEST(ProfileGroups, PackedAndLayoutRoundTripAndAreOptional) {
   EXPECT_TRUE(back.core_layout.measured);
   EXPECT_EQ(back.core_layout.better, CoreLayout::rank_per_core);
   EXPECT_DOUBLE_EQ(to_params(back).packed_speed, 41000.25 / 40000);
+  EXPECT_DOUBLE_EQ(to_params(back).packed_level_speed, 1.04);
+  EXPECT_EQ(to_params(old).packed_level_speed, 0.0);
   // A damaged group names its field and the file.
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(profile_to_json(p));
   j["packed_gemm"]["isa"] = 3;
@@ -273,6 +307,35 @@ TEST(PackedPricing, MeasuredSpeedScalesThePackedLeaves) {
   mp.packed_speed = 0.8;  // slower than DGEMM: the level's products cost more than DGEMM's
   EXPECT_GT(model::refined_local_time(1024, 1024, 1024, 1, packed, mp),
             7 * model::refined_local_time(512, 512, 512, 1, model::LocalKernel{}, mp));
+}
+
+// Where tune timed one fused level, the deepest level is priced as a whole
+// at DGEMM's time for its product over that measured speed, whatever the
+// plain product's speed; the levels above keep their passes.
+TEST(PackedPricing, MeasuredLevelPricesTheFusedLevelAsAWhole) {
+  model::MachineParams mp;
+  mp.t_op = 1e-10;
+  mp.add_bytes_per_s = 1e10;
+  mp.packed_speed = 1.25;
+  mp.packed_level_speed = 1.05;  // the level 1.05x DGEMM, not (8/7) x 1.25
+  model::LocalKernel packed;
+  packed.gemm = local::LeafGemm::packed;
+  packed.levels = 1;
+  packed.min_dim = 2;
+  const double dgemm = model::refined_local_time(1024, 1024, 1024, 1, model::LocalKernel{}, mp);
+  EXPECT_DOUBLE_EQ(model::refined_local_time(1024, 1024, 1024, 1, packed, mp), dgemm / 1.05);
+  // No level applies: the plain packed product, at packed_speed.
+  packed.min_dim = 4096;
+  EXPECT_DOUBLE_EQ(model::refined_local_time(1024, 1024, 1024, 1, packed, mp), dgemm / 1.25);
+  // Two levels: the top one on DGEMM leaves' terms (its passes), seven fused
+  // levels of 1024 below it, each priced as a whole.
+  packed.levels = 2;
+  packed.min_dim = 2;
+  model::LocalKernel one = packed;
+  one.levels = 1;
+  const double two = model::refined_local_time(2048, 2048, 2048, 1, packed, mp);
+  EXPECT_GT(two, 7 * model::refined_local_time(1024, 1024, 1024, 1, one, mp));
+  EXPECT_LT(two, 7 * model::refined_local_time(1024, 1024, 1024, 1, one, mp) * 1.2);
 }
 
 }  // namespace

@@ -412,21 +412,25 @@ TEST(RefinedLocal, OneWinogradLevelByHand) {
   // One level is the deepest: the accumulate schedule's 12 + 12 + 8 touches
   // (the two-temporary schedule of every level above it: 12 + 12 + 14).
   const double products = 7 * 2 * h * h * h * 1e-10, additions = (12 + 12 + 8) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 1, .min_dim = 256, .fusion = kUnfused}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 1,
+                                LocalKernel{.levels = 1, .min_dim = 256, .fusion = kUnfused, .streaming = true}, mp),
              products + additions);
   EXPECT_NEAR(products + additions, 12.13, 0.01);
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 0, .min_dim = 256}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 0, .min_dim = 256, .streaming = true}, mp),
              refined_dgemm_time(4096, 4096, 4096, 1, mp));
   // Classic Strassen moves 15 + 15 + 17 quadrants.
-  expect_rel(refined_local_time(
-                 4096, 4096, 4096, 1,
-                 LocalKernel{.levels = 1, .min_dim = 256, .variant = mmbench::local::FastVariant::strassen}, mp),
-             products + (15 + 15 + 17) * h * h * 8 / 1e10);
+  expect_rel(
+      refined_local_time(
+          4096, 4096, 4096, 1,
+          LocalKernel{.levels = 1, .min_dim = 256, .variant = mmbench::local::FastVariant::strassen, .streaming = true},
+          mp),
+      products + (15 + 15 + 17) * h * h * 8 / 1e10);
   // Two threads: the parallel top level, whose passes are fused and split
   // whatever the schedule below (6 + 6 + 11 touches with streaming stores,
   // no accumulate schedule); without a measured add speedup additions scale
   // like DGEMM (ideal here).
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 1, .min_dim = 256, .fusion = kUnfused}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 2,
+                                LocalKernel{.levels = 1, .min_dim = 256, .fusion = kUnfused, .streaming = true}, mp),
              (products + 23 * h * h * 8 / 1e10) / 2);
 }
 
@@ -434,7 +438,7 @@ TEST(RefinedLocal, OneWinogradLevelByHand) {
 // sums are formed while packing), the levels above keep theirs.
 TEST(RefinedLocal, PackedDeepestLevelHasNoAdditions) {
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
-  LocalKernel packed{.levels = 1, .min_dim = 256};
+  LocalKernel packed{.levels = 1, .min_dim = 256, .streaming = true};
   packed.gemm = mmbench::local::LeafGemm::packed;
   const double h = 2048, q = 1024;
   expect_rel(refined_local_time(4096, 4096, 4096, 1, packed, mp), 7 * 2 * h * h * h * 1e-10);
@@ -482,16 +486,18 @@ TEST(RefinedLocal, ThreadsSpeedUpLeavesAndAdditionsApart) {
   // below the top (the deepest, 6 + 6 + 8 on 1024^2 quadrants) and the
   // parallel top (6 + 6 + 11 on 2048^2).
   const double additions = 7 * 20 * q * q * 8 / 1e10 + 23 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 2, .min_dim = 256}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 2, LocalKernel{.levels = 2, .min_dim = 256, .streaming = true}, mp),
              leaves / 1.8 + additions / 1.2);
   // Classic Strassen's parallel top: five sums from four quadrants per side,
   // 9 lines each streamed (6.75 touches), and the 11-touch combination;
   // below it the sequential level's 15 + 15 + 17.
   const double strassen_additions = 7 * 47 * q * q * 8 / 1e10 + (6.75 + 6.75 + 11) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(
-                 4096, 4096, 4096, 2,
-                 LocalKernel{.levels = 2, .min_dim = 256, .variant = mmbench::local::FastVariant::strassen}, mp),
-             leaves / 1.8 + strassen_additions / 1.2);
+  expect_rel(
+      refined_local_time(
+          4096, 4096, 4096, 2,
+          LocalKernel{.levels = 2, .min_dim = 256, .variant = mmbench::local::FastVariant::strassen, .streaming = true},
+          mp),
+      leaves / 1.8 + strassen_additions / 1.2);
   // Ordinary stores at the parallel top: 9 + 9 + 11.
   using F = mmbench::local::FastGemmConfig::Fusion;
   const double cached = 7 * 47 * q * q * 8 / 1e10 + (9 + 9 + 11) * h * h * 8 / 1e10;
@@ -505,16 +511,19 @@ TEST(RefinedLocal, ThreadsSpeedUpLeavesAndAdditionsApart) {
              leaves / 1.8 + cached / 1.2);
 }
 
-// The model prices the value the option rows set (local_of): --local-stores
-// cached on one fused level moves 8 + 8 + 8 quadrants instead of 6 + 6 + 8.
+// The model prices the value the option rows set (local_of): one fused level
+// moves 8 + 8 + 8 quadrants with cached stores (the default) and 6 + 6 + 8
+// with --local-stores streaming.
 TEST(RefinedLocal, PricesTheKernelValueTheRunSets) {
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
   mmbench::local::LocalKernelSpec spec;
   spec.levels = 1;
   const double h = 2048, products = 7 * 2 * h * h * h * 1e-10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, local_of(spec), mp), products + (6 + 6 + 8) * h * h * 8 / 1e10);
-  spec.streaming_stores = false;
+  EXPECT_FALSE(spec.streaming_stores);
+  EXPECT_FALSE(LocalKernel{}.streaming);
   expect_rel(refined_local_time(4096, 4096, 4096, 1, local_of(spec), mp), products + (8 + 8 + 8) * h * h * 8 / 1e10);
+  spec.streaming_stores = true;
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, local_of(spec), mp), products + (6 + 6 + 8) * h * h * 8 / 1e10);
   spec.variant = mmbench::local::FastVariant::strassen;
   EXPECT_FALSE(local_of(spec).winograd());
   spec.gemm = mmbench::local::LeafGemm::packed;
@@ -522,15 +531,15 @@ TEST(RefinedLocal, PricesTheKernelValueTheRunSets) {
 }
 
 TEST(RefinedLocal, FusedOperandSumsByHand) {
-  // The header's example, the kernel's default schedule (operand sums fused
-  // at every level, streaming stores): the deepest level touches 8 + 8 + 8
+  // The header's example with streaming stores (operand sums fused at every
+  // level, the default): the deepest level touches 8 + 8 + 8
   // quadrants, its operand passes priced as 6 + 6 (8 lines moved each, at
   // the calibration pass's 4 lines per 3 touches).
   using F = mmbench::local::FastGemmConfig::Fusion;
   const MachineParams mp = with_add_bandwidth(1e-10, 1e10);
   const double h = 2048;
   const double products = 7 * 2 * h * h * h * 1e-10, additions = (6 + 6 + 8) * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 1, .min_dim = 256}, mp),
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 1, .min_dim = 256, .streaming = true}, mp),
              products + additions);
   EXPECT_NEAR(products + additions, 12.10, 0.01);
   // Ordinary stores: 8 + 8 + 8.
@@ -541,13 +550,14 @@ TEST(RefinedLocal, FusedOperandSumsByHand) {
   // deepest, 6 + 6 + 11; the 7 deepest on 1024^2 quadrants 6 + 6 + 8.
   const double q = 1024;
   const double two = 49 * 2 * q * q * q * 1e-10 + 7 * 20 * q * q * 8 / 1e10 + 23 * h * h * 8 / 1e10;
-  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 2, .min_dim = 256}, mp), two);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 2, .min_dim = 256, .streaming = true}, mp),
+             two);
   // Only the deepest fused: the top level back to 12 + 12 + 14 (its
   // two-temporary passes are not operand passes: streaming does not apply).
   const double deepest_only = 49 * 2 * q * q * q * 1e-10 + 7 * 20 * q * q * 8 / 1e10 + 38 * h * h * 8 / 1e10;
-  expect_rel(
-      refined_local_time(4096, 4096, 4096, 1, LocalKernel{.levels = 2, .min_dim = 256, .fusion = F::deepest}, mp),
-      deepest_only);
+  expect_rel(refined_local_time(4096, 4096, 4096, 1,
+                                LocalKernel{.levels = 2, .min_dim = 256, .fusion = F::deepest, .streaming = true}, mp),
+             deepest_only);
 }
 
 TEST(RefinedLocal, LevelsStopAtTheCutoff) {
