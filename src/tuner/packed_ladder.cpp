@@ -69,8 +69,9 @@ profile::PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int 
                                                 ~std::uintptr_t{63})
                     : nullptr;
 
-  const int before = blas_threads();
-  set_blas_threads(1);
+  // One thread for every timed call, the levels' construction included,
+  // restored on leaving by any path (an invalid blocking throws).
+  const ScopedBlasThreads one_thread(1);
   // Rank 0 times `count` candidates, call(which) each, `warmup` untimed
   // calls of each first, then `round_count` rounds in round_order(count, seed, r).
   auto time_candidates = [&](std::size_t count, const std::function<void(std::size_t)>& call, std::uint64_t seed,
@@ -152,7 +153,6 @@ profile::PackedTuneRecord measure_packed_ladder(std::int64_t n, int rounds, int 
     out.level.packed_vs_dgemm = profile::paired_speedup(lt[2], lt[0]).median;
     out.level.blas_vs_dgemm = profile::paired_speedup(lt[1], lt[0]).median;
   }
-  set_blas_threads(before);
   out.leaf = profile::packed_leaf_choice(profile::deciding_speedup(out));
   // The times are the maximum over ranks, and only rank 0 contributed: the
   // same on every rank already.
