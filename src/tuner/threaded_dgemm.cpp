@@ -38,19 +38,20 @@ ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, in
     }
   auto multiply = [&] { dgemm(n, n, n, a.data(), n, b.data(), n, 0.0, c.data(), n); };
 
-  const int before = blas_threads();
-  auto single = [&] {
-    set_blas_threads(1);
-    return time_max_over_ranks(comm, multiply);
-  };
+  // One BLAS thread for the whole stretch, restored also when a call throws;
+  // the threaded call widens it for itself only.
+  const ScopedBlasThreads one(1);
+  auto single = [&] { return time_max_over_ranks(comm, multiply); };
   auto threaded = [&] {
-    // mpirun may have bound rank 0 to one core: spread its threads over
-    // the cores of the node's ranks for this call only (a scope of 1 thread
-    // on the others never widens). The others sleep while rank 0 computes.
-    const ScopedWideAffinity wide(root ? threads : 1);
-    if (root) set_blas_threads(threads);
-    const double t = time_max_over_ranks(comm, multiply, root);
-    if (root) set_blas_threads(1);
+    double t = 0.0;
+    {
+      // mpirun may have bound rank 0 to one core: spread its threads over
+      // the cores of the node's ranks for this call only (a scope of 1 thread
+      // on the others never widens). The others sleep while rank 0 computes.
+      const ScopedWideAffinity wide(root ? threads : 1);
+      const ScopedBlasThreads many(root ? threads : 1);
+      t = time_max_over_ranks(comm, multiply, root);
+    }
     // Let rank 0's BLAS workers stop spinning before anything else is timed.
     let_blas_workers_stop_spinning();
     return t;
@@ -69,7 +70,6 @@ ThreadedDgemm measure_threaded_dgemm(std::int64_t n, int threads, int rounds, in
       else
         t_threaded.push_back(threaded());
     }
-  set_blas_threads(before);
 
   const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
   ThreadedDgemm out;
