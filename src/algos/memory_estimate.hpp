@@ -9,14 +9,15 @@
 //   replicas   2.5D: the copies of A and B blocks and the partial C a rank of
 //              a layer above 0 holds
 //   comm       message and receive buffers: ring/tpmm's two B-block buffers,
-//              SUMMA's panels, the quadrants and products a Strassen level
-//              receives and the packed messages of its redistributions
+//              SUMMA's panels and 2.5D's received partial C, the quadrants
+//              and products a Strassen level receives and the packed
+//              messages of its redistributions
 //   strassen   parallel Strassen: the operand sums S, T and the products of
 //              the rank's task, at every level
 //   local      the local kernel's workspace: local Strassen-Winograd
 //              temporaries and the packed GEMM's packing areas
 //   library    what the libraries allocate for the plan: PBLAS's panels,
-//              pdgemr2d's buffers, MPI_Reduce's temporary in 2.5D -- an
+//              pdgemr2d's buffers -- an
 //              estimate, and the one part mmbench's buffer count
 //              (core/machine/memory_account.hpp) cannot see
 // own() is what that count measures; total() is what a memory limit is

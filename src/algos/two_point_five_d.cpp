@@ -23,7 +23,15 @@
 //      C_ij += A(i, piece) * B(piece, j) (DGEMM with beta = 1). Example,
 //      k = 10, q = 2, c = 2: k-blocks [0,5) [5,10), K_0 = [0,5), K_1 =
 //      [5,10): each layer does one SUMMA step of width 5;
-//   3. reduce: C_ij is summed over the layers into layer 0 (MPI_Reduce).
+//   3. reduce: C_ij is summed over the layers into layer 0 along a binomial
+//      tree of the depth line: in stage s (mask = 2^s) a layer l with bit s
+//      set sends its partial C to l - mask and stops; a layer l + mask < c
+//      below it receives into its own buffer and adds. Example, c = 4:
+//      stage 0: 1 -> 0, 3 -> 2; stage 1: 2 -> 0. Point to point into a
+//      buffer the plan holds, not MPI_Reduce: Open MPI's reduction takes a
+//      fresh temporary of the block on every call, and where first touching
+//      memory is slow that costs more than the multiply (docs/results.md,
+//      "2.5D's reduction").
 // Cost (square n): 2 n^3 / p flops per rank; q / c SUMMA steps per layer,
 // each two broadcasts of (n/q)^2 words; replication and reduction of
 // (n/q)^2 words over c layers -> words ~ n^2 / sqrt(c p), messages
@@ -42,6 +50,7 @@
 #include "core/matrix/large_buffer.hpp"
 #include "core/matrix/local_copy.hpp"
 #include "core/mpi/mpi_check.hpp"
+#include "core/simulation.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/two_point_five_d_model.hpp"
 
@@ -52,6 +61,23 @@ namespace {
 // The c the plan uses: opt.replicas, or the largest choice (no memory
 // limit known here; the CLI resolves `--replicas auto` with the memory).
 int replicas_of(const Options& opt, int p) { return opt.replicas > 0 ? opt.replicas : replica_choices(p).back(); }
+
+// Does layer l receive a partial C from another layer in the reduction's
+// tree over c layers (see the file comment)? Layer 0 does for c > 1; a layer
+// above it when its lowest set bit's stage has a partner: l = 2 for c >= 4.
+bool receives_in_reduction(int l, int c) {
+  for (int mask = 1; mask < c; mask <<= 1) {
+    if (l & mask) return false;
+    if (l + mask < c) return true;
+  }
+  return false;
+}
+
+// x[0:count] += y[0:count]: a partial C received from another layer.
+void add_into(double* x, const double* y, Index count) {
+  if (sim::charged()) return sim::charge_add(count, 24 * count);  // read x and y, write x
+  for (Index e = 0; e < count; ++e) x[e] += y[e];
+}
 
 Layout blocks_on_layer0(Index rows, Index cols, int q, int ranks) {
   std::vector<Rect> rects;
@@ -90,6 +116,7 @@ class TwoPointFiveDPlan : public Plan {
       b_copy_.assign(static_cast<std::size_t>(block_size(pb.k, q_, i_) * bn_), 0.0);
       c_part_.assign(static_cast<std::size_t>(bm_ * bn_), 0.0);
     }
+    if (receives_in_reduction(layer_, c_)) received_.assign(static_cast<std::size_t>(bm_ * bn_), 0.0);
     const Index widest_k = block_size(pb.k, q_, 0);
     a_panel_.assign(static_cast<std::size_t>(bm_ * widest_k), 0.0);
     b_panel_.assign(static_cast<std::size_t>(widest_k * bn_), 0.0);
@@ -98,7 +125,8 @@ class TwoPointFiveDPlan : public Plan {
   const Layout& layout_b() const override { return b_; }
   const Layout& layout_c() const override { return c_layout_; }
   Index workspace_doubles() const override {
-    return static_cast<Index>(a_copy_.size() + b_copy_.size() + c_part_.size() + a_panel_.size() + b_panel_.size());
+    return static_cast<Index>(a_copy_.size() + b_copy_.size() + c_part_.size() + received_.size() + a_panel_.size() +
+                              b_panel_.size());
   }
   std::map<std::string, std::string> describe() const override {
     // grid: q x q x c (the layers' grid and their number).
@@ -146,13 +174,19 @@ class TwoPointFiveDPlan : public Plan {
       if (bm_ > 0 && bn_ > 0)
         dgemm(bm_, bn_, w, ap, std::max<Index>(1, bm_), bp, w, 1.0, c, std::max<Index>(1, bm_));
     }
-    // 3. Sum C over the layers into layer 0.
-    if (c_ > 1 && bm_ * bn_ > 0) {
-      const int count = static_cast<int>(bm_ * bn_);
-      if (layer_ == 0)
-        MMBENCH_MPI(MPI_Reduce(MPI_IN_PLACE, c, count, MPI_DOUBLE, MPI_SUM, 0, depth_.get()));
-      else
-        MMBENCH_MPI(MPI_Reduce(c, nullptr, count, MPI_DOUBLE, MPI_SUM, 0, depth_.get()));
+    // 3. Sum C over the layers into layer 0 (the tree in the file comment).
+    const Index count = bm_ * bn_;
+    if (count == 0) return;
+    for (int mask = 1; mask < c_; mask <<= 1) {
+      if (layer_ & mask) {
+        MMBENCH_MPI(MPI_Send(c, static_cast<int>(count), MPI_DOUBLE, layer_ - mask, kReduceTag, depth_.get()));
+        break;
+      }
+      if (layer_ + mask < c_) {
+        MMBENCH_MPI(MPI_Recv(received_.data(), static_cast<int>(count), MPI_DOUBLE, layer_ + mask, kReduceTag,
+                             depth_.get(), MPI_STATUS_IGNORE));
+        add_into(c, received_.data(), count);
+      }
     }
   }
 
@@ -162,6 +196,8 @@ class TwoPointFiveDPlan : public Plan {
       MMBENCH_MPI(MPI_Bcast(buf, static_cast<int>(count), MPI_DOUBLE, root, comm.get()));
   }
 
+  static constexpr int kReduceTag = 25;
+
   Problem pb_;
   int c_, q_, layer_, i_, j_;
   Index bm_ = 0, bn_ = 0;
@@ -170,6 +206,7 @@ class TwoPointFiveDPlan : public Plan {
   // LargeVector: shared pages in a charged simulation (core/matrix/large_buffer.hpp),
   // so p simulated ranks holding full copies (q = 1, c = p) fit in memory.
   LargeVector<double> a_copy_, b_copy_, c_part_, a_panel_, b_panel_;
+  LargeVector<double> received_;  // a partial C from the layer above, where this layer receives one
 };
 
 // Cost models (model/two_point_five_d_model.hpp) at the c the plan uses.
@@ -212,8 +249,11 @@ class TwoPointFiveD : public Algorithm {
   }
   // Every grid position holds the same on every layer: layer 0 its A, B, C
   // blocks, a layer above it copies of them (replicas) and its partial C;
-  // every rank two SUMMA panels. Reported for a rank of the last layer, so
-  // that the replicas show where c > 1. Position (0, 0) holds the most.
+  // every rank two SUMMA panels; for c > 1, layer 0 (and any layer that
+  // receives in the reduction's tree) one more C block to receive into.
+  // Written with a layer above 0's parts, so that the replicas show where
+  // c > 1, plus that receive buffer: the total of the rank that holds the
+  // most. Position (0, 0) holds the most.
   MemoryEstimate plan_memory(const Problem& pb, const Options& opt, int ranks) const override {
     const int c = replicas_of(opt, ranks), q = layer_grid_side(ranks, c);
     const double bm = double(block_size(pb.m, q, 0)), bn = double(block_size(pb.n, q, 0)),
@@ -225,9 +265,8 @@ class TwoPointFiveD : public Algorithm {
     // The A and B panels, as wide as the widest k-block.
     add_buffers(m, &MemoryEstimate::comm, bm * bk);
     add_buffers(m, &MemoryEstimate::comm, bk * bn);
-    // Summing C over the layers, MPI_Reduce takes a temporary of the block
-    // (Open MPI's reduction does): an estimate of MPI's own buffer.
-    if (c > 1) m.library = bm * bn;
+    // The partial C received while summing over the layers.
+    if (c > 1) add_buffers(m, &MemoryEstimate::comm, bm * bn);
     return m;
   }
   std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
