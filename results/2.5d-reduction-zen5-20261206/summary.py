@@ -48,3 +48,28 @@ k = paired("pdgemm-lb-alloc-keep.csv", "512", "64", "lb")
 for n in sorted(d):
     f = lambda v: f"{st.median(v):.3f} [{min(v):.3f}, {max(v):.3f}]"
     print(f"| {n} | {f(d[n][0])} | {f(k[n][0])} |")
+print()
+print("The same in `run` with mmbench's heap policy (freed heap memory kept) and without it")
+print("| n | policy on (kept) | off (glibc's default behaviour) |")
+print("|---|---|---|")
+on = paired("pdgemm-lb-policy-kept.csv", "512", "64", "lb")
+off = paired("pdgemm-lb-policy-off.csv", "512", "64", "lb")
+for n in sorted(on):
+    f = lambda v: f"{st.median(v):.3f} [{min(v):.3f}, {max(v):.3f}]"
+    print(f"| {n} | {f(on[n][0])} | {f(off[n][0])} |")
+print()
+print("A plain ScaLAPACK program (examples/scalapack_pdgemm), 10 calls per launch, glibc defaults:")
+print("time of calls 1-2 and median of calls 3-10 [s], 3 launches")
+print("| n | lb | calls 1, 2 (launches) | calls 3-10, median (launches) |")
+print("|---|---|---|---|")
+plain = {}
+for line in open(os.path.join(here, "plain-pdgemm.txt")):
+    kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+    if kv["alloc"] != "default":
+        continue
+    t = [float(x) for x in kv["times_s"].split(",")]
+    plain.setdefault((int(kv["n"]), int(kv["lb_asked"])), []).append(t)
+for (n, lb), runs in sorted(plain.items()):
+    first = "; ".join(f"{r[0]:.3f}, {r[1]:.3f}" for r in runs)
+    rest = ", ".join(f"{st.median(r[2:]):.4f}" for r in runs)
+    print(f"| {n} | {lb} | {first} | {rest} |")

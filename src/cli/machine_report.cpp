@@ -1,5 +1,6 @@
 #include "cli/machine_report.hpp"
 
+#include "core/machine/heap_policy.hpp"
 #include "core/machine/openblas_cores.hpp"
 
 #include <cblas.h>
@@ -22,6 +23,7 @@ MachineReport gather_machine_report(std::optional<profile::PeakRecord> peak, std
   f.blas_threads = blas_threads();
   f.mpi = mpi_library_version();
   f.scalapack = scalapack_version();
+  f.allocator = heap_policy::describe();
   for (const char* name : kPinVariables)
     if (const char* value = std::getenv(name)) f.pins.emplace_back(name, value);
   f.peak = std::move(peak);
@@ -77,6 +79,7 @@ nlohmann::json machine_report_json(const MachineReport& f) {
                  {"threads", f.blas_threads}};
   doc["mpi"] = f.mpi;
   doc["scalapack"] = f.scalapack;
+  doc["allocator"] = f.allocator;
   nlohmann::json env = nlohmann::json::object();
   for (const auto& [k, v] : f.pins) env[k] = v;
   doc["environment"] = env;

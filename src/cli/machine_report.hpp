@@ -30,6 +30,7 @@ struct MachineReport {
   std::string blas_core;  // the core it names ("" if none)
   int blas_threads = 0;   // this process's BLAS thread count now
   std::string mpi, scalapack;
+  std::string allocator;  // how freed heap memory is kept (core/machine/heap_policy.hpp)
   std::vector<std::pair<std::string, std::string>> pins;  // the kPinVariables that are set, with their values
   std::optional<profile::PeakRecord> peak;                // measured now, or from a profile
   std::string peak_source;                // "measured by doctor", "profile configs/x.json"

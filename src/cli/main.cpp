@@ -25,6 +25,7 @@
 #include "core/mpi/comm.hpp"
 #include "core/mpi/mpi_check.hpp"
 #include "core/mpi/mpi_env.hpp"
+#include "core/machine/heap_policy.hpp"
 #include "core/machine/sysinfo.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 
@@ -79,6 +80,9 @@ std::string command_names(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything allocates: freed heap memory stays with the process, as
+  // in a long-running program (core/machine/heap_policy.hpp).
+  heap_policy::keep_freed_heap_memory();
   // The hidden child of tune's BLAS kernel probe: a fresh process with one
   // OPENBLAS_CORETYPE, no MPI (tuner/blas_kernel_probe.hpp).
   if (argc >= 2 && std::string(argv[1]) == "blas-probe") return tuner::blas_probe_child(argc, argv);

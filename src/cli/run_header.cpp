@@ -25,7 +25,7 @@ void print_run_header(const std::string& command_line, const MachineFacts& m) {
   fmt::print("# host {}: {} ({} cores), {} MPI rank{}\n", m.host, r.cpu.model, r.cpu.cores, m.ranks,
              m.ranks == 1 ? "" : "s");
   fmt::print("# BLAS: {} (kernel {})\n", r.blas, r.blas_core.empty() ? "unknown" : r.blas_core);
-  fmt::print("# MPI: {}; ScaLAPACK {}\n", r.mpi, r.scalapack);
+  fmt::print("# MPI: {}; ScaLAPACK {}; allocator: {}\n", r.mpi, r.scalapack, r.allocator);
   // A simulated run says so before any time it reports, and how local work
   // cost time (core/simulation.hpp).
   if (sim::simulated()) {
@@ -48,6 +48,7 @@ nlohmann::json to_json(const MachineFacts& m) {
           {"blas", {{"config", r.blas}, {"core", r.blas_core}, {"openblas_coretype", pin}}},
           {"mpi", r.mpi},
           {"scalapack", r.scalapack},
+          {"allocator", r.allocator},
           {"mmbench", m.mmbench}};
 }
 

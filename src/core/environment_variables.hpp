@@ -15,11 +15,12 @@ namespace mmbench {
 
 // Who reads a variable.
 enum class EnvironmentReader {
-  mmbench,        // the mmbench executable (src/)
-  preload,        // libmmbench-lb.so and libmmbench-dispatch.so (src/preload, src/dispatch)
-  scripts,        // scripts/ and plots/ (make run, simulate.sh, the plotter)
-  openblas,       // OpenBLAS, in every process that loads it
-  open_mpi,       // Open MPI's mpirun and MPI_Init
+  mmbench,   // the mmbench executable (src/)
+  preload,   // libmmbench-lb.so and libmmbench-dispatch.so (src/preload, src/dispatch)
+  scripts,   // scripts/ and plots/ (make run, simulate.sh, the plotter)
+  openblas,  // OpenBLAS, in every process that loads it
+  open_mpi,  // Open MPI's mpirun and MPI_Init
+  glibc,     // the C library's malloc, in every process
 };
 
 struct EnvironmentVariable {
@@ -102,6 +103,9 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
      "the process's rank under a PMIx launcher (srun, prterun)"},
     {"PMI_RANK", EnvironmentReader::preload, "ask MPI and BLACS once MPI is up, else rank 0",
      "the process's rank under a PMI launcher (MPICH's, Slurm's)"},
+    {"GLIBC_TUNABLES", EnvironmentReader::mmbench, "mmbench keeps freed heap memory",
+     "glibc's tunables; where set (or any MALLOC_* below), the mmbench executable leaves glibc's "
+     "malloc settings to the user instead of keeping freed heap memory (core/machine/heap_policy.hpp)"},
     // scripts
     {"MMBENCH_SIM_NICE", EnvironmentReader::scripts, "19",
      "scripts/simulate.sh: the nice level of the simulation (0: normal priority)"},
@@ -114,6 +118,15 @@ inline constexpr EnvironmentVariable kEnvironmentVariables[] = {
     {"GOTO_NUM_THREADS", EnvironmentReader::openblas, "OMP_NUM_THREADS",
      "OpenBLAS's thread pool at load time, when OPENBLAS_NUM_THREADS is unset"},
     {"OPENBLAS_VERBOSE", EnvironmentReader::openblas, "0", "2: OpenBLAS prints the core it chose at load time"},
+    // glibc (read by mmbench too: core/machine/heap_policy.hpp)
+    {"MALLOC_MMAP_THRESHOLD_", EnvironmentReader::glibc, "mmbench: 32 MiB",
+     "the size from which malloc maps a block of its own; set: mmbench leaves glibc's settings alone"},
+    {"MALLOC_TRIM_THRESHOLD_", EnvironmentReader::glibc, "mmbench: never trim",
+     "free heap memory at the top beyond which free() gives it back; set: mmbench leaves glibc's settings alone"},
+    {"MALLOC_TOP_PAD_", EnvironmentReader::glibc, "glibc's 128 KiB",
+     "extra memory asked for at each heap growth; set: mmbench leaves glibc's settings alone"},
+    {"MALLOC_MMAP_MAX_", EnvironmentReader::glibc, "glibc's 65536",
+     "most blocks mapped at once (0: none); set: mmbench leaves glibc's settings alone"},
     // Open MPI
     {"OMPI_ALLOW_RUN_AS_ROOT", EnvironmentReader::open_mpi, "mpirun refuses root",
      "1 (with OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1): let mpirun run as root, e.g. in a container"},
