@@ -12,10 +12,14 @@ Passes when
     exactly those apart, with their residuals below THRESH (an entry that
     failed with no line at all stays failed there, and is said in a note:
     the driver reads other unset values too, whose garbage varies);
-  - with a byte that makes them finite (0x11: 3.8e-222), no entry prints
-    the unset-VL/VU line. (An entry may still fail without it in some runs:
-    the driver reads other unset values, whose garbage varies; such entries
-    are said in a note line, not failed.)
+  - with a byte that makes them finite (0x11: 3.8e-222), the unset-VL/VU
+    line all but disappears: at most one entry in ten of those that printed
+    it on the NaN stack (the control: the NaN fill is what makes the check
+    fire). Not zero: the fill covers the stack below the grid-making frame
+    only, and in one fresh-clone CI run one of 136 entries still read a NaN
+    from elsewhere and printed the line; such entries are said in a note.
+    (An entry may also fail without the line: the driver reads other unset
+    values, whose garbage varies; said in a note line, not failed.)
 If ScaLAPACK's driver sets VL and VU some day, the first part fails, and
 run_driver.py's exception can go. Exit 77 (skipped) without the drivers.
 
@@ -48,6 +52,7 @@ def main():
     thresholds = dat_thresholds(open(os.path.join(work, "SEPR.dat")).read())
     env = driver_env()
     problems = []
+    unset_on_nan = 0  # entries that printed the unset-VL/VU line on the NaN stack
     for byte, nan in (("0xff", True), ("0x11", False)):
         cmd = [a.mpirun, "-q", "-n", "4", "-x", f"LD_PRELOAD={a.lib}", "-x", f"NAN_STACK_BYTE={byte}", exe]
         rc, out = run(cmd, work, env)
@@ -70,6 +75,7 @@ def main():
             # failed. Every entry that printed a line printed exactly the
             # unset-VL/VU one, and exactly those are counted apart.
             unset = [e for e in entries if e[0]]
+            unset_on_nan = len(unset)
             silent = len(entries) - len(unset)
             if said != [UNINITIALIZED_CHECK] or not unset:
                 problems.append(f"{byte}: a failed entry printed other than the unset-VL/VU line, or none printed "
@@ -81,16 +87,21 @@ def main():
                 print(f"note: {byte}: {silent} entries failed without any line before them ({path})")
         else:
             unset_line = [e for e in entries if UNINITIALIZED_CHECK in e[0]]
-            if unset_line:
+            if 10 * len(unset_line) > unset_on_nan:
                 problems.append(f"{byte}: {len(unset_line)} entries printed the unset-VL/VU line with finite values "
-                                f"on the stack ({path})")
-            elif raw.failed != 0:
+                                f"on the stack, against {unset_on_nan} on the NaN stack ({path})")
+            elif unset_line:
+                print(f"note: {byte}: {len(unset_line)} entries printed the unset-VL/VU line with finite values on "
+                      f"the stack (a NaN read from outside the filled part), against {unset_on_nan} on the NaN "
+                      f"stack ({path})")
+            if raw.failed > len(unset_line):
                 # Seen in some runs on this VM: 1 of 136 entries (N = 6 on
                 # 1 x 2) FAILED with its residuals under THRESH and no line
                 # before it, on a stack of finite bytes; the driver reads other
                 # unset values too, whose garbage varies from run to run. Not
                 # this check's subject, so said and not failed.
-                print(f"note: {byte}: {raw.failed} entries failed without the unset-VL/VU line ({path})")
+                print(f"note: {byte}: {raw.failed - len(unset_line)} entries failed without the unset-VL/VU line "
+                      f"({path})")
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0
