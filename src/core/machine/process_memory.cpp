@@ -1,10 +1,9 @@
 #include "core/machine/process_memory.hpp"
 
 #include <fstream>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <string>
+
+#include "core/machine/heap_policy.hpp"
 
 namespace mmbench::process_memory {
 
@@ -33,9 +32,7 @@ bool reset_peak_resident() {
   // Free heap pages the allocator kept go back to the system first, so that
   // memory reused from earlier configurations is faulted in again and shows
   // in the peak (glibc; elsewhere the peak may miss such reuse).
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
+  heap_policy::release_free_memory();
   std::ofstream out("/proc/self/clear_refs");
   if (!out) return false;
   out << "5";
