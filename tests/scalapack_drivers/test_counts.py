@@ -5,8 +5,9 @@ unless the tests it failed are only the two that compare singular vectors
 of two runs (6 and 8); then it is counted apart, and a member's run matches
 a plain run that passed that entry. And on recorded xdsyevr lines (the same
 ScaLAPACK, 4 ranks): an entry whose only line is the check that reads unset
-VL/VU, with residuals below its THRESH, is counted apart; any other line,
-or a residual at THRESH, is a failure."""
+VL/VU, or that printed no line (the check failed on another process), with
+residuals below its THRESH, is counted apart; any other line, or a residual
+at THRESH, is a failure."""
 import os
 import sys
 
@@ -48,13 +49,18 @@ def syevr():
     unset = counts(syevr_output([([UNINITIALIZED_CHECK], "0.36"), ([UNINITIALIZED_CHECK], "0.84E-01")]), th)
     assert (unset.passed, unset.failed, unset.unset_only) == (1, 0, 2), unset
     assert same_outcome(unset, plain)
+    # No line at all: the check failed on a process other than 0, which
+    # does not print (CI's plain run: "6 1 2 2 8 N ... 1.6 1.1 FAILED").
+    silent = counts(syevr_output([([], "1.6"), ([UNINITIALIZED_CHECK], "0.36")]), th)
+    assert (silent.failed, silent.unset_only) == (0, 2), silent
+    assert same_outcome(silent, plain)
     # Without the driver's thresholds nothing is counted apart.
     assert counts(syevr_output([([UNINITIALIZED_CHECK], "0.36")])).failed == 1
     # Another line beside it, another line alone, a residual at THRESH or
     # one too large to print: failures, and their lines are kept.
     for lines, chk in (([UNINITIALIZED_CHECK, "Different processes return different INFO"], "0.36"),
                        (["Different processes return different INFO"], "0.36"), ([UNINITIALIZED_CHECK], "80.0"),
-                       ([UNINITIALIZED_CHECK], "*****"), ([], "0.36")):
+                       ([UNINITIALIZED_CHECK], "*****"), ([], "80.0"), ([], "*****")):
         got = counts(syevr_output([(lines, chk)]), th)
         assert (got.failed, got.unset_only) == (1, 0), (lines, chk, got)
         # The lines, then the entry's row with them.

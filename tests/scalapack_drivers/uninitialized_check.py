@@ -5,21 +5,22 @@ the driver under nan_stack.c's preload, which fills the stack below the
 driver's grid-making frame with one byte after each BLACS_GRIDINIT.
 
 Passes when
-  - with a byte that makes every double a NaN (0xff), the driver reaches
-    its end, entries fail, every failed entry that printed a line printed
-    UNINITIALIZED_CHECK and nothing else (the check read VL and VU nobody
-    set), and run_driver.counts, given the driver's thresholds, counts
-    exactly those apart, with their residuals below THRESH (an entry that
-    failed with no line at all stays failed there, and is said in a note:
-    the driver reads other unset values too, whose garbage varies);
-  - with a byte that makes them finite (0x11: 3.8e-222), the unset-VL/VU
-    line all but disappears: at most one entry in ten of those that printed
-    it on the NaN stack (the control: the NaN fill is what makes the check
-    fire). Not zero: the fill covers the stack below the grid-making frame
-    only, and in one fresh-clone CI run one of 136 entries still read a NaN
-    from elsewhere and printed the line; such entries are said in a note.
-    (An entry may also fail without the line: the driver reads other unset
-    values, whose garbage varies; said in a note line, not failed.)
+  - with a byte that makes every double a NaN (0xff) on every process, the
+    driver reaches its end, entries fail, every failed entry printed
+    UNINITIALIZED_CHECK and nothing else, or no line at all (the check read
+    VL and VU nobody set; process 0 alone prints it), and
+    run_driver.counts, given the driver's thresholds, counts exactly those
+    whose residuals are below THRESH apart and no other;
+  - with the NaN byte on process 1 alone, entries fail, none prints a line
+    (process 0 read no NaN; the processes then take the largest RESULT),
+    every one with its residuals below THRESH, and all are counted apart:
+    the failure without a line that CI's machine showed on the plain driver;
+  - with a byte that makes them finite (0x11: 3.8e-222) on every process,
+    failed entries all but disappear: at most one in ten of those that
+    failed on the NaN stack (the control: the NaN fill is what makes the
+    check fire). Not zero: the fill covers the stack below the grid-making
+    frame only, and in fresh-clone CI runs one of 136 entries still read a
+    NaN from elsewhere; such entries are said in a note.
 If ScaLAPACK's driver sets VL and VU some day, the first part fails, and
 run_driver.py's exception can go. Exit 77 (skipped) without the drivers.
 
@@ -52,56 +53,48 @@ def main():
     thresholds = dat_thresholds(open(os.path.join(work, "SEPR.dat")).read())
     env = driver_env()
     problems = []
-    unset_on_nan = 0  # entries that printed the unset-VL/VU line on the NaN stack
-    for byte, nan in (("0xff", True), ("0x11", False)):
-        cmd = [a.mpirun, "-q", "-n", "4", "-x", f"LD_PRELOAD={a.lib}", "-x", f"NAN_STACK_BYTE={byte}", exe]
-        rc, out = run(cmd, work, env)
-        path = os.path.join(work, f"stack-{byte}.out")
+    failed_on_nan = 0  # entries that failed on the NaN stack of every process
+    # (name, NaN?, the mpirun application contexts after "-n 4" / ":")
+    nan_on = ["-x", f"LD_PRELOAD={a.lib}", "-x", "NAN_STACK_BYTE=0xff", exe]
+    runs = (("0xff", True, ["-n", "4"] + nan_on),
+            ("0xff-process-1", True, ["-n", "1", exe, ":", "-n", "1"] + nan_on + [":", "-n", "2", exe]),
+            ("0x11", False, ["-n", "4", "-x", f"LD_PRELOAD={a.lib}", "-x", "NAN_STACK_BYTE=0x11", exe]))
+    for name, nan, contexts in runs:
+        rc, out = run([a.mpirun, "-q"] + contexts, work, env)
+        path = os.path.join(work, f"stack-{name}.out")
         open(path, "w").write(out or "")
         raw, got = counts(out or ""), counts(out or "", thresholds)
         entries = syevr_failed_entries(out or "", thresholds)
         said = sorted({line for lines, _, _ in entries for line in lines})
-        print(f"stack filled with {byte}: exit {rc}, passed {raw.passed}, failed {raw.failed}; "
-              f"counted apart {got.unset_only}, still failed {got.failed}; lines before failed entries: "
+        silent = sum(1 for lines, _, _ in entries if not lines)
+        below = sum(1 for _, b, _ in entries if b)
+        print(f"stack filled with {name}: exit {rc}, passed {raw.passed}, failed {raw.failed} ({silent} without a "
+              f"line); counted apart {got.unset_only}, still failed {got.failed}; lines before failed entries: "
               f"{' | '.join(said) or 'none'}")
         if rc != 0 or not raw.ended:
-            problems.append(f"{byte}: the driver did not run to its end (exit {rc}); output in {path}")
+            problems.append(f"{name}: the driver did not run to its end (exit {rc}); output in {path}")
         elif nan:
             if raw.failed == 0:
-                problems.append(f"{byte}: no entry failed: the check no longer reads unset VL/VU (output in {path})")
-            # An entry may fail with no line before it, as on the finite
-            # stack below (the driver reads other unset values too): said
-            # in a note, and run_driver.counts must still count it as
-            # failed. Every entry that printed a line printed exactly the
-            # unset-VL/VU one, and exactly those are counted apart.
-            unset = [e for e in entries if e[0]]
-            unset_on_nan = len(unset)
-            silent = len(entries) - len(unset)
-            if said != [UNINITIALIZED_CHECK] or not unset:
-                problems.append(f"{byte}: a failed entry printed other than the unset-VL/VU line, or none printed "
-                                f"it: {raw.messages}")
-            if got.unset_only != len(unset) or got.failed != silent:
-                problems.append(f"{byte}: counts with thresholds {tuple(got[:6])}, expected {len(unset)} apart "
-                                f"and {silent} failed")
-            if silent:
-                print(f"note: {byte}: {silent} entries failed without any line before them ({path})")
+                problems.append(f"{name}: no entry failed: the check no longer reads unset VL/VU (output in {path})")
+            if said not in ([UNINITIALIZED_CHECK], []):
+                problems.append(f"{name}: a failed entry printed other than the unset-VL/VU line: {raw.messages}")
+            if got.unset_only != below or got.failed != len(entries) - below:
+                problems.append(f"{name}: counts with thresholds {tuple(got[:6])}, expected {below} apart and "
+                                f"{len(entries) - below} failed")
+            if name == "0xff":
+                failed_on_nan = raw.failed
+                if not said:
+                    problems.append(f"{name}: no failed entry printed the unset-VL/VU line ({path})")
+            elif said or silent != raw.failed or below != raw.failed:
+                problems.append(f"{name}: with the NaN on process 1 alone, {raw.failed} entries failed, {silent} "
+                                f"without a line, {below} with residuals below THRESH; expected all alike ({path})")
         else:
-            unset_line = [e for e in entries if UNINITIALIZED_CHECK in e[0]]
-            if 10 * len(unset_line) > unset_on_nan:
-                problems.append(f"{byte}: {len(unset_line)} entries printed the unset-VL/VU line with finite values "
-                                f"on the stack, against {unset_on_nan} on the NaN stack ({path})")
-            elif unset_line:
-                print(f"note: {byte}: {len(unset_line)} entries printed the unset-VL/VU line with finite values on "
-                      f"the stack (a NaN read from outside the filled part), against {unset_on_nan} on the NaN "
-                      f"stack ({path})")
-            if raw.failed > len(unset_line):
-                # Seen in some runs on this VM: 1 of 136 entries (N = 6 on
-                # 1 x 2) FAILED with its residuals under THRESH and no line
-                # before it, on a stack of finite bytes; the driver reads other
-                # unset values too, whose garbage varies from run to run. Not
-                # this check's subject, so said and not failed.
-                print(f"note: {byte}: {raw.failed - len(unset_line)} entries failed without the unset-VL/VU line "
-                      f"({path})")
+            if 10 * raw.failed > failed_on_nan:
+                problems.append(f"{name}: {raw.failed} entries failed with finite values on the stack, against "
+                                f"{failed_on_nan} on the NaN stack ({path})")
+            elif raw.failed:
+                print(f"note: {name}: {raw.failed} entries failed with finite values on the stack (a NaN read "
+                      f"from outside the filled part), against {failed_on_nan} on the NaN stack ({path})")
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0
