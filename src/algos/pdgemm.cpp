@@ -32,9 +32,13 @@ namespace {
 class PdgemmPlan : public Plan {
  public:
   PdgemmPlan(const Problem& pb, const Options& opt, const Comm& comm, int pr, int pc)
-      : pb_(pb), lb_(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb)),
-        lb_asked_(opt.lb <= 0 ? "default" : opt.lb_tuned ? "auto:" + std::to_string(opt.lb) : std::to_string(opt.lb)),
-        nb_(opt.nb), grid_(comm, pr, pc),
+      : pb_(pb),
+        lb_(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb, panel_length(pb.m, pb.n, pr, pc))),
+        lb_asked_(opt.lb <= 0    ? "default"
+                  : opt.lb_tuned ? "auto:" + std::to_string(opt.lb)
+                                 : std::to_string(opt.lb)),
+        nb_(opt.nb),
+        grid_(comm, pr, pc),
         a_(block_cyclic(pb.m, pb.k, opt.nb, opt.nb, pr, pc)),
         b_(block_cyclic(pb.k, pb.n, opt.nb, opt.nb, pr, pc)),
         c_(block_cyclic(pb.m, pb.n, opt.nb, opt.nb, pr, pc)),
@@ -98,7 +102,7 @@ model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const
 model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   const auto [pr, pc] = resolve_grid(opt, p);
   return model::refined_pdgemm(double(pb.m), double(pb.n), double(pb.k), pr, pc, opt.nb,
-                               model::lb_of(opt, double(pb.k), pr, pc),
+                               model::lb_of(opt, double(pb.m), double(pb.n), double(pb.k), pr, pc),
                                model::threads_of(opt), mp);
 }
 
@@ -131,7 +135,8 @@ class Pdgemm : public Algorithm {
     add_buffers(m, &MemoryEstimate::a, mr * kc);
     add_buffers(m, &MemoryEstimate::b, kr * nc);
     add_buffers(m, &MemoryEstimate::c, mr * nc);
-    m.library = double(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb)) * (mr + nc);
+    m.library = double(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb, panel_length(pb.m, pb.n, pr, pc))) *
+                (mr + nc);
     return m;
   }
   std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {

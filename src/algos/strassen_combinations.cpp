@@ -91,7 +91,7 @@ model::LeafModel q7_pdgemm_leaf(const Options& opt, const model::MachineParams& 
   // leaf's k and grid, as the plan does).
   return [t, nb, opt, &mp](double m, double n, double k, int q) {
     const auto [pr, pc] = most_square_grid(q);
-    return model::refined_pdgemm(m, n, k, pr, pc, nb, model::lb_of(opt, k, pr, pc), t, mp);
+    return model::refined_pdgemm(m, n, k, pr, pc, nb, model::lb_of(opt, m, n, k, pr, pc), t, mp);
   };
 }
 
@@ -122,7 +122,7 @@ model::Prediction refined_q8(const Problem& pb, const Options& opt, int p, const
   auto leaf = [&](double m, double n, double k, int q) -> model::Prediction {
     if constexpr (C == model::Cutoff::pdgemm) {
       const auto [pr, pc] = most_square_grid(q);
-      return model::refined_pdgemm(m, n, k, pr, pc, nb, model::lb_of(opt, k, pr, pc), t, mp);
+      return model::refined_pdgemm(m, n, k, pr, pc, nb, model::lb_of(opt, m, n, k, pr, pc), t, mp);
     } else if constexpr (C == model::Cutoff::tpmm) {
       return model::refined_tpmm(m, n, k, q, t, mp, lk);
     } else {

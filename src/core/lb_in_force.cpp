@@ -47,12 +47,33 @@ std::int64_t lb_on_curve(const LbCurve& c, std::int64_t k, int pr, int pc, int n
   return static_cast<std::int64_t>(std::max(rounded, floor));
 }
 
-int lb_in_force(std::int64_t requested, LbCap cap, std::int64_t k, int pr, int pc, int nb) {
+std::int64_t panel_length(std::int64_t m, std::int64_t n, int pr, int pc) {
+  auto ceil_div = [](std::int64_t a, int b) {
+    const std::int64_t d = std::max(1, b);
+    return (std::max<std::int64_t>(0, a) + d - 1) / d;
+  };
+  return std::max(ceil_div(m, pr), ceil_div(n, pc));
+}
+
+std::int64_t lb_mapping_bound(std::int64_t length, int nb) {
+  if (length <= 0) return 0;
+  // malloc adds a header of up to 16 bytes and PBLAS may round a request up
+  // by an alignment; 64 KiB below the bound leaves room for either.
+  constexpr std::int64_t kSlack = std::int64_t(64) << 10;
+  const std::int64_t raw = (kFreshMappingBytes - kSlack) / (std::int64_t(sizeof(double)) * length);
+  const std::int64_t block = std::max(1, nb);
+  const std::int64_t whole_blocks = raw >= block ? raw / block * block : raw;
+  return std::max<std::int64_t>(kScalapackDefaultLb, whole_blocks);
+}
+
+int lb_in_force(std::int64_t requested, LbCap cap, std::int64_t k, int pr, int pc, int nb, std::int64_t length) {
   if (requested <= 0) return kScalapackDefaultLb;
   std::int64_t lb = requested;
-  if (cap.panels > 0)
+  if (cap.panels > 0) {
     lb = cap.curve.empty() ? std::min(requested, lb_cap(k, pr, pc, nb, cap.panels))
                            : lb_on_curve(cap.curve, k, pr, pc, nb);
+    if (const std::int64_t bound = lb_mapping_bound(length, nb); bound > 0) lb = std::min(lb, bound);
+  }
   return static_cast<int>(std::min<std::int64_t>(lb, std::numeric_limits<int>::max()));
 }
 

@@ -114,6 +114,35 @@ std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb, int panels = kLbPane
 // 0 where the curve is empty.
 std::int64_t lb_on_curve(const LbCurve& curve, std::int64_t k, int pr, int pc, int nb);
 
+// Why a second bound, on a panel's bytes: PBLAS allocates its panel
+// workspaces (lb columns of A's local rows, lb rows of B's local columns)
+// with malloc and frees them again, some once per panel. glibc serves a
+// block of 32 MiB or more (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit, the
+// largest its mmap threshold ever grows to, and the threshold mmbench's
+// heap policy sets) with a fresh mapping on every allocation, so each such
+// panel is written to fresh pages again, at the host's first-touch rate.
+// A tuned lb keeps every panel below that size; an explicit lb is run as
+// given. Example: n = 8192 on 1 x 2 (local A 8192 x 4096): lb 1024 makes
+// panels of 1024 x 4096 doubles = 32 MiB, mapped afresh once per panel;
+// the bound allows lb 448 there (448 x 8192 x 8 B = 28 MiB).
+inline constexpr std::int64_t kFreshMappingBytes = std::int64_t(32) << 20;
+
+// The longest side of an lb-wide panel of a PDGEMM of C m x n on a pr x pc
+// grid: A's local rows ceil(m / pr) or B's local columns ceil(n / pc),
+// whichever is longer. Example: m = n = 8192 on 1 x 2 -> 8192.
+std::int64_t panel_length(std::int64_t m, std::int64_t n, int pr, int pc);
+
+// For callers that do not know the PDGEMM's m and n: no bound on bytes.
+inline constexpr std::int64_t kPanelLengthUnknown = 0;
+
+// The widest lb whose panels (lb x `length` doubles, plus malloc's own
+// header) stay below kFreshMappingBytes: in whole blocks of nb where that
+// is at least nb, never below kScalapackDefaultLb; 0 (no bound) for
+// length <= 0. Example: length 8192, nb 64: (32 MiB - 64 KiB of slack) /
+// (8 B x 8192) = 511 columns -> 448 in whole blocks; length 4096 -> 960;
+// length 1024 -> 4032.
+std::int64_t lb_mapping_bound(std::int64_t length, int nb);
+
 // The lb PBLAS gets when `requested` was asked for:
 //   requested <= 0        -> kScalapackDefaultLb (the library default)
 //   cap.panels == 0       -> requested (an explicit lb is an experiment:
@@ -125,7 +154,10 @@ std::int64_t lb_on_curve(const LbCurve& curve, std::int64_t k, int pr, int pc, i
 //   cap.panels > 0        -> min(requested, lb_cap(k, pr, pc, nb, panels))
 //                            (a tuned lb: `--lb auto`, a profile's lb, the
 //                            model's choice from a profile)
+// and a tuned lb (either of the last two) is then held to
+// lb_mapping_bound(length, nb), `length` being panel_length of the PDGEMM
+// (kPanelLengthUnknown: no such bound).
 // The result is at most INT32_MAX (PILAENV returns an INTEGER).
-int lb_in_force(std::int64_t requested, LbCap cap, std::int64_t k, int pr, int pc, int nb);
+int lb_in_force(std::int64_t requested, LbCap cap, std::int64_t k, int pr, int pc, int nb, std::int64_t length);
 
 }  // namespace mmbench

@@ -81,7 +81,7 @@ Member scalapack_member(const PdgemmCall& c, int pr, int pc, const MachineFacts&
   s.opt.lb_tuned = m.lb_cap.panels > 0;
   if (s.opt.lb_tuned) s.opt.lb_tuned_cap = m.lb_cap;
   s.opt.threads = m.threads;
-  const int lb = lb_in_force(m.lb, m.lb_cap, c.k, pr, pc, s.opt.nb);
+  const int lb = lb_in_force(m.lb, m.lb_cap, c.k, pr, pc, s.opt.nb, panel_length(c.m, c.n, pr, pc));
   s.label = "scalapack lb=" + std::to_string(lb);
   if (m.has_model) {
     const Problem pb{c.m, c.n, c.k};

@@ -24,8 +24,9 @@ std::int64_t square_n(const Problem& pb) {
 }
 
 int threads_of(const Options& opt) { return std::max(1, opt.threads); }
-int lb_of(const Options& opt, double k, int pr, int pc) {
-  return lb_in_force(opt.lb, opt.lb_cap_rule(), static_cast<std::int64_t>(k), pr, pc, opt.nb);
+int lb_of(const Options& opt, double m, double n, double k, int pr, int pc) {
+  auto whole = [](double x) { return static_cast<std::int64_t>(std::ceil(x)); };
+  return lb_in_force(opt.lb, opt.lb_cap_rule(), whole(k), pr, pc, opt.nb, panel_length(whole(m), whole(n), pr, pc));
 }
 
 Prediction scale_comp(Prediction pr, double factor) {

@@ -115,7 +115,7 @@ std::int64_t square_n(const space::Problem& pb);
 int threads_of(const space::Options& opt);  // at least 1
 // The lb a PDGEMM of inner dimension k on pr x pc runs with opt
 // (core/lb_in_force.hpp): 0 -> 32, a tuned lb capped, an explicit one as is.
-int lb_of(const space::Options& opt, double k, int pr, int pc);
+int lb_of(const space::Options& opt, double m, double n, double k, int pr, int pc);
 // The local kernel LocalMultiply builds from this spec, as the model prices it.
 LocalKernel local_of(const local::LocalKernelSpec& spec);
 // pr with its computation multiplied by factor (paper: 1 / threads).

@@ -187,7 +187,7 @@ MMBENCH_PRELOAD_EXPORT void pdgemm_(const char* transa, const char* transb, cons
                                     const int* descc) {
   static const mmbench::preload::PdgemmFn next = mmbench::preload::scalapack_pdgemm();
   const auto scalapack = [&] {
-    const mmbench::preload::PdgemmInProgress noted(transa, k, desca);
+    const mmbench::preload::PdgemmInProgress noted(transa, m, n, k, desca);
     next(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
   };
   int pr = -1, pc = -1, myrow = -1, mycol = -1;

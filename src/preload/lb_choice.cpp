@@ -111,9 +111,9 @@ LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept {
   return c;
 }
 
-int lb_for_call(const LbChoice& c, std::int64_t k, int pr, int pc, int nb) noexcept {
+int lb_for_call(const LbChoice& c, std::int64_t k, int pr, int pc, int nb, std::int64_t length) noexcept {
   if (k <= 0) return c.lb;
-  return lb_in_force(c.lb, c.cap, k, pr, pc, nb);
+  return lb_in_force(c.lb, c.cap, k, pr, pc, nb, length);
 }
 
 std::string describe(const LbChoice& c) {

@@ -33,10 +33,10 @@ struct LbChoice {
 LbChoice choose_lb(const char* lb_env, const char* profile_env) noexcept;
 
 // The lb served to one PILAENV call: choice.lb, or for a profile's lb
-// lb_in_force(choice.lb, choice.cap, k, pr, pc, nb) of the PDGEMM in progress
+// lb_in_force(choice.lb, choice.cap, k, pr, pc, nb, length) of the PDGEMM in progress
 // (core/lb_in_force.hpp). k <= 0 means no PDGEMM is known to be in
 // progress (another PBLAS routine asked): then choice.lb as it is.
-int lb_for_call(const LbChoice& choice, std::int64_t k, int pr, int pc, int nb) noexcept;
+int lb_for_call(const LbChoice& choice, std::int64_t k, int pr, int pc, int nb, std::int64_t length) noexcept;
 
 // The one line (no newline) the library prints for a choice: the problem,
 // or, for MMBENCH_VERBOSE, the lb and its source.

@@ -10,6 +10,6 @@ MMBENCH_PRELOAD_EXPORT void pdgemm_(const char* transa, const char* transb, cons
                                     const int* descb, const double* beta, double* c, const int* ic, const int* jc,
                                     const int* descc) {
   static const mmbench::preload::PdgemmFn next = mmbench::preload::scalapack_pdgemm();
-  const mmbench::preload::PdgemmInProgress noted(transa, k, desca);
+  const mmbench::preload::PdgemmInProgress noted(transa, m, n, k, desca);
   next(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/lb_in_force.hpp"
 #include "preload/launch_rank.hpp"
 #include "preload/mmbench_lb.h"
 
@@ -22,6 +23,7 @@ std::atomic<int> g_override{0};
 struct Call {
   std::int64_t k = 0;  // 0: no PDGEMM in progress
   int pr = 1, pc = 1, nb = 1;
+  std::int64_t length = mmbench::kPanelLengthUnknown;  // panel_length of the PDGEMM
 };
 thread_local Call t_call;
 
@@ -65,20 +67,25 @@ const LbChoice& lb_choice() noexcept {
 // Descriptor fields (ScaLAPACK's DESC_): [1] BLACS context, [4] MB, [5] NB;
 // A is m x k (its columns carry k, blocked by NB) unless transposed (then
 // its rows, MB).
-PdgemmInProgress::PdgemmInProgress(const char* transa, const int* k, const int* desca) noexcept
-    : k_(t_call.k), pr_(t_call.pr), pc_(t_call.pc), nb_(t_call.nb) {
+PdgemmInProgress::PdgemmInProgress(const char* transa, const int* m, const int* n, const int* k,
+                                   const int* desca) noexcept
+    : k_(t_call.k), pr_(t_call.pr), pc_(t_call.pc), nb_(t_call.nb), length_(t_call.length) {
   static const GridinfoFn gridinfo = symbol<GridinfoFn>(RTLD_DEFAULT, "Cblacs_gridinfo");
   Call call;
   int pr = -1, pc = -1, row = -1, col = -1;
   if (gridinfo != nullptr && k != nullptr && desca != nullptr && transa != nullptr) {
     gridinfo(desca[1], &pr, &pc, &row, &col);
     const bool a_transposed = *transa != 'N' && *transa != 'n';
-    if (pr >= 1 && pc >= 1 && *k >= 1) call = Call{*k, pr, pc, a_transposed ? desca[4] : desca[5]};
+    if (pr >= 1 && pc >= 1 && *k >= 1) {
+      const std::int64_t length =
+          m != nullptr && n != nullptr ? mmbench::panel_length(*m, *n, pr, pc) : mmbench::kPanelLengthUnknown;
+      call = Call{*k, pr, pc, a_transposed ? desca[4] : desca[5], length};
+    }
   }
   t_call = call;  // k = 0 where the grid is unknown: the lb uncapped
 }
 
-PdgemmInProgress::~PdgemmInProgress() { t_call = Call{k_, pr_, pc_, nb_}; }
+PdgemmInProgress::~PdgemmInProgress() { t_call = Call{k_, pr_, pc_, nb_, length_}; }
 
 void set_lb_override(int lb) noexcept { g_override.store(lb > 0 ? lb : 0); }
 int lb_override() noexcept { return g_override.load(); }
@@ -96,7 +103,7 @@ MMBENCH_PRELOAD_EXPORT int pilaenv_(int* /*ictxt*/, char* /*prec*/) {
   const mmbench::preload::LbChoice& choice = lb_choice();  // reads the configuration (and says so) once
   const int forced = mmbench::preload::lb_override();
   const auto& c = mmbench::preload::t_call;
-  const int lb = forced > 0 ? forced : mmbench::preload::lb_for_call(choice, c.k, c.pr, c.pc, c.nb);
+  const int lb = forced > 0 ? forced : mmbench::preload::lb_for_call(choice, c.k, c.pr, c.pc, c.nb, c.length);
   mmbench::preload::g_last.store(lb, std::memory_order_relaxed);
   return lb;
 }

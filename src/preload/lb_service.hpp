@@ -46,7 +46,7 @@ const LbChoice& lb_choice() noexcept;
 // k (lb_for_call). Nests (an outer PDGEMM is restored).
 class PdgemmInProgress {
  public:
-  PdgemmInProgress(const char* transa, const int* k, const int* desca) noexcept;
+  PdgemmInProgress(const char* transa, const int* m, const int* n, const int* k, const int* desca) noexcept;
   ~PdgemmInProgress();
   PdgemmInProgress(const PdgemmInProgress&) = delete;
   PdgemmInProgress& operator=(const PdgemmInProgress&) = delete;
@@ -54,6 +54,7 @@ class PdgemmInProgress {
  private:
   std::int64_t k_;
   int pr_, pc_, nb_;
+  std::int64_t length_;
 };
 
 // An lb that overrides the configuration while > 0 (mmbench's own PDGEMM

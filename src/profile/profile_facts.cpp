@@ -27,7 +27,8 @@ TunedLb tuned_lb(const ProfileFacts& f) { return {f.lb > 0 ? f.lb : 0, f.lb_cap}
 std::string lb_by_size(const TunedLb& tuned, std::int64_t n0, int pr, int pc, int nb) {
   std::string out;
   for (std::int64_t n = std::max<std::int64_t>(1, n0 / 4); n <= 4 * n0; n *= 2)
-    out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", n, lb_in_force(tuned.lb, tuned.cap, n, pr, pc, nb));
+    out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", n,
+                       lb_in_force(tuned.lb, tuned.cap, n, pr, pc, nb, panel_length(n, n, pr, pc)));
   return out;
 }
 

@@ -169,7 +169,7 @@ std::vector<Options> search_lbs(const Options& o, const SearchContext& x) {
     v.lb = lb;
     v.lb_tuned = tuned;
     if (tuned) v.lb_tuned_cap = x.tuned.cap;
-    if (tuned && v.pr > 0) v.lb = model::lb_of(v, double(x.pb.k), v.pr, v.pc);
+    if (tuned && v.pr > 0) v.lb = model::lb_of(v, double(x.pb.m), double(x.pb.n), double(x.pb.k), v.pr, v.pc);
     out.push_back(v);
   }
   return out;

@@ -26,7 +26,7 @@ struct Options {
   int lb = 0;             // PBLAS logical block size; 0 = library default (32)
   // lb is a tuned width (--lb auto, a profile's lb), not an explicit one:
   // every PDGEMM -- also each leaf of parallel Strassen -- runs
-  // lb_in_force(lb, lb_cap_rule(), its k, its grid, nb)
+  // lb_in_force(lb, lb_cap_rule(), its k, its grid, nb, its panels' length)
   // (core/lb_in_force.hpp) with the profile's rule, lb_tuned_cap: its
   // measured lb curve, or its lb_panels panels per share.
   bool lb_tuned = false;

@@ -169,14 +169,15 @@ TEST(LbCurveFromChecks, RecordedSlowLinkTunedAt2048) {
   // 512 (LbCandidates above) and so picks 32 there.
   const profile::LbCurveRecord c = lb_curve_from_checks({checked(1024, 32, 14), checked(2048, 210)}, 1, 2);
   const LbCap cap = LbCap::measured(profile::curve_of(c, 420));
-  EXPECT_EQ(lb_in_force(210, cap, 1024, 1, 2, 64), 32);   // the one-size profile ran 64 (1.15x)
-  EXPECT_EQ(lb_in_force(210, cap, 2048, 1, 2, 64), 210);  // as checked
-  EXPECT_EQ(lb_in_force(210, cap, 1792, 1, 2, 64), 128);  // between: 32 * (210 / 32)^0.807 = 146 -> 128
-  EXPECT_EQ(lb_in_force(210, cap, 4096, 1, 2, 64), 448);  // min(2 x 210, ceiling 420) = 420 -> 448
-  EXPECT_EQ(lb_in_force(210, cap, 8192, 1, 2, 64), 448);  // the ceiling: max(2 x 210, rule 420)
-  EXPECT_EQ(lb_in_force(210, cap, 512, 1, 2, 64), 32);    // below: never under min(32, 32)
+  EXPECT_EQ(lb_in_force(210, cap, 1024, 1, 2, 64, kPanelLengthUnknown), 32);   // the one-size profile ran 64 (1.15x)
+  EXPECT_EQ(lb_in_force(210, cap, 2048, 1, 2, 64, kPanelLengthUnknown), 210);  // as checked
+  EXPECT_EQ(lb_in_force(210, cap, 1792, 1, 2, 64, kPanelLengthUnknown),
+            128);  // between: 32 * (210 / 32)^0.807 = 146 -> 128
+  EXPECT_EQ(lb_in_force(210, cap, 4096, 1, 2, 64, kPanelLengthUnknown), 448);  // min(2 x 210, ceiling 420) = 420 -> 448
+  EXPECT_EQ(lb_in_force(210, cap, 8192, 1, 2, 64, kPanelLengthUnknown), 448);  // the ceiling: max(2 x 210, rule 420)
+  EXPECT_EQ(lb_in_force(210, cap, 512, 1, 2, 64, kPanelLengthUnknown), 32);    // below: never under min(32, 32)
   // The same profile without its curve (lb 420, 8 panels) ran 64 at 1024.
-  EXPECT_EQ(lb_in_force(420, LbCap::tuned(), 1024, 1, 2, 64), 64);
+  EXPECT_EQ(lb_in_force(420, LbCap::tuned(), 1024, 1, 2, 64, kPanelLengthUnknown), 64);
 }
 
 TEST(LbCurveFromChecks, RecordedOneNodeVmTunedAt2048) {
@@ -188,11 +189,11 @@ TEST(LbCurveFromChecks, RecordedOneNodeVmTunedAt2048) {
   // results/lb-curve-vm-20261127 ran at 1.01-1.02x the best.
   const profile::LbCurveRecord c = lb_curve_from_checks({checked(1024, 512, 14), checked(2048, 512)}, 1, 2);
   const LbCap cap = LbCap::measured(profile::curve_of(c, 170));
-  EXPECT_EQ(lb_in_force(512, cap, 1024, 1, 2, 64), 512);
-  EXPECT_EQ(lb_in_force(512, cap, 2048, 1, 2, 64), 512);
-  EXPECT_EQ(lb_in_force(512, cap, 4096, 1, 2, 64), 1024);
-  EXPECT_EQ(lb_in_force(512, cap, 8192, 1, 2, 64), 1024);
-  EXPECT_EQ(lb_in_force(512, cap, 512, 1, 2, 64), 256);  // one panel per share, as at 1024
+  EXPECT_EQ(lb_in_force(512, cap, 1024, 1, 2, 64, kPanelLengthUnknown), 512);
+  EXPECT_EQ(lb_in_force(512, cap, 2048, 1, 2, 64, kPanelLengthUnknown), 512);
+  EXPECT_EQ(lb_in_force(512, cap, 4096, 1, 2, 64, kPanelLengthUnknown), 1024);
+  EXPECT_EQ(lb_in_force(512, cap, 8192, 1, 2, 64, kPanelLengthUnknown), 1024);
+  EXPECT_EQ(lb_in_force(512, cap, 512, 1, 2, 64, kPanelLengthUnknown), 256);  // one panel per share, as at 1024
 }
 
 }  // namespace

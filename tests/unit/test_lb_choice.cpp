@@ -113,8 +113,8 @@ TEST_F(LbChoiceTest, ProfilePanelsLoosenTheCap) {
   const LbChoice c = choose_lb(nullptr, path.c_str());
   ASSERT_EQ(c.lb, 512);
   EXPECT_EQ(c.cap.panels, 2);
-  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 256);
-  EXPECT_EQ(lb_for_call(c, 4096, 1, 2, 64), 512);
+  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64, kPanelLengthUnknown), 256);
+  EXPECT_EQ(lb_for_call(c, 4096, 1, 2, 64, kPanelLengthUnknown), 512);
   EXPECT_NE(describe(c).find("capped at 2 panels per process"), std::string::npos) << describe(c);
   const std::string bad = file("bad-panels.json", std::string("{\"schema\": \"") + profile::kProfileSchema +
                                                       "\", \"lb\": 512, \"lb_panels\": 0}");
@@ -134,10 +134,12 @@ TEST_F(LbChoiceTest, ProfileCurveGivesEachPdgemmItsLb) {
   const LbChoice c = choose_lb(nullptr, path.c_str());
   ASSERT_EQ(c.lb, 210) << c.problem;
   EXPECT_EQ(c.cap.curve.count, 2);
-  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 32);
-  EXPECT_EQ(lb_for_call(c, 2048, 1, 2, 64), 210);
-  EXPECT_EQ(lb_for_call(c, 8192, 1, 2, 64), 448);
-  EXPECT_EQ(lb_for_call(c, 0, 1, 2, 64), 210);  // not in a PDGEMM: the profile's lb
+  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64, kPanelLengthUnknown), 32);
+  EXPECT_EQ(lb_for_call(c, 2048, 1, 2, 64, kPanelLengthUnknown), 210);
+  EXPECT_EQ(lb_for_call(c, 8192, 1, 2, 64, kPanelLengthUnknown), 448);
+  EXPECT_EQ(lb_for_call(c, 0, 1, 2, 64, kPanelLengthUnknown), 210);  // not in a PDGEMM: the profile's lb
+  // Its panels of 16384 doubles hold lb to 192 (32 MiB: core/lb_in_force.hpp).
+  EXPECT_EQ(lb_for_call(c, 16384, 1, 2, 64, panel_length(16384, 16384, 1, 2)), 192);
   EXPECT_NE(describe(c).find("lb curve"), std::string::npos) << describe(c);
   const std::string bad = file("bad-curve.json", head +
                                                      "\"lb_curve\": {\"points\": ["
@@ -154,21 +156,21 @@ TEST_F(LbChoiceTest, ProfileLbIsCappedPerPdgemm) {
   ASSERT_EQ(c.lb, 868);
   EXPECT_EQ(c.cap.panels, kLbPanelsPerProcess);
   // k = 1024 on 1 x 2, nb = 64: share 512, 512 / 8 = 64 -> 64.
-  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64), 64);
+  EXPECT_EQ(lb_for_call(c, 1024, 1, 2, 64, kPanelLengthUnknown), 64);
   // k = 300 on 1 x 2 (the preload tests' n): share 150, 150 / 8 = 18 -> the floor 32.
-  EXPECT_EQ(lb_for_call(c, 300, 1, 2, 64), 32);
+  EXPECT_EQ(lb_for_call(c, 300, 1, 2, 64, kPanelLengthUnknown), 32);
   // k = 8192 on 2 x 1: share 4096, 4096 / 8 = 512 -> 512.
-  EXPECT_EQ(lb_for_call(c, 8192, 2, 1, 64), 512);
+  EXPECT_EQ(lb_for_call(c, 8192, 2, 1, 64, kPanelLengthUnknown), 512);
   // k = 65536 on 1 x 2: cap 4096, above the profile's lb -> 868.
-  EXPECT_EQ(lb_for_call(c, 65536, 1, 2, 64), 868);
+  EXPECT_EQ(lb_for_call(c, 65536, 1, 2, 64, kPanelLengthUnknown), 868);
   // No PDGEMM known (another PBLAS routine asked): the profile's lb.
-  EXPECT_EQ(lb_for_call(c, 0, 1, 1, 1), 868);
+  EXPECT_EQ(lb_for_call(c, 0, 1, 1, 1, kPanelLengthUnknown), 868);
 
   const LbChoice e = choose_lb("868", path.c_str());
   EXPECT_EQ(e.cap.panels, 0);
-  EXPECT_EQ(lb_for_call(e, 1024, 1, 2, 64), 868);
+  EXPECT_EQ(lb_for_call(e, 1024, 1, 2, 64, kPanelLengthUnknown), 868);
   // The default is the default.
-  EXPECT_EQ(lb_for_call(choose_lb(nullptr, nullptr), 1024, 1, 2, 64), 32);
+  EXPECT_EQ(lb_for_call(choose_lb(nullptr, nullptr), 1024, 1, 2, 64, kPanelLengthUnknown), 32);
 }
 
 TEST_F(LbChoiceTest, BadProfilesFallBack) {

@@ -74,20 +74,20 @@ TEST(LbCap, DegenerateArgumentsCountAsOne) {
 
 TEST(LbInForce, DefaultExplicitAndTuned) {
   // Nothing asked: ScaLAPACK's default, whatever the problem.
-  EXPECT_EQ(lb_in_force(0, LbCap::none(), 100000, 1, 2, 64), 32);
-  EXPECT_EQ(lb_in_force(0, LbCap::tuned(), 64, 1, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(0, LbCap::none(), 100000, 1, 2, 64, kPanelLengthUnknown), 32);
+  EXPECT_EQ(lb_in_force(0, LbCap::tuned(), 64, 1, 2, 64, kPanelLengthUnknown), 32);
   // An explicit lb (--lb 512, MMBENCH_LB=512) is a measurement request: as given.
-  EXPECT_EQ(lb_in_force(512, LbCap::none(), 512, 2, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(512, LbCap::none(), 512, 2, 2, 64, kPanelLengthUnknown), 512);
   // A tuned lb: capped. 668 at k = 512 on 2 x 2 -> the cap 32 (above).
-  EXPECT_EQ(lb_in_force(668, LbCap::tuned(), 512, 2, 2, 64), 32);
+  EXPECT_EQ(lb_in_force(668, LbCap::tuned(), 512, 2, 2, 64, kPanelLengthUnknown), 32);
   // ... at k = 4096 on 1 x 2 -> 256.
-  EXPECT_EQ(lb_in_force(668, LbCap::tuned(), 4096, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(668, LbCap::tuned(), 4096, 1, 2, 64, kPanelLengthUnknown), 256);
   // Below the cap a tuned lb is kept: 98 at k = 8192 on 1 x 2 (cap 512).
-  EXPECT_EQ(lb_in_force(98, LbCap::tuned(), 8192, 1, 2, 64), 98);
+  EXPECT_EQ(lb_in_force(98, LbCap::tuned(), 8192, 1, 2, 64, kPanelLengthUnknown), 98);
   // A tuned lb below the floor stays as tuned.
-  EXPECT_EQ(lb_in_force(16, LbCap::tuned(), 256, 1, 2, 64), 16);
+  EXPECT_EQ(lb_in_force(16, LbCap::tuned(), 256, 1, 2, 64, kPanelLengthUnknown), 16);
   // Never wider than an int.
-  EXPECT_EQ(lb_in_force(std::int64_t(1) << 40, LbCap::none(), 1, 1, 1, 1), 2147483647);
+  EXPECT_EQ(lb_in_force(std::int64_t(1) << 40, LbCap::none(), 1, 1, 1, 1, kPanelLengthUnknown), 2147483647);
 }
 
 // A profile that measured fewer panels per share (lb_panels): the cap
@@ -97,12 +97,12 @@ TEST(LbInForce, PanelsFromTheProfile) {
   EXPECT_EQ(lb_cap(1024, 1, 2, 64, 2), 256);
   EXPECT_EQ(lb_cap(1024, 1, 2, 64, 1), 512);
   // 512 measured best at n = 2048 on 1 x 2 (2 panels of a 1024 share):
-  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 1024, 1, 2, 64), 256);
-  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 2048, 1, 2, 64), 512);
-  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 8192, 1, 2, 64), 512);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 1024, 1, 2, 64, kPanelLengthUnknown), 256);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 2048, 1, 2, 64, kPanelLengthUnknown), 512);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(2), 8192, 1, 2, 64, kPanelLengthUnknown), 512);
   // The default cap would hold it to 64 and 128 there.
-  EXPECT_EQ(lb_in_force(512, LbCap::tuned(), 1024, 1, 2, 64), 64);
-  EXPECT_EQ(lb_in_force(512, LbCap::tuned(), 2048, 1, 2, 64), 128);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(), 1024, 1, 2, 64, kPanelLengthUnknown), 64);
+  EXPECT_EQ(lb_in_force(512, LbCap::tuned(), 2048, 1, 2, 64, kPanelLengthUnknown), 128);
   // tuned(0) is the default cap, never "no cap".
   EXPECT_EQ(LbCap::tuned(0).panels, kLbPanelsPerProcess);
 }
@@ -137,13 +137,13 @@ TEST(LbOnCurve, PointsExactlyBetweenInterpolatedOutsideByPanels) {
 TEST(LbOnCurve, LbInForceFollowsTheCurveForATunedLbOnly) {
   const LbCap measured = LbCap::measured(example_curve());
   // The requested lb (the profile's, at the tuning size) only names it.
-  EXPECT_EQ(lb_in_force(512, measured, 1536, 1, 2, 64), 384);
-  EXPECT_EQ(lb_in_force(999, measured, 1536, 1, 2, 64), 384);
+  EXPECT_EQ(lb_in_force(512, measured, 1536, 1, 2, 64, kPanelLengthUnknown), 384);
+  EXPECT_EQ(lb_in_force(999, measured, 1536, 1, 2, 64, kPanelLengthUnknown), 384);
   // An explicit lb runs as given; lb 0 is the library's default.
-  EXPECT_EQ(lb_in_force(999, LbCap::none(), 1536, 1, 2, 64), 999);
-  EXPECT_EQ(lb_in_force(0, measured, 1536, 1, 2, 64), kScalapackDefaultLb);
+  EXPECT_EQ(lb_in_force(999, LbCap::none(), 1536, 1, 2, 64, kPanelLengthUnknown), 999);
+  EXPECT_EQ(lb_in_force(0, measured, 1536, 1, 2, 64, kPanelLengthUnknown), kScalapackDefaultLb);
   // An empty curve falls back to the panels.
-  EXPECT_EQ(lb_in_force(512, LbCap::measured(LbCurve{}, 2), 1024, 1, 2, 64), 256);
+  EXPECT_EQ(lb_in_force(512, LbCap::measured(LbCurve{}, 2), 1024, 1, 2, 64, kPanelLengthUnknown), 256);
 }
 
 // ---------------------------------------------------------------- ranking
@@ -215,4 +215,47 @@ TEST(RefinedModelLb, ThesisOpteronSmallProblem) {
       EXPECT_NE(c.label().find("lb=32(auto)"), std::string::npos) << c.label();
     }
   EXPECT_TRUE(seen);
+}
+
+// A tuned lb keeps every panel below glibc's fresh-mapping size (32 MiB):
+// n = 8192 on 1 x 2 ran lb 1024 1.13x lb 256's time on the Zen 5 VM, its
+// 32 MiB panels mapped and first-touched once per panel (docs/results.md,
+// "Panels of 32 MiB"). The examples of core/lb_in_force.hpp.
+TEST(LbInForce, PanelLengthIsTheLongerLocalSide) {
+  EXPECT_EQ(panel_length(8192, 8192, 1, 2), 8192);  // A's local rows
+  EXPECT_EQ(panel_length(8192, 8192, 2, 1), 8192);  // B's local columns
+  EXPECT_EQ(panel_length(1000, 3000, 2, 2), 1500);
+  EXPECT_EQ(panel_length(1001, 10, 2, 1), 501);  // rounded up: the largest share
+}
+
+TEST(LbInForce, MappingBoundKeepsPanelsUnder32MiB) {
+  EXPECT_EQ(lb_mapping_bound(8192, 64), 448);
+  EXPECT_EQ(lb_mapping_bound(4096, 64), 960);
+  EXPECT_EQ(lb_mapping_bound(1024, 64), 4032);
+  EXPECT_EQ(lb_mapping_bound(kPanelLengthUnknown, 64), 0);
+  EXPECT_EQ(lb_mapping_bound(1 << 20, 64), kScalapackDefaultLb);  // never below the library's default
+  for (std::int64_t length : {1000, 4096, 8192, 12345, 65536}) {
+    const std::int64_t lb = lb_mapping_bound(length, 64);
+    if (lb > kScalapackDefaultLb) {
+      EXPECT_LT(lb * length * 8 + 4096, kFreshMappingBytes) << length;
+    }
+    EXPECT_GE((lb + 64) * length * 8, kFreshMappingBytes - (64 << 10)) << length;  // the widest whole-block lb
+  }
+}
+
+TEST(LbInForce, TunedLbHeldToTheMappingBoundExplicitLbNot) {
+  LbCurve curve;
+  curve.points[0] = {1024, 488};
+  curve.count = 1;
+  curve.ceiling = 976;
+  const LbCap measured = LbCap::measured(curve);
+  // The curve alone: 960 at n = 8192 (w 4096, 488 x 4 capped at 976, whole blocks).
+  EXPECT_EQ(lb_in_force(488, measured, 8192, 1, 2, 64, kPanelLengthUnknown), 960);
+  EXPECT_EQ(lb_in_force(488, measured, 8192, 1, 2, 64, panel_length(8192, 8192, 1, 2)), 448);
+  EXPECT_EQ(lb_in_force(488, measured, 4096, 1, 2, 64, panel_length(4096, 4096, 1, 2)), 960);
+  EXPECT_EQ(lb_in_force(488, measured, 2048, 1, 2, 64, panel_length(2048, 2048, 1, 2)), 488);
+  // Under the panels-per-share cap too.
+  EXPECT_EQ(lb_in_force(4096, LbCap::tuned(1), 16384, 1, 2, 64, panel_length(16384, 16384, 1, 2)), 192);
+  // An explicit lb is a measurement request: run as given.
+  EXPECT_EQ(lb_in_force(1024, LbCap::none(), 8192, 1, 2, 64, panel_length(8192, 8192, 1, 2)), 1024);
 }

@@ -65,19 +65,36 @@ TEST(ProfileFacts, RecordedCurvesGiveEveryN) {
   const std::string dir = std::string(MMBENCH_SOURCE_DIR) + "/results/lb-curve-vm-20261127/";
   const TunedLb at2048 = tuned_lb(facts_of(read_profile(dir + "profile-n2048.json")));
   ASSERT_EQ(at2048.cap.curve.count, 3);  // n = 512, 1024, 2048
-  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 1024, 1, 2, 64), 512);
-  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 2048, 1, 2, 64), 504);
-  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 4096, 1, 2, 64), 1024);  // 2 x 504 (one doubling), whole blocks
-  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 8192, 1, 2, 64), 1024);  // the ceiling max(2 x 504, rule 504)
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 1024, 1, 2, 64, kPanelLengthUnknown), 512);
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 2048, 1, 2, 64, kPanelLengthUnknown), 504);
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 4096, 1, 2, 64, kPanelLengthUnknown),
+            1024);  // 2 x 504 (one doubling), whole blocks
+  EXPECT_EQ(lb_in_force(at2048.lb, at2048.cap, 8192, 1, 2, 64, kPanelLengthUnknown),
+            1024);  // the ceiling max(2 x 504, rule 504)
   // The same profile without its curve ran lb 504 under 8 panels per share
   // at n = 1024 and 2048: 64 and 128, 1.09x and 1.04x the best here before.
-  EXPECT_EQ(lb_in_force(at2048.lb, LbCap::tuned(), 1024, 1, 2, 64), 64);
+  EXPECT_EQ(lb_in_force(at2048.lb, LbCap::tuned(), 1024, 1, 2, 64, kPanelLengthUnknown), 64);
   const TunedLb at4096 = tuned_lb(facts_of(read_profile(dir + "profile-n4096.json")));
   ASSERT_EQ(at4096.cap.curve.count, 3);  // n = 1024, 2048, 4096
-  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 1024, 1, 2, 64), 512);
-  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 2048, 1, 2, 64), 976);
-  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 4096, 1, 2, 64), 256);
-  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 8192, 1, 2, 64), 512);  // min(512, ceiling max(2 x 256, rule 244))
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 1024, 1, 2, 64, kPanelLengthUnknown), 512);
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 2048, 1, 2, 64, kPanelLengthUnknown), 976);
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 4096, 1, 2, 64, kPanelLengthUnknown), 256);
+  EXPECT_EQ(lb_in_force(at4096.lb, at4096.cap, 8192, 1, 2, 64, kPanelLengthUnknown),
+            512);  // min(512, ceiling max(2 x 256, rule 244))
+}
+
+// The Zen 5 VM tuned at n = 2048 (results/lb-ladder-heap-zen5-20261206/):
+// its curve gives 960 from n = 4096 on; at 8192 on 1 x 2 the panels are
+// 8192 long and 960 would map A's 60 MiB panel afresh on every call, so the
+// lb in force is 448, which ran fastest in that ladder (docs/results.md).
+TEST(ProfileFacts, RecordedCurveHeldUnderTheMappingBound) {
+  const std::string dir = std::string(MMBENCH_SOURCE_DIR) + "/results/lb-ladder-heap-zen5-20261206/";
+  const TunedLb t = tuned_lb(facts_of(read_profile(dir + "profile-n2048.json")));
+  ASSERT_EQ(t.cap.curve.count, 3);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 2048, 1, 2, 64, panel_length(2048, 2048, 1, 2)), 488);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 4096, 1, 2, 64, panel_length(4096, 4096, 1, 2)), 960);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 8192, 1, 2, 64, kPanelLengthUnknown), 960);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 8192, 1, 2, 64, panel_length(8192, 8192, 1, 2)), 448);
 }
 
 TEST(ProfileFacts, TunedLbFollowsTheProfilesCurve) {
@@ -87,10 +104,10 @@ TEST(ProfileFacts, TunedLbFollowsTheProfilesCurve) {
   const TunedLb t = tuned_lb(facts_of(p));
   ASSERT_EQ(t.cap.curve.count, 2);
   EXPECT_EQ(t.cap.panels, 2);  // kept for a curve-less path, unused with one
-  EXPECT_EQ(lb_in_force(t.lb, t.cap, 1024, 1, 2, 64), 32);
-  EXPECT_EQ(lb_in_force(t.lb, t.cap, 2048, 1, 2, 64), 668);
-  EXPECT_EQ(lb_in_force(t.lb, t.cap, 4096, 1, 2, 64), 1344);  // 2 x 668 = 1336 on whole blocks
-  EXPECT_EQ(lb_in_force(t.lb, t.cap, 8192, 1, 2, 64), 1344);  // the ceiling
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 1024, 1, 2, 64, kPanelLengthUnknown), 32);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 2048, 1, 2, 64, kPanelLengthUnknown), 668);
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 4096, 1, 2, 64, kPanelLengthUnknown), 1344);  // 2 x 668 = 1336 on whole blocks
+  EXPECT_EQ(lb_in_force(t.lb, t.cap, 8192, 1, 2, 64, kPanelLengthUnknown), 1344);  // the ceiling
 }
 
 // tune's report of a curve: n0/4 .. 4 n0, doubling, each with its lb; from 1
@@ -100,7 +117,9 @@ TEST(ProfileFacts, LbBySizeReportsNOverFourToFourN) {
   p.lb_curve.points = {{1024, 512, 32, 14}, {2048, 1024, 668, 7}};
   p.rule_lb = 300;
   const TunedLb t = tuned_lb(facts_of(p));
-  EXPECT_EQ(lb_by_size(t, 2048, 1, 2, 64), "512: 32, 1024: 32, 2048: 668, 4096: 1344, 8192: 1344");
+  // 4096 and 8192: the curve gives 1344, the panels' bytes allow 960 and 448
+  // (lb_mapping_bound).
+  EXPECT_EQ(lb_by_size(t, 2048, 1, 2, 64), "512: 32, 1024: 32, 2048: 668, 4096: 960, 8192: 448");
   const std::string tiny = lb_by_size(t, 2, 1, 2, 1);
   EXPECT_EQ(tiny.rfind("1: ", 0), 0u) << tiny;
   EXPECT_NE(tiny.find(", 8: "), std::string::npos) << tiny;
