@@ -15,7 +15,6 @@
 #include "algos/algorithm.hpp"
 #include "space/process_grid.hpp"
 #include "algos/scalapack_availability.hpp"
-#include "core/lb_in_force.hpp"
 #include "model/algorithm_models.hpp"
 #include "model/paper_model.hpp"
 #if MMBENCH_HAVE_SCALAPACK
@@ -28,12 +27,18 @@ namespace mmbench::algos {
 
 namespace {
 
+// The lb PBLAS gets for this problem on pr x pc (core/lb_in_force.hpp): one
+// answer for the plan, its memory estimate and the refined model.
+int lb_for(const Problem& pb, const Options& opt, int pr, int pc) {
+  return model::lb_of(opt, double(pb.m), double(pb.n), double(pb.k), pr, pc);
+}
+
 #if MMBENCH_HAVE_SCALAPACK
 class PdgemmPlan : public Plan {
  public:
   PdgemmPlan(const Problem& pb, const Options& opt, const Comm& comm, int pr, int pc)
       : pb_(pb),
-        lb_(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb, panel_length(pb.m, pb.n, pr, pc))),
+        lb_(lb_for(pb, opt, pr, pc)),
         lb_asked_(opt.lb <= 0    ? "default"
                   : opt.lb_tuned ? "auto:" + std::to_string(opt.lb)
                                  : std::to_string(opt.lb)),
@@ -102,8 +107,7 @@ model::Prediction paper_time(const Problem& pb, const Options& opt, int p, const
 model::Prediction refined_time(const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
   const auto [pr, pc] = resolve_grid(opt, p);
   return model::refined_pdgemm(double(pb.m), double(pb.n), double(pb.k), pr, pc, opt.nb,
-                               model::lb_of(opt, double(pb.m), double(pb.n), double(pb.k), pr, pc),
-                               model::threads_of(opt), mp);
+                               lb_for(pb, opt, pr, pc), model::threads_of(opt), mp);
 }
 
 class Pdgemm : public Algorithm {
@@ -135,8 +139,7 @@ class Pdgemm : public Algorithm {
     add_buffers(m, &MemoryEstimate::a, mr * kc);
     add_buffers(m, &MemoryEstimate::b, kr * nc);
     add_buffers(m, &MemoryEstimate::c, mr * nc);
-    m.library = double(lb_in_force(opt.lb, opt.lb_cap_rule(), pb.k, pr, pc, opt.nb, panel_length(pb.m, pb.n, pr, pc))) *
-                (mr + nc);
+    m.library = double(lb_for(pb, opt, pr, pc)) * (mr + nc);
     return m;
   }
   std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
