@@ -218,9 +218,10 @@ TEST(RefinedModelLb, ThesisOpteronSmallProblem) {
 }
 
 // A tuned lb keeps every panel below glibc's fresh-mapping size (32 MiB):
-// n = 8192 on 1 x 2 ran lb 1024 1.13x lb 256's time on the Zen 5 VM, its
+// n = 8192 on 1 x 2 ran lb 1024 1.11-1.14x lb 256's time on the Zen 5 VM, its
 // 32 MiB panels mapped and first-touched once per panel (docs/results.md,
-// "Panels of 32 MiB"). The examples of core/lb_in_force.hpp.
+// "The tuned lb with the heap policy, and panels of 32 MiB"). The examples
+// of core/lb_in_force.hpp.
 TEST(LbInForce, PanelLengthIsTheLongerLocalSide) {
   EXPECT_EQ(panel_length(8192, 8192, 1, 2), 8192);  // A's local rows
   EXPECT_EQ(panel_length(8192, 8192, 2, 1), 8192);  // B's local columns
