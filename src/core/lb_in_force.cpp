@@ -55,12 +55,19 @@ std::int64_t panel_length(std::int64_t m, std::int64_t n, int pr, int pc) {
   return std::max(ceil_div(m, pr), ceil_div(n, pc));
 }
 
+namespace {
+
+// malloc adds a header of up to 16 bytes and PBLAS may round a request up
+// by an alignment; 64 KiB below the bound leaves room for either.
+constexpr std::int64_t kMappingSlack = std::int64_t(64) << 10;
+
+}  // namespace
+
+bool mapped_afresh(double bytes) { return bytes > double(kFreshMappingBytes - kMappingSlack); }
+
 std::int64_t lb_mapping_bound(std::int64_t length, int nb) {
   if (length <= 0) return 0;
-  // malloc adds a header of up to 16 bytes and PBLAS may round a request up
-  // by an alignment; 64 KiB below the bound leaves room for either.
-  constexpr std::int64_t kSlack = std::int64_t(64) << 10;
-  const std::int64_t raw = (kFreshMappingBytes - kSlack) / (std::int64_t(sizeof(double)) * length);
+  const std::int64_t raw = (kFreshMappingBytes - kMappingSlack) / (std::int64_t(sizeof(double)) * length);
   const std::int64_t block = std::max(1, nb);
   const std::int64_t whole_blocks = raw >= block ? raw / block * block : raw;
   return std::max<std::int64_t>(kScalapackDefaultLb, whole_blocks);

@@ -143,6 +143,13 @@ inline constexpr std::int64_t kPanelLengthUnknown = 0;
 // length 1024 -> 4032.
 std::int64_t lb_mapping_bound(std::int64_t length, int nb);
 
+// Whether glibc serves a request of `bytes` (a panel workspace) with a fresh
+// mapping: more than kFreshMappingBytes less the slack lb_mapping_bound
+// leaves, so that a panel of an lb within that bound (above its floor of
+// 32) never counts. Example: 448 x 8192 doubles (28 MiB) -> false;
+// 1024 x 4096 doubles (32 MiB) -> true.
+bool mapped_afresh(double bytes);
+
 // The lb PBLAS gets when `requested` was asked for:
 //   requested <= 0        -> kScalapackDefaultLb (the library default)
 //   cap.panels == 0       -> requested (an explicit lb is an experiment:

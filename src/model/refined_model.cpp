@@ -1,5 +1,7 @@
 #include "model/refined_model.hpp"
 
+#include "core/lb_in_force.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -299,6 +301,24 @@ double pdgemm_steps(double panels, int lb, double cap, int pr, int pc) {
   return lb <= cap ? panels : std::max(panels, double(std::max(pr, pc)));
 }
 
+// PBLAS's panel workspaces that glibc maps afresh (core/lb_in_force.hpp,
+// mapped_afresh), each written to new pages at the profile's first-touch
+// rate. PBLAS takes A's panel (ceil(m / pr) x width) and B's (width x
+// ceil(n / pc)) once per call; on one process row it takes B's, whose rows
+// are all local, once per panel and once more, and on one process column
+// A's likewise (counted with strace, docs/results.md, "PDGEMM's panels on
+// one row"). 0 without a first-touch rate. Example: 1 x 2, m = n = k =
+// 8192, lb 1024: A's panel 8192 x 1024 (64 MiB) once, B's 1024 x 4096
+// (32 MiB) 9 times: 352 MiB, 1.4 s at 0.25 GB/s.
+double mapped_panels_time(double lm, double ln, double width, double panels, int pr, int pc, const MachineParams& mp) {
+  if (!(mp.first_touch_bytes_per_s > 0)) return 0.0;
+  const double a_bytes = 8.0 * lm * width, b_bytes = 8.0 * width * ln;
+  const double a_times = pc == 1 ? panels + 1 : 1.0, b_times = pr == 1 ? panels + 1 : 1.0;
+  const double bytes =
+      (mapped_afresh(a_bytes) ? a_times * a_bytes : 0.0) + (mapped_afresh(b_bytes) ? b_times * b_bytes : 0.0);
+  return bytes / mp.first_touch_bytes_per_s;
+}
+
 double two_level_pdgemm_comm(double m, double n, double k, int pr, int pc, int nb, int lb, int threads,
                              const MachineParams& mp) {
   const int r = mp.network.ranks_per_node, p = pr * pc;
@@ -347,12 +367,14 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   // one block. Example: 1 x 1, n = 1024, lb = 32 on the 2-core VM ran at
   // DGEMM's speed, where 32 panels of k = 32 were priced 50 % slower.
   const bool a_in_one_column = pc == 1 || k <= nb, b_in_one_row = pr == 1 || k <= nb;
-  const double width = a_in_one_column && b_in_one_row ? k : std::min<double>(lb, k);
+  const bool makes_panels = !(a_in_one_column && b_in_one_row);
+  const double width = makes_panels ? std::min<double>(lb, k) : k;
   const double rate = dgemm_rate(lm, ln, width, mp) * thread_speedup(threads, mp);
-  const double comp = 2.0 * m * n * k / p / rate;
+  const double panels = std::ceil(k / lb);
+  const double comp =
+      2.0 * m * n * k / p / rate + (makes_panels ? mapped_panels_time(lm, ln, width, panels, pr, pc, mp) : 0.0);
   const double lr = std::log2(double(pr)), lc = std::log2(double(pc));
   if (p == 1) return {0.0, comp};
-  const double panels = std::ceil(k / lb);
   if (mp.network.two_level()) return {two_level_pdgemm_comm(m, n, k, pr, pc, nb, lb, threads, mp), comp};
   // One panel message: an lb-wide slice of the local A or B block.
   // The panels' owners take turns: PBLAS assembles each panel in a
@@ -388,16 +410,18 @@ Prediction refined_pdgemm(double m, double n, double k, int pr, int pc, int nb, 
   // it. The model above holds with the cap's panel; the difference is
   // exposed time. (Without this price the model ranks wide panels first,
   // where runs find them slower: docs/results.md, the same section.)
-  // On one row or one column the volume above already has every process
-  // wait for each whole panel, one message at a time: no hop was hidden, so
-  // only the last update's growth is exposed (docs/results.md, "Wide panels
-  // on one row").
+  // On one row or one column nothing is exposed: the volume above already
+  // has every process wait for each whole panel and then update with it,
+  // one after the other, whatever lb. Runs that keep PBLAS's freed panels
+  // agree: on 1 x 2 lb 64 to 1024 ran within a few per cent of each other
+  // at n = 2048 and 4096, their DGEMMs at one rate (docs/results.md,
+  // "PDGEMM's panels on one row"); only panels glibc maps afresh cost more
+  // (mapped_panels_time, in comp).
   const double steps = pdgemm_steps(panels, lb, cap, pr, pc);
+  if (one_message_at_a_time) return {volume + steps * (lr + lc) * startup, comp};
   auto ends = [&](double width) {
-    const double hops = one_message_at_a_time ? 0.0
-                                              : (pc - 1) * refined_message_time(lm * width, mp) +
-                                                    (pr - 1) * refined_message_time(width * ln, mp);
-    return hops + refined_dgemm_time(lm, ln, width, threads, mp);
+    return (pc - 1) * refined_message_time(lm * width, mp) + (pr - 1) * refined_message_time(width * ln, mp) +
+           refined_dgemm_time(lm, ln, width, threads, mp);
   };
   const double exposed = std::max(0.0, ends(std::min<double>(lb, k)) - ends(std::min(cap, k)));
   return {volume + steps * (lr + lc) * startup + exposed, comp};

@@ -329,15 +329,50 @@ TEST(RefinedPdgemm, WiderThanTheCapPaysItsEnds) {
   expect_rel(a.comm_s, 1.077);
   // 1 x 4, lb = 1000 (one panel for all of k) above the cap 32: lm = 1000, ln = 250;
   // steps = max(1, 4) = 4 -> 4 * (0 + 2) * 1e-3 = 0.008;
-  // one row: the volume already waits for every panel, so ends(x) = DGEMM(1000, 250, x)
-  // alone; exposed = 2 * 1000 * 250 * 968 * 1e-9 = 0.484 (the hops, 3 * 1000 * 968 / 1e6
-  // = 2.904 more, are not exposed again);
-  // comm = 2.0 + 0.008 + 0.484 = 2.492.
+  // one row: the volume already waits for every panel and its update, so no end is
+  // exposed (neither the hops, 3 * 1000 * 968 / 1e6 = 2.904, nor the update's growth,
+  // 2 * 1000 * 250 * 968 * 1e-9 = 0.484, which this model priced until runs that kept
+  // PBLAS's panels found lb 64 .. 1024 alike on one row);
+  // comm = 2.0 + 0.008 = 2.008.
   const Prediction b = refined_pdgemm(1000, 1000, 1000, 1, 4, 64, 1000, 1, synthetic());
-  expect_rel(b.comm_s, 2.492);
+  expect_rel(b.comm_s, 2.008);
   // Just above the cap costs more than the cap itself, however few its startups.
   EXPECT_GT(refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 64, 1, synthetic()).total(),
             refined_pdgemm(1000, 1000, 1000, 2, 2, 64, 62, 1, synthetic()).total());
+}
+
+TEST(RefinedPdgemm, OneRowPricesWidePanelsByStartupsAndRateAlone) {
+  // 1 x 2, n = 1024, DGEMM at one rate (t_op): lb 512 (2 panels) and lb 1024 (one
+  // panel, gathered from its 2 owners: 2 startups) cost the same; lb 64 pays
+  // 16 - 2 = 14 startups more, 14 * log2(2) * 1e-3 = 0.014 s.
+  const MachineParams mp = synthetic();
+  const Prediction w512 = refined_pdgemm(1024, 1024, 1024, 1, 2, 64, 512, 1, mp);
+  const Prediction w1024 = refined_pdgemm(1024, 1024, 1024, 1, 2, 64, 1024, 1, mp);
+  const Prediction w64 = refined_pdgemm(1024, 1024, 1024, 1, 2, 64, 64, 1, mp);
+  expect_rel(w1024.total(), w512.total());
+  expect_rel(w64.total() - w512.total(), 0.014, 1e-9);
+  // The same on one column.
+  expect_rel(refined_pdgemm(1024, 1024, 1024, 2, 1, 64, 1024, 1, mp).total(),
+             refined_pdgemm(1024, 1024, 1024, 2, 1, 64, 512, 1, mp).total());
+}
+
+TEST(RefinedPdgemm, PanelsMappedAfreshPayTheFirstTouch) {
+  MachineParams mp = synthetic();
+  const double flops_s = 2.0 * 8192.0 * 8192 * 8192 / 2 * 1e-9;
+  // No first-touch rate measured: no price.
+  expect_rel(refined_pdgemm(8192, 8192, 8192, 1, 2, 64, 1024, 1, mp).comp_s, flops_s);
+  mp.first_touch_bytes_per_s = 1e9;
+  // 1 x 2, n = 8192, lb 1024 (lm 8192, ln 4096): A's panel 8192 x 1024 doubles = 64 MiB
+  // once per call, B's 1024 x 4096 = 32 MiB once per panel and once more (8 + 1):
+  // (67108864 + 9 * 33554432) B / 1e9 B/s = 0.369098752 s.
+  expect_rel(refined_pdgemm(8192, 8192, 8192, 1, 2, 64, 1024, 1, mp).comp_s, flops_s + 0.369098752);
+  // lb 448 (the mapping bound there): A's 28 MiB and B's 14 MiB come from the heap.
+  expect_rel(refined_pdgemm(8192, 8192, 8192, 1, 2, 64, 448, 1, mp).comp_s, flops_s);
+  // 2 x 2, m 8192, n 2048, k 4096, lb 1024 (lm 4096, ln 1024): A's 32 MiB once, B's 8 MiB not.
+  const double flops_2x2 = 2.0 * 8192 * 2048 * 4096 / 4 * 1e-9;
+  expect_rel(refined_pdgemm(8192, 2048, 4096, 2, 2, 64, 1024, 1, mp).comp_s, flops_2x2 + 33554432 / 1e9);
+  // 2 x 1, same problem (lm 4096, ln 2048): A's 32 MiB once per panel and once more (4 + 1).
+  expect_rel(refined_pdgemm(8192, 2048, 4096, 2, 1, 64, 1024, 1, mp).comp_s, 2 * flops_2x2 + 5 * 33554432 / 1e9);
 }
 
 TEST(RefinedPdgemm, RateOfTheLbPanel) {
