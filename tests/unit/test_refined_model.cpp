@@ -121,53 +121,91 @@ TEST(RefinedMessage, NeedsThroughput) {
   EXPECT_THROW(refined_message_time(10, mp), std::invalid_argument);
 }
 
+namespace {
+
+// Ring's overlap needs steps of several chunks (space/ring_chunks.hpp): m = n
+// = k = 2048 on p = 4 gives blocks of 512 columns, 4 chunks of 128. With
+// t_op = 2^-30 s a step is 2 * 512 * 512 * 2048 * 2^-30 = 1 s, and a shift of
+// 2048 * 512 = 2^20 doubles takes 1e-3 + 2^20 / tau: 2.001 s at tau = 2^19.
+MachineParams chunked() {
+  MachineParams mp = synthetic();
+  mp.t_op = 1.0 / double(1 << 30);
+  mp.tau = double(1 << 19);
+  return mp;
+}
+
+}  // namespace
+
 TEST(RefinedRing, ShiftLongerThanStep) {
-  // m = n = k = 1000, p = 4: blocks of 250.
-  // step = 2 * 250 * 250 * 1000 * 1e-9 = 0.125 s; shift = 1e-3 + 1000 * 250 / 1e6 = 0.251 s.
-  // total = 3 * max(0.125, 0.251) + 0.125 = 0.878: comp 4 * 0.125 = 0.5,
-  // exposed comm 3 * (0.251 - 0.125) = 0.378.
-  const Prediction r = refined_ring(1000, 1000, 1000, 4, 1, synthetic());
-  expect_rel(r.comp_s, 0.5);
-  expect_rel(r.comm_s, 0.378);
-  expect_rel(r.total(), 0.878);
+  // step 1 s, shift 2.001 s: total = 3 * max(1, 2.001) + 1 = 7.003: comp 4 * 1,
+  // exposed comm 3 * (2.001 - 1) = 3.003.
+  const Prediction r = refined_ring(2048, 2048, 2048, 4, 1, chunked());
+  expect_rel(r.comp_s, 4.0);
+  expect_rel(r.comm_s, 3.003);
+  expect_rel(r.total(), 7.003);
 }
 
 TEST(RefinedRing, ShiftHiddenBehindStep) {
-  MachineParams mp = synthetic();
-  mp.tau = 1e7;  // shift = 1e-3 + 0.025 = 0.026 < step 0.125: fully hidden
-  const Prediction r = refined_ring(1000, 1000, 1000, 4, 1, mp);
+  MachineParams mp = chunked();
+  mp.tau = double(1 << 22);  // shift = 1e-3 + 0.25 = 0.251 < step 1: fully hidden
+  const Prediction r = refined_ring(2048, 2048, 2048, 4, 1, mp);
   EXPECT_EQ(r.comm_s, 0.0);
-  expect_rel(r.total(), 0.5);
+  expect_rel(r.total(), 4.0);
 }
 
 // The overlap tune measured (tuner/shift_overlap.hpp) decides how much of
-// the shorter part is hidden. Same case as ShiftLongerThanStep: step 0.125,
-// shift 0.251 per step, 3 steps with a shift.
-//   overlap 0:   comm 3 * 0.251 = 0.753 (the plain sum: 1.253 in all);
-//   overlap 0.5: comm 3 * (0.251 - 0.5 * 0.125) = 0.5655;
-//   overlap 1:   comm 3 * (0.251 - 0.125) = 0.378, as without the measurement.
+// the shorter part is hidden. Same case as ShiftLongerThanStep: step 1,
+// shift 2.001 per step, 3 steps with a shift.
+//   overlap 0:   comm 3 * 2.001 = 6.003 (the plain sum: 10.003 in all);
+//   overlap 0.5: comm 3 * (2.001 - 0.5 * 1) = 4.503;
+//   overlap 1:   comm 3 * (2.001 - 1) = 3.003, as without the measurement.
 TEST(RefinedRing, HidesTheMeasuredShareOfTheShorterPart) {
-  MachineParams mp = synthetic();
+  MachineParams mp = chunked();
   mp.shift_overlap = 0;
-  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.753);
-  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).total(), 1.253);
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 6.003);
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).total(), 10.003);
   mp.shift_overlap = 0.5;
-  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.5655);
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 4.503);
   mp.shift_overlap = 1;
-  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.378);
-  // A shift shorter than the step (0.026 < 0.125) with nothing hidden:
-  // 3 * 0.026 exposed.
-  mp.tau = 1e7;
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 3.003);
+  // A shift shorter than the step (0.251 < 1) with nothing hidden:
+  // 3 * 0.251 exposed.
+  mp.tau = double(1 << 22);
   mp.shift_overlap = 0;
-  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 3 * 0.026);
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 3 * 0.251);
+}
+
+// A step of one chunk (blocks narrower than 256 columns, or a local level
+// whose cutoff exceeds half the block) makes no MPI call while it
+// multiplies, and Open MPI moves a rendezvous message only inside one:
+// nothing of the shift is hidden, whatever overlap tune measured.
+// m = n = k = 1000 on p = 4: blocks of 250 columns, one chunk; step =
+// 2 * 250 * 250 * 1000 * 1e-9 = 0.125 s, shift = 1e-3 + 250000 / 1e6 =
+// 0.251 s: comm = 3 * 0.251 = 0.753 (hiding the step as with 4 chunks:
+// 0.378). A shift within the eager limit moves at once and is hidden.
+TEST(RefinedRing, OneChunkHidesNothingOfARendezvousShift) {
+  MachineParams mp = synthetic();
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 0.753);
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comp_s, 0.5);
+  mp.eager_limit_bytes = 2000000;  // 250000 doubles = 2e6 bytes: eager
+  mp.latency_eager_s = 1e-3;
+  mp.tau_eager = 1e6;
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, mp).comm_s, 3 * (0.251 - 0.125));
+  // A local level of cutoff 768 on blocks of 1024 columns: one chunk too
+  // (the run of docs/results.md, "The namespace cluster on the Zen 5 VM").
+  MachineParams lvl = synthetic();
+  const LocalKernel one_level{.levels = 1, .min_dim = 768};
+  const Prediction with_level = refined_ring(2048, 2048, 2048, 2, 1, lvl, one_level);
+  const double shift = 1e-3 + 2048.0 * 1024 / 1e6;
+  expect_rel(with_level.comm_s, shift);
 }
 
 TEST(RefinedRing, UnevenBlocksUseTheLargest) {
   // m = n = k = 10, p = 4: blocks 3, 3, 2, 2 -> step = 2 * 3 * 3 * 10 * 1e-9 = 1.8e-7;
-  // shift = 1e-3 + 10 * 3 / 1e6 = 1.03e-3; comm = 3 * (1.03e-3 - 1.8e-7).
+  // shift = 1e-3 + 10 * 3 / 1e6 = 1.03e-3; one chunk: comm = 3 * 1.03e-3.
   const Prediction r = refined_ring(10, 10, 10, 4, 1, synthetic());
   expect_rel(r.comp_s, 4 * 1.8e-7);
-  expect_rel(r.comm_s, 3 * (1.03e-3 - 1.8e-7));
+  expect_rel(r.comm_s, 3 * 1.03e-3);
   // One rank: one DGEMM, no shift.
   const Prediction one = refined_ring(10, 10, 10, 1, 1, synthetic());
   EXPECT_EQ(one.comm_s, 0.0);

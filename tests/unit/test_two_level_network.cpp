@@ -188,14 +188,15 @@ TEST(TwoLevelRing, TwoNodesOfTwoRanks) {
   // 2 * 250 * 250 * 1000 * 1e-9 = 0.125 s. Shift of 1000 * 250 doubles:
   // inside a node (one flow) 1e-6 + 2.5e5 / 1e8 = 0.002501 s, out of it
   // 1e-5 + 2.5e5 / min(1e6, 1e6 / 1) = 0.25001 s: the step waits for the
-  // slower. comm = 3 (0.25001 - 0.125) = 0.37503, comp = 4 * 0.125.
+  // slower, and one chunk hides nothing of it (RefinedRing,
+  // OneChunkHidesNothingOfARendezvousShift). comm = 3 * 0.25001, comp = 4 * 0.125.
   const Prediction r = refined_ring(1000, 1000, 1000, 4, 1, hand());
-  expect_rel(r.comm_s, 3 * (0.25001 - 0.125));
+  expect_rel(r.comm_s, 3 * 0.25001);
   expect_rel(r.comp_s, 0.5);
   // One level: 1e-3 + 0.25 = 0.251 per shift.
   MachineParams one = hand();
   one.network = {};
-  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, one).comm_s, 3 * (0.251 - 0.125));
+  expect_rel(refined_ring(1000, 1000, 1000, 4, 1, one).comm_s, 3 * 0.251);
 }
 
 TEST(TwoLevelRing, BackboneSharedByTheNodesFlows) {
@@ -203,16 +204,16 @@ TEST(TwoLevelRing, BackboneSharedByTheNodesFlows) {
   // once, 5e5 each on the backbone. Blocks of 125: step 2 * 125 * 125 *
   // 1000 * 1e-9 = 0.03125 s; a shift of 125000 doubles: its path
   // 1e-5 + 125000 / 1e6 = 0.12501 s, the backbone's share 125000 / 5e5 =
-  // 0.25 s (its latency hidden behind the other flows): 0.25 s.
-  // comm = 7 (0.25 - 0.03125), comp = 8 * 0.03125.
+  // 0.25 s (its latency hidden behind the other flows): 0.25 s, none of it
+  // hidden (one chunk). comm = 7 * 0.25, comp = 8 * 0.03125.
   MachineParams mp = hand();
   mp.network.backbone_tau = 2e6;
   const Prediction r = refined_ring(1000, 1000, 1000, 8, 1, mp);
-  expect_rel(r.comm_s, 7 * (0.25 - 0.03125));
+  expect_rel(r.comm_s, 7 * 0.25);
   expect_rel(r.comp_s, 0.25);
   // A backbone that is not the bottleneck (8e6: 2e6 each) leaves the path.
   mp.network.backbone_tau = 8e6;
-  expect_rel(refined_ring(1000, 1000, 1000, 8, 1, mp).comm_s, 7 * (0.12501 - 0.03125));
+  expect_rel(refined_ring(1000, 1000, 1000, 8, 1, mp).comm_s, 7 * 0.12501);
 }
 
 TEST(TwoLevelTpmm, NearSwapsInsideFarSwapsAcross) {
@@ -296,11 +297,12 @@ TEST(TwoLevelStrassen, LeafGroupsShareTheJobsBackbone) {
   MachineParams mp = hand();
   mp.network.backbone_tau = 2e6;
   // p = 8 alone: 4 flows, 5e5 each (TwoLevelRing.BackboneSharedByTheNodesFlows);
-  // in a job of 16: 8 flows, 2.5e5 each: a shift 125000 / 2.5e5 = 0.5 s.
+  // in a job of 16: 8 flows, 2.5e5 each: a shift 125000 / 2.5e5 = 0.5 s
+  // (blocks of 125 columns: one chunk, nothing hidden).
   const Prediction alone = refined_ring(1000, 1000, 1000, 8, 1, mp);
   const Prediction in_job = refined_ring(1000, 1000, 1000, 8, 1, for_job(mp, 16));
-  expect_rel(alone.comm_s, 7 * (0.25 - 0.03125));
-  expect_rel(in_job.comm_s, 7 * (0.5 - 0.03125));
+  expect_rel(alone.comm_s, 7 * 0.25);
+  expect_rel(in_job.comm_s, 7 * 0.5);
 }
 
 TEST(TwoLevelNetwork, TheThesisClusterPricesRingBelowTheAllToAllRate) {
