@@ -1,7 +1,5 @@
 #include "model/refined_model.hpp"
 
-#include "core/lb_in_force.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -208,12 +206,18 @@ struct Regime {
   double latency_s, tau;
 };
 
+// Whether a message of `doubles` goes eagerly (below the profile's measured
+// break; false where the profile knows no break).
+bool is_eager(double doubles, const MachineParams& mp) {
+  return mp.eager_limit_bytes > 0 && 8.0 * doubles <= static_cast<double>(mp.eager_limit_bytes);
+}
+
 // one_way: the regime's own throughput (refined_one_way_message_time), not
 // capped by tau.
 Regime regime_of(double doubles, const MachineParams& mp, bool one_way = false) {
   Regime rg{mp.latency_s, mp.tau};
   if (mp.eager_limit_bytes > 0) {
-    const bool eager = 8.0 * doubles <= static_cast<double>(mp.eager_limit_bytes);
+    const bool eager = is_eager(doubles, mp);
     const double l = eager ? mp.latency_eager_s : mp.latency_rendezvous_s;
     if (l > 0) rg.latency_s = l;
     const double regime_tau = eager ? mp.tau_eager : mp.tau_rendezvous;
@@ -263,8 +267,7 @@ Prediction refined_ring(double m, double n, double k, int p, int threads, const 
   // no limit). Example: n = 2048 on 2 ranks with a local level of cutoff
   // 768: one chunk of 1024 columns, 16.8 MB shifted after it.
   const double shift = traffic_time(k * bn, ring_shift_traffic(p, mp.network.ranks_per_node), p, mp);
-  const bool eager = mp.eager_limit_bytes > 0 && 8.0 * k * bn <= double(mp.eager_limit_bytes);
-  const double overlap = chunks > 1 || eager ? std::clamp(mp.shift_overlap, 0.0, 1.0) : 0.0;
+  const double overlap = chunks > 1 || is_eager(k * bn, mp) ? std::clamp(mp.shift_overlap, 0.0, 1.0) : 0.0;
   const double hidden = overlap * std::min(shift, step);
   return {(p - 1) * (shift - hidden), (p - 1) * step + whole};
 }
