@@ -2,8 +2,10 @@
  * a one-way ping-pong (rank 0 sends, rank 1 answers with 8 bytes) and an
  * exchange (both send and receive at once, MPI_Sendrecv). Sizes from 1 MiB
  * to 64 MiB, ROUNDS interleaved rounds; prints one line per size and kind
- * with the median rate in MB/s (10^6 bytes). Written apart from mmbench.
- *   mpicc -O2 exchange.c -o exchange && mpirun -n 2 ./exchange [ROUNDS] */
+ * with the median rate in MB/s (10^6 bytes). IDLE_MS > 0 makes each rank
+ * wait that long (busy, as a DGEMM would) before every transfer, as ring and
+ * tpmm do between their shifts. Written apart from mmbench.
+ *   mpicc -O2 exchange.c -o exchange && mpirun -n 2 ./exchange [ROUNDS [IDLE_MS]] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,13 @@
 static int cmp(const void* a, const void* b) {
   double x = *(const double*)a, y = *(const double*)b;
   return (x > y) - (x < y);
+}
+
+/* Spin for s seconds without an MPI call: the link sees no traffic. */
+static void idle(double s) {
+  const double end = MPI_Wtime() + s;
+  while (MPI_Wtime() < end) {
+  }
 }
 
 int main(int argc, char** argv) {
@@ -24,6 +33,7 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const int rounds = argc > 1 ? atoi(argv[1]) : 5;
+  const double idle_s = argc > 2 ? atof(argv[2]) / 1000.0 : 0.0;
   const long sizes[] = {1L << 20, 4L << 20, 16L << 20, 64L << 20};
   const int nsizes = 4;
   char* sbuf = malloc(sizes[nsizes - 1]);
@@ -37,6 +47,7 @@ int main(int argc, char** argv) {
       const int bytes = (int)sizes[s];
       char ack[8];
       MPI_Barrier(MPI_COMM_WORLD);
+      idle(idle_s);
       double t0 = MPI_Wtime();
       if (rank == 0) {
         MPI_Send(sbuf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
@@ -47,6 +58,7 @@ int main(int argc, char** argv) {
       }
       t[0][s][r] = MPI_Wtime() - t0;
       MPI_Barrier(MPI_COMM_WORLD);
+      idle(idle_s);
       t0 = MPI_Wtime();
       MPI_Sendrecv(sbuf, bytes, MPI_BYTE, other, 2, rbuf, bytes, MPI_BYTE, other, 2, MPI_COMM_WORLD,
                    MPI_STATUS_IGNORE);
