@@ -11,9 +11,13 @@
 # ScaLAPACK program through libmmbench-dispatch.so with a ranks x threads
 # hybrid forced: each node's first rank computes with 2 threads, its
 # neighbour lends its core, the product checked by the program itself.
-#   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR [DISPATCH_LIB EXAMPLE]
+# With DRIVERS (Debian's scalapack-mpi-test folder) also ScaLAPACK's own
+# xdinv across the nodes, plain and under the dispatcher with ring, tpmm
+# and 2.5D forced (tests/scalapack_drivers/run_driver.py): a suite nobody
+# here wrote checks the products of calls whose ranks talk over TCP.
+#   netns_case.sh MPIRUN MMBENCH WORKDIR SOURCE_DIR [DISPATCH_LIB EXAMPLE [DRIVERS]]
 set -u
-mpirun=$1 mm=$2 work=$3 src=$4 dispatch_lib=${5:-} example=${6:-}
+mpirun=$1 mm=$2 work=$3 src=$4 dispatch_lib=${5:-} example=${6:-} drivers=${7:-}
 cluster=$src/scripts/netns-cluster.sh
 prefix=mmt  # a subnet of its own: never meets a cluster someone left up
 dir=$work/netns-cluster
@@ -108,6 +112,23 @@ if [ -n "$dispatch_lib" ]; then
     { echo "FAIL: the example through the dispatcher, tpmm/2 across the nodes: exit $rc"; exit 1; }
   grep -q ",tpmm hybrid=2," "$out/census.csv" || { echo "FAIL: the census shows no tpmm hybrid=2 call"; exit 1; }
   echo "the dispatcher ran tpmm as 2 processes x 2 threads across the nodes; the program found its product right"
+fi
+if [ -n "$dispatch_lib" ] && [ -n "$drivers" ]; then
+  if [ -x "$drivers/xdinv" ]; then
+    # run_driver.py launches "MPIRUN -q -n 4 ..."; this one launches onto the cluster.
+    wrap=$out/mpirun-cluster
+    # shellcheck disable=SC2086,SC2116
+    printf '#!/usr/bin/env bash\nexec %q %s -x OPENBLAS_NUM_THREADS=1 "$@"\n' "$mpirun" "$(echo $args)" >"$wrap"
+    chmod +x "$wrap"
+    timeout 400 python3 "$src/tests/scalapack_drivers/run_driver.py" --mpirun "$wrap" --lib "$dispatch_lib" \
+      --drivers "$drivers" --work "$out/xdinv" --driver xdinv --calls-pdgemm ring tpmm 2.5d >"$out/xdinv.out" 2>&1
+    rc=$?
+    cat "$out/xdinv.out"
+    [ $rc = 0 ] || { echo "FAIL: ScaLAPACK's xdinv across the nodes, plain and through the dispatcher: exit $rc"; exit 1; }
+    echo "ScaLAPACK's xdinv passed its own tests across the nodes with ring, tpmm and 2.5D taking its PDGEMM calls"
+  else
+    echo "ScaLAPACK's test drivers are not in $drivers: xdinv across the nodes not run (scalapack_drivers.* say skipped)"
+  fi
 fi
 "$cluster" down --prefix $prefix --dir "$dir" >/dev/null
 
