@@ -9,7 +9,7 @@
 # OUT/<driver>.txt (run_driver.py's report) and OUT/summary.md.
 #   [OUT=results/scalapack-drivers-netns-zen5-20261207] [RATE=1gbit] results/scalapack-drivers-netns-zen5-20261207/run.sh
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 out=${OUT:-results/scalapack-drivers-netns-zen5-20261207}
 drivers=/usr/lib/$(gcc -print-multiarch)/scalapack/openmpi-tests
 lib=$PWD/build/libmmbench-dispatch.so
