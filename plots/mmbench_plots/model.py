@@ -18,6 +18,17 @@ SOURCES = (("measured", "t_median", "-", "o", True),
            ("refined model", "pred_refined", "-.", "s", False))
 
 
+def far_points(far):
+    """The n of the far-off points, and where a point's rounds spread beyond
+    the noise threshold (the CSV's noisy column) their range beside the
+    prediction: "1024, 2048; noisy at n = 1024: rounds 0.0129-0.024 s,
+    predicted 0.0122 s"."""
+    ns = ", ".join("%d" % n for n, _, _ in far)
+    noisy = ["n = %d: rounds %.3g-%.3g s, predicted %.3g s" % ((n,) + e["range"] + (e["pred_refined"],))
+             for n, _, e in far if e.get("noisy") and "range" in e]
+    return ns + ("; noisy at " + "; ".join(noisy) if noisy else "")
+
+
 def plot_model_vs_measured(ctx, rows):
     """Predicted against measured, per label and p (Abb. 2.14).
 
@@ -54,6 +65,13 @@ def plot_model_vs_measured(ctx, rows):
             continue
         entry["flops"] = statistics.median(2.0 * num(r["m"]) * num(r["n"]) * num(r["k"]) for r in grp)
         entry["cores"] = statistics.median(cores_of(r) for r in grp)
+        # The rounds' spread, for the note on a far-off point: a median of
+        # three rounds 0.013, 0.020 and 0.024 s says little about the model.
+        lows = [num(field(r, "t_min")) for r in grp if (num(field(r, "t_min")) or 0) > 0]
+        highs = [num(field(r, "t_max")) for r in grp if (num(field(r, "t_max")) or 0) > 0]
+        if lows and highs:
+            entry["range"] = (min(lows), max(highs))
+        entry["noisy"] = any(field(r, "noisy") == "yes" for r in grp)
         table[key] = entry
 
     def rate(entry, col):
@@ -72,15 +90,15 @@ def plot_model_vs_measured(ctx, rows):
 
     for lab in used:
         for p in ps:
-            far = sorted((k[2], error(e, "pred_refined")) for k, e in table.items()
+            far = sorted((k[2], error(e, "pred_refined"), e) for k, e in table.items()
                          if k[0] == lab and k[1] == p and "pred_refined" in e
                          and abs(error(e, "pred_refined")) > FAR_OFF_PERCENT)
             if far:
-                errs = ["%+.0f %%" % x for x in sorted(x for _, x in far)]
+                errs = ["%+.0f %%" % x for x in sorted(x for _, x, _ in far)]
                 span = errs[0] if errs[0] == errs[-1] else errs[0] + " to " + errs[-1]
                 note("%s: the refined model is off by %s for %s at p = %g (n = %s), beyond %.0f %%: "
                      "see model-vs-measured.png" % (os.path.basename(ctx["path"]), span, lab, p,
-                                                    ", ".join("%d" % n for n, _ in far), FAR_OFF_PERCENT))
+                                                    far_points(far), FAR_OFF_PERCENT))
 
     fig = new_figure()
     title = (ctx["title"]("Predicted vs. measured: rate from the times (top), "
