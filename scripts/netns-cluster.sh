@@ -16,6 +16,9 @@
 #   agent.sh      the rsh agent (Open MPI's plm_rsh_agent): runs a command
 #                 on a node, inside its network and host-name namespaces
 #   mpirun.args   the arguments to add to mpirun (one per line)
+#   mpirun        a launcher: mpirun with those arguments (and -x for the
+#                 OPENBLAS_NUM_THREADS and OPENBLAS_CORETYPE this shell has),
+#                 for tools that take one mpirun command; $MPIRUN picks the mpirun
 #   nodes         the nodes: address, namespace, host name, cores, cpuset
 #                 cgroup folder ("-": none could be made)
 #   rate          the links' --rate, where they are limited
@@ -220,5 +223,15 @@ $net.0/24
 none
 EOF
 if [ "$rpn" -gt "$per" ]; then printf -- '--mca\nmpi_yield_when_idle\n1\n' >>"$dir/mpirun.args"; fi
+cat >"$dir/mpirun" <<EOF
+#!/usr/bin/env bash
+# mpirun onto the namespace cluster in $dir (scripts/netns-cluster.sh).
+x=()
+for v in OPENBLAS_NUM_THREADS OPENBLAS_CORETYPE; do [ -z "\${!v:-}" ] || x+=(-x "\$v"); done
+mapfile -t args <"$dir/mpirun.args"
+exec "\${MPIRUN:-mpirun}" "\${args[@]}" "\${x[@]}" "\$@"
+EOF
+chmod +x "$dir/mpirun"
 echo "netns-cluster: $nodes node(s) of $rpn rank(s) on $net.0/24${rate:+, each link $rate (burst $burst)}, $per core(s) a node; $dir"
 echo "  mpirun \$(cat $dir/mpirun.args) -n $((nodes * rpn)) PROGRAM ..."
+echo "  (or: $dir/mpirun -n $((nodes * rpn)) PROGRAM ...)"

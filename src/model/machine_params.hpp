@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/kernel_time_model.hpp"
+#include "model/overlap_curve.hpp"
 #include "model/two_level_network.hpp"
 
 namespace mmbench::model {
@@ -67,9 +68,10 @@ struct MachineParams {
   // measured: the fused level is priced as seven products at packed_speed.
   double packed_level_speed = 0;
   // The fraction of a transfer that moves while the ranks compute between
-  // MPI_Testall calls (tuner/shift_overlap.hpp): ring hides this much of
-  // each step's shorter part behind the longer one. 1 = not measured: all.
-  double shift_overlap = 1;
+  // MPI_Testall calls, by the transfer's size (tuner/shift_overlap.hpp,
+  // model/overlap_curve.hpp): ring hides this much of each step's shorter
+  // part behind the longer one. Not measured: all of it.
+  OverlapCurve shift_overlap;
   // Busy cores: a core computes slower while the others of its node compute
   // too (shared power and frequency, caches, memory). tune timed the DGEMM
   // profile and the kernel model with profiled_busy_cores cores of a node

@@ -259,15 +259,16 @@ Prediction refined_ring(double m, double n, double k, int p, int threads, const 
   const double step = chunks * refined_local_time(bm, std::ceil(bn / chunks), k, threads, lk, mp);
   // Every rank shifts at once; the step waits for the slowest shift (on a
   // two-level network the one that leaves a node). Of the shorter of shift
-  // and multiply, the measured overlap fraction is hidden behind the longer
-  // (1: max(shift, step); 0: their sum, e.g. a TCP stack on the rank's core).
+  // and multiply, the overlap fraction tune measured at the shift's size is
+  // hidden behind the longer (1: max(shift, step); 0: their sum, e.g. a TCP
+  // stack on the rank's core).
   // Open MPI moves a rendezvous message only inside an MPI call (ring.cpp):
   // a step of one chunk makes none while it multiplies, so it hides nothing
   // of a shift above the eager limit (all of them where the profile knows
   // no limit). Example: n = 2048 on 2 ranks with a local level of cutoff
   // 768: one chunk of 1024 columns, 16.8 MB shifted after it.
   const double shift = traffic_time(k * bn, ring_shift_traffic(p, mp.network.ranks_per_node), p, mp);
-  const double overlap = chunks > 1 || is_eager(k * bn, mp) ? std::clamp(mp.shift_overlap, 0.0, 1.0) : 0.0;
+  const double overlap = chunks > 1 || is_eager(k * bn, mp) ? mp.shift_overlap.at(k * bn * sizeof(double)) : 0.0;
   const double hidden = overlap * std::min(shift, step);
   return {(p - 1) * (shift - hidden), (p - 1) * step + whole};
 }

@@ -180,7 +180,7 @@ double refined_local_time(double m, double n, double k, int threads, const Local
 // 2.12/2.13 with the overlap of the code (ring.cpp overlaps the shift with
 // the DGEMM of the same step), as far as the transport lets it:
 //   step = dgemm(b_m, b_n, k),  shift = message(k * b_n),
-//   hidden = mp.shift_overlap * min(step, shift)   (measured by tune; 1 if not)
+//   hidden = mp.shift_overlap.at(8 k b_n bytes) * min(step, shift)   (tune's, by size; 1 if not measured)
 //   total = (p-1) * (step + shift - hidden) + step    (the last step has no shift)
 // comp_s = p * step, comm_s = (p-1) * (shift - hidden); with overlap 1 that
 // is (p-1) * max(0, shift - step), with 0 the plain sum.

@@ -500,7 +500,12 @@ model::MachineParams to_params(const MachineProfile& profile) {
   if (profile.packed.measured && profile.packed.level.measured())
     m.packed_level_speed = profile.packed.level.packed_vs_dgemm;
   if (profile.network_levels.present) m.network = profile.network_levels.levels;
-  if (profile.shift_overlap.measured) m.shift_overlap = profile.shift_overlap.fraction;
+  if (profile.shift_overlap.measured) {
+    std::vector<model::OverlapPoint> points;
+    for (const ShiftOverlapPoint& pt : profile.shift_overlap.points)
+      points.push_back({static_cast<double>(pt.bytes), pt.fraction});
+    m.shift_overlap = model::OverlapCurve(std::move(points));
+  }
   // Busy cores: the ladder per busy-core count of the node, and how many of
   // its cores tune's DGEMM timings kept busy (its ranks on the node).
   if (profile.cpu_peak && profile.cpu_peak->cores >= 1 && !profile.cpu_peak->by_busy_cores.empty()) {

@@ -214,14 +214,21 @@ Timed<ShiftOverlap> measure_overlap(Session& s, const NetworkCalibration& net) {
   if (net.nodes >= 2 && net.pingpong_same_node && net.other_partner > 0) partner = net.other_partner;
   const bool across = net.nodes >= 2 && !(partner == 1 && net.pingpong_same_node);
   // A difference of two sums of noisy times: more rounds than the ping-pong's.
-  out.value = measure_shift_overlap(s.comm, partner, across, std::max(9, s.options.network_reps));
+  out.value = measure_shift_overlap(s.comm, partner, across, std::max(9, s.options.network_reps),
+                                    {std::begin(kOverlapSizes), std::end(kOverlapSizes)});
   out.seconds = MPI_Wtime() - t0;
   const profile::ShiftOverlapRecord& o = out.value.record;
-  s.say(fmt::format(
-      "overlap: ranks 0 and {} ({}), {} MiB each way: alone {:.3g} s, 4 chunks of {} DGEMMs alone {:.3g} s, "
-      "together {:.3g} s: {:.2f} of the shorter hidden ({:.1f} s)",
-      partner, across ? "two nodes" : "one node", o.bytes >> 20, o.exchange_s, out.value.chunk_dgemms, o.compute_s,
-      o.both_s, o.fraction, out.seconds));
+  std::string sizes;
+  for (std::size_t i = 0; i < o.points.size(); ++i) {
+    const profile::ShiftOverlapPoint& pt = o.points[i];
+    sizes += fmt::format(
+        "{}{} MiB each way: alone {:.3g} s, 4 chunks of {} DGEMMs alone {:.3g} s, together {:.3g} s: "
+        "{:.2f} of the shorter hidden",
+        i == 0 ? "" : "; ", pt.bytes >> 20, pt.exchange_s, out.value.chunk_dgemms[i], pt.compute_s, pt.both_s,
+        pt.fraction);
+  }
+  s.say(fmt::format("overlap: ranks 0 and {} ({}), {} ({:.1f} s)", partner, across ? "two nodes" : "one node", sizes,
+                    out.seconds));
   return out;
 }
 

@@ -23,6 +23,7 @@
 #include "tuner/packed_ladder.hpp"
 #include "tuner/kernel_timings.hpp"
 #include "profile/machine_profile.hpp"
+#include "tuner/shift_overlap.hpp"
 #include "tuner/tuner.hpp"
 
 namespace {
@@ -278,14 +279,19 @@ void run(int ranks) {
       // The overlap step ran between ranks 0 and 1, on this one node, and
       // the models get its fraction.
       const ShiftOverlapRecord& ov = p.shift_overlap;
-      check(ov.measured && ov.partner == 1 && !ov.across_nodes && ov.bytes == 4 << 20 && ov.exchange_s > 0 &&
-                ov.compute_s > 0 && ov.both_s > 0 && ov.fraction >= 0 && ov.fraction <= 1 &&
-                m.shift_overlap == ov.fraction,
+      check(ov.measured && ov.partner == 1 && !ov.across_nodes && ov.points.size() == std::size(kOverlapSizes),
             "shift_overlap: " + describe(ov));
+      for (std::size_t i = 0; i < ov.points.size(); ++i) {
+        const ShiftOverlapPoint& pt = ov.points[i];
+        check(pt.bytes == kOverlapSizes[i] && pt.exchange_s > 0 && pt.compute_s > 0 && pt.both_s > 0 &&
+                  pt.fraction >= 0 && pt.fraction <= 1 && pt.rounds >= 1 &&
+                  m.shift_overlap.at(static_cast<double>(pt.bytes)) == pt.fraction,
+              "shift_overlap point " + std::to_string(i) + ": " + describe(ov));
+      }
     } else {
       check(!p.network_measured && p.latency_s == 0 && p.tau_alltoall == 0, "no network with one rank");
       check(!p.network_levels.present, "no network_levels with one rank");
-      check(!p.shift_overlap.measured && to_params(p).shift_overlap == 1, "no shift_overlap with one rank");
+      check(!p.shift_overlap.measured && !to_params(p).shift_overlap.measured(), "no shift_overlap with one rank");
     }
 
     // The CSV: the documented header and one row per profile point.

@@ -428,30 +428,54 @@ TEST_F(ProfileFile, ProfilesWithoutNetworkLevelsStillLoadAndWriteNone) {
 }
 
 // tune's overlap step (profile/shift_overlap_record.hpp): written, read back,
-// handed to the models; absent in older profiles, where ring hides all.
+// handed to the models as a curve by size; absent in older profiles, where
+// ring hides all; the one-size record of older profiles still reads.
 TEST_F(ProfileFile, ShiftOverlapRoundTripsAndReachesTheModels) {
   MachineProfile p = sample_profile();
-  p.shift_overlap = {true, 3, true, 4 << 20, 0.045, 0.044, 0.085, 0.09};
+  p.shift_overlap = {true, 3, true, {{4 << 20, 0.045, 0.044, 0.085, 0.09, 9}, {64 << 20, 0.72, 0.70, 1.41, 0.01, 5}}};
   const MachineProfile q = read_profile(write_text("overlap.json", profile_to_json(p)));
   ASSERT_TRUE(q.shift_overlap.measured);
   EXPECT_EQ(q.shift_overlap.partner, 3);
   EXPECT_TRUE(q.shift_overlap.across_nodes);
-  EXPECT_EQ(q.shift_overlap.bytes, 4 << 20);
-  EXPECT_EQ(q.shift_overlap.both_s, 0.085);
+  ASSERT_EQ(q.shift_overlap.points.size(), 2u);
+  EXPECT_EQ(q.shift_overlap.points[0].bytes, 4 << 20);
+  EXPECT_EQ(q.shift_overlap.points[0].both_s, 0.085);
+  EXPECT_EQ(q.shift_overlap.points[1].rounds, 5);
   EXPECT_EQ(profile_to_json(q), profile_to_json(p));
-  EXPECT_EQ(to_params(q).shift_overlap, 0.09);
+  // The models: 0.09 at 4 MiB and below, 0.01 at 64 MiB and above, halfway
+  // in log(bytes) at 16 MiB.
+  const model::OverlapCurve curve = to_params(q).shift_overlap;
+  EXPECT_DOUBLE_EQ(curve.at(1 << 20), 0.09);
+  EXPECT_DOUBLE_EQ(curve.at(256 << 20), 0.01);
+  EXPECT_NEAR(curve.at(16 << 20), 0.05, 1e-12);
   // Without the key: not measured, fully hidden, nothing written.
   const MachineProfile old = read_profile(write_text("nooverlap.json", sample_json().dump()));
   EXPECT_FALSE(old.shift_overlap.measured);
-  EXPECT_EQ(to_params(old).shift_overlap, 1.0);
+  EXPECT_FALSE(to_params(old).shift_overlap.measured());
+  EXPECT_EQ(to_params(old).shift_overlap.at(64 << 20), 1.0);
   EXPECT_FALSE(nlohmann::json::parse(profile_to_json(old)).contains("shift_overlap"));
-  // A fraction outside [0, 1] names the field.
+  // The one-size record tune wrote before it measured several sizes.
+  nlohmann::json one = sample_json();
+  one["shift_overlap"] = {{"fraction", 0.35},   {"partner", 1},      {"across_nodes", true}, {"bytes", 4194304},
+                          {"exchange_s", 0.07}, {"compute_s", 0.07}, {"both_s", 0.115}};
+  const MachineProfile older = read_profile(write_text("oneoverlap.json", one.dump()));
+  ASSERT_EQ(older.shift_overlap.points.size(), 1u);
+  EXPECT_EQ(older.shift_overlap.points[0].rounds, 0);
+  EXPECT_EQ(to_params(older).shift_overlap.at(64 << 20), 0.35);
+  // A fraction outside [0, 1] names the field; so do sizes out of order.
   nlohmann::json doc = nlohmann::json::parse(profile_to_json(p));
-  doc["shift_overlap"]["fraction"] = 1.5;
+  doc["shift_overlap"]["points"][1]["fraction"] = 1.5;
   std::string msg = error_of(write_text("over.json", doc.dump()));
-  EXPECT_NE(msg.find("'shift_overlap.fraction'"), std::string::npos) << msg;
-  doc["shift_overlap"]["fraction"] = -0.1;
+  EXPECT_NE(msg.find("'shift_overlap.points[1].fraction'"), std::string::npos) << msg;
+  doc["shift_overlap"]["points"][1]["fraction"] = -0.1;
   msg = error_of(write_text("under.json", doc.dump()));
+  EXPECT_NE(msg.find("'shift_overlap.points[1].fraction'"), std::string::npos) << msg;
+  doc["shift_overlap"]["points"][1]["fraction"] = 0.01;
+  doc["shift_overlap"]["points"][1]["bytes"] = 1024;
+  msg = error_of(write_text("order.json", doc.dump()));
+  EXPECT_NE(msg.find("'shift_overlap.points[1].bytes' must exceed"), std::string::npos) << msg;
+  one["shift_overlap"]["fraction"] = 1.5;
+  msg = error_of(write_text("oneover.json", one.dump()));
   EXPECT_NE(msg.find("'shift_overlap.fraction'"), std::string::npos) << msg;
 }
 

@@ -161,18 +161,34 @@ TEST(RefinedRing, ShiftHiddenBehindStep) {
 //   overlap 1:   comm 3 * (2.001 - 1) = 3.003, as without the measurement.
 TEST(RefinedRing, HidesTheMeasuredShareOfTheShorterPart) {
   MachineParams mp = chunked();
-  mp.shift_overlap = 0;
+  mp.shift_overlap = OverlapCurve::flat(0);
   expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 6.003);
   expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).total(), 10.003);
-  mp.shift_overlap = 0.5;
+  mp.shift_overlap = OverlapCurve::flat(0.5);
   expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 4.503);
-  mp.shift_overlap = 1;
+  mp.shift_overlap = OverlapCurve::flat(1);
   expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 3.003);
   // A shift shorter than the step (0.251 < 1) with nothing hidden:
   // 3 * 0.251 exposed.
   mp.tau = double(1 << 22);
-  mp.shift_overlap = 0;
+  mp.shift_overlap = OverlapCurve::flat(0);
   expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 3 * 0.251);
+}
+
+// The fraction is the one measured at the shift's own size. Same case:
+// each shift is 2048 x 512 doubles = 8 MiB. Measured 0.5 at 4 MiB and 0 at
+// 16 MiB: 8 MiB lies halfway in log(bytes), so 0.25 is hidden:
+// comm 3 * (2.001 - 0.25 * 1) = 5.253. The same curve with 0 at 8 MiB
+// itself hides nothing (6.003), and points all below the shift's size
+// give the largest one's fraction.
+TEST(RefinedRing, HidesTheShareMeasuredAtTheShiftsSize) {
+  MachineParams mp = chunked();
+  mp.shift_overlap = OverlapCurve({{4 << 20, 0.5}, {16 << 20, 0.0}});
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 5.253);
+  mp.shift_overlap = OverlapCurve({{4 << 20, 0.5}, {8 << 20, 0.0}, {16 << 20, 0.0}});
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 6.003);
+  mp.shift_overlap = OverlapCurve({{1 << 20, 0.0}, {4 << 20, 0.5}});
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 4.503);
 }
 
 // A step of one chunk (blocks narrower than 256 columns, or a local level
