@@ -15,6 +15,7 @@
 // program is inside an MPI call.
 #include "algos/one_d_algorithm.hpp"
 #include "model/paper_model.hpp"
+#include "model/refined_model.hpp"
 #include "space/ring_chunks.hpp"
 
 namespace mmbench::algos {
@@ -23,7 +24,8 @@ namespace {
 
 class RingPlan : public OneDPlan {
  public:
-  RingPlan(const Problem& pb, const Options& opt, const Comm& comm) : OneDPlan(pb, opt, comm) {}
+  RingPlan(const Problem& pb, const Options& opt, const Comm& comm)
+      : OneDPlan(pb, opt, comm), most_chunks_(opt.ring_chunks) {}
 
   void multiply(const DistMatrix& A, const DistMatrix& B, DistMatrix& C) override {
     const int p = comm_.size(), me = comm_.rank();
@@ -34,7 +36,8 @@ class RingPlan : public OneDPlan {
       const Index w = block_size(pb_.n, p, j);
       if (s < p - 1) b.start(w, next, block_size(pb_.n, p, (me - s - 1 + p) % p), prev, 11);
       // Chunks of the column block; progress the shift between them.
-      const Index chunks = ring_chunks(w, s == p - 1, local_.config().levels, local_.config().min_dim);
+      const Index chunks = ring_chunks(w, s == p - 1, local_.config().levels, local_.config().min_dim, most_chunks_);
+      if (s == 0) first_step_chunks_ = chunks;
       for (Index c = 0; c < chunks; ++c) {
         Index c0 = block_start(w, static_cast<int>(chunks), static_cast<int>(c));
         Index cw = block_size(w, static_cast<int>(chunks), static_cast<int>(c));
@@ -44,6 +47,21 @@ class RingPlan : public OneDPlan {
       if (s < p - 1) b.finish();
     }
   }
+  // The chunks the first step ran in (it shifts where p > 1), once a
+  // multiply ran; before, what it will run.
+  std::map<std::string, std::string> describe() const override {
+    auto d = OneDPlan::describe();
+    const int p = comm_.size();
+    d["ring_chunks"] = std::to_string(first_step_chunks_ > 0
+                                          ? first_step_chunks_
+                                          : ring_chunks(block_size(pb_.n, p, comm_.rank()), p == 1,
+                                                        local_.config().levels, local_.config().min_dim, most_chunks_));
+    return d;
+  }
+
+ private:
+  int most_chunks_;              // Options::ring_chunks: 0 = up to 4
+  Index first_step_chunks_ = 0;  // 0 until a multiply ran
 };
 
 class Ring : public OneDAlgorithm {
@@ -55,12 +73,24 @@ class Ring : public OneDAlgorithm {
   Applicability check_on_ranks(const Problem& pb, const Options&, int ranks) const override {
     return one_d_message_limit(pb, ranks);
   }
+  Uses uses() const override { return Uses{.local_levels = true, .ring_chunks = true}; }
+  std::vector<std::string> columns() const override {
+    std::vector<std::string> c = OneDAlgorithm::columns();
+    c.push_back("ring_chunks");
+    return c;
+  }
   std::unique_ptr<Plan> plan_on_ranks(const Problem& pb, const Options& opt, const Comm& comm) const override {
     return std::make_unique<RingPlan>(pb, opt, comm);
   }
-  // Eqs. 2.12/2.13.
+  // Eqs. 2.12/2.13, with the chunks the options allow.
   const model::AlgorithmModel& models() const override {
-    return one_d_models<model::paper_ring, model::refined_ring>();
+    static const model::AlgorithmModel m{
+        .paper = one_d_models<model::paper_ring, model::refined_ring>().paper,
+        .refined = [](const Problem& pb, const Options& opt, int p, const model::MachineParams& mp) {
+          return model::refined_ring_chunked(double(pb.m), double(pb.n), double(pb.k), p, model::threads_of(opt), mp,
+                                             model::local_of(opt.local), opt.ring_chunks);
+        }};
+    return m;
   }
 };
 

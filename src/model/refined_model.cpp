@@ -250,12 +250,27 @@ double refined_one_way_message_time(double doubles, const MachineParams& mp) {
 // Eqs. 2.12/2.13 with the overlap of ring.cpp.
 Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
                         const LocalKernel& lk) {
+  return refined_ring_chunked(m, n, k, p, threads, mp, lk, 0);
+}
+
+int ring_chunks_by_model(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                         const LocalKernel& lk) {
+  if (p < 2) return 0;
+  return refined_ring_chunked(m, n, k, p, threads, mp, lk, 1).total() <
+                 refined_ring_chunked(m, n, k, p, threads, mp, lk, 0).total()
+             ? 1
+             : 0;
+}
+
+Prediction refined_ring_chunked(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                                const LocalKernel& lk, int most_chunks) {
   const double bm = std::ceil(m / p), bn = std::ceil(n / p);
   // The first p - 1 steps multiply in column chunks (space/ring_chunks.hpp),
   // overlapping the shift; the last step in one piece.
   const double whole = refined_local_time(bm, bn, k, threads, lk, mp);
   if (p == 1) return {0.0, whole};
-  const double chunks = double(space::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim));
+  const double chunks =
+      double(space::ring_chunks(static_cast<std::int64_t>(bn), false, lk.levels, lk.min_dim, most_chunks));
   const double step = chunks * refined_local_time(bm, std::ceil(bn / chunks), k, threads, lk, mp);
   // Every rank shifts at once; the step waits for the slowest shift (on a
   // two-level network the one that leaves a node). Of the shorter of shift

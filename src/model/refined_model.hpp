@@ -185,8 +185,21 @@ double refined_local_time(double m, double n, double k, int threads, const Local
 // comp_s = p * step, comm_s = (p-1) * (shift - hidden); with overlap 1 that
 // is (p-1) * max(0, shift - step), with 0 the plain sum.
 // The local multiplies use the kernel lk (plain DGEMM by default).
+// most_chunks caps the chunks a step (Options::ring_chunks; 0: up to 4).
 Prediction refined_ring(double m, double n, double k, int p, int threads, const MachineParams& mp,
                         const LocalKernel& lk = {});
+Prediction refined_ring_chunked(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                                const LocalKernel& lk, int most_chunks);
+
+// --ring-chunks auto: 1 where the refined model prices ring in one chunk a
+// step below ring in up to 4, else 0 (up to 4). Chunks hide the overlap
+// fraction of the shift (all of it where none was measured) and cost
+// narrower multiplies (a local level's cut-off keeps them no narrower than
+// it, but a deep level may apply fewer times), so one chunk wins where the
+// profile's overlap hides nothing, or where the multiplies lose more than
+// the shift costs.
+int ring_chunks_by_model(double m, double n, double k, int p, int threads, const MachineParams& mp,
+                         const LocalKernel& lk);
 
 // tpMM on p = 2^i ranks (eqs. 2.14/2.15): p DGEMMs of (ceil(m/p), ceil(n/p), k)
 // and p-1 pairwise swaps of a B block (k * ceil(n/p) doubles), one message

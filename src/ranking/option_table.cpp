@@ -1,6 +1,7 @@
 #include "ranking/option_table.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "core/lb_in_force.hpp"
@@ -8,8 +9,10 @@
 #include "core/value_lists.hpp"
 #include "local/fast_gemm.hpp"
 #include "model/algorithm_models.hpp"
+#include "model/refined_model.hpp"
 #include "space/hybrid.hpp"
 #include "space/replicas.hpp"
+#include "space/ring_chunks.hpp"
 #include "space/strassen_groups.hpp"
 
 namespace mmbench::ranking {
@@ -370,6 +373,59 @@ std::vector<Setting> parse_q7_splits(const std::string& text, const OptionContex
   return out;
 }
 
+// ---- --ring-chunks ----
+int ring_chunks_for(const Options& o, const Problem& pb, int ranks, const model::MachineParams& mp) {
+  const space::AsRun in = space::hybrid_inner(o, ranks);
+  return model::ring_chunks_by_model(double(pb.m), double(pb.n), double(pb.k), in.ranks, model::threads_of(in.opt), mp,
+                                     model::local_of(in.opt.local));
+}
+
+// auto: one chunk a step where the refined model prices it faster than up
+// to 4 (model/refined_model.hpp ring_chunks_by_model: the profile's
+// overlap hides nothing of the shift), else up to 4; numbers: at most that
+// many. Needs the local kernel's levels and cut-off, so it comes after them.
+std::vector<Setting> parse_ring_chunks(const std::string& text, const OptionContext& ctx) {
+  std::vector<Setting> out;
+  for (const std::string& w : parse_word_list("--ring-chunks", text)) {
+    if (w != "auto") {
+      const int most = static_cast<int>(parse_int_list("--ring-chunks", w, 1, space::kRingMaxChunks).at(0));
+      out.push_back(plain(w, [most](Options& o) { o.ring_chunks = most; }));
+      continue;
+    }
+    std::shared_ptr<const model::MachineParams> mp;
+    if (ctx.params) mp = std::make_shared<const model::MachineParams>(*ctx.params);
+    out.push_back({w, [ranks = ctx.ranks, mp](Options& o, const Algorithm&, const Problem& pb) {
+                     o.ring_chunks = mp ? ring_chunks_for(o, pb, ranks, *mp) : 0;
+                     return std::string();
+                   }});
+  }
+  return out;
+}
+
+// The values given (run --algo auto: --ring-chunks, default auto), or
+// where none were (predict) both up to 4 and one, where the steps would be
+// cut at all: the ranking then shows which the model prices lower.
+std::vector<Options> search_ring_chunks(const Options& o, const SearchContext& x) {
+  const std::vector<OptionRow>& rows = option_table();
+  for (std::size_t i = 0; i < rows.size() && i < x.given.size(); ++i) {
+    if (std::string(rows[i].flag) != "--ring-chunks" || x.given[i].empty()) continue;
+    std::vector<Options> out;
+    for (const Setting& s : x.given[i]) {
+      Options v = o;
+      if (s.set(v, x.algo, x.pb).empty()) out.push_back(v);
+    }
+    return out;
+  }
+  Options cut = o, whole = o;
+  cut.ring_chunks = 0;
+  whole.ring_chunks = 1;
+  const int ranks = x.ranks_of(o);
+  const model::LocalKernel lk = model::local_of(o.local);
+  const std::int64_t widest = (x.pb.n + ranks - 1) / ranks;
+  if (ranks < 2 || space::ring_chunks(widest, false, lk.levels, lk.min_dim) < 2) return {cut};
+  return {cut, whole};
+}
+
 // The paper's split; the ranking adds the model's own split of each Q7
 // candidate beside it (selection.cpp), where it differs.
 std::vector<Options> search_q7_split(const Options& o, const SearchContext&) {
@@ -610,6 +666,24 @@ const std::vector<OptionRow>& option_table() {
           .search = search_q7_split,
           .label = label_q7_split,
           .label_position = 11,
+      },
+      {
+          .flag = "--ring-chunks",
+          .help = "ring: column chunks a step, with MPI_Testall between them so the shift moves meanwhile: 'auto' "
+                  "(one chunk where the refined model prices it faster, i.e. the profile's measured overlap hides "
+                  "nothing of the shift; else up to 4) or numbers 1-4 (at most that many)",
+          .default_text = "auto",
+          .show_default = true,
+          .used = &algos::Uses::ring_chunks,
+          .column = "ring_chunks",
+          .parse = parse_ring_chunks,
+          .neutral = [](Options& o) { o.ring_chunks = 0; },
+          .search = search_ring_chunks,
+          .label =
+              [](const Options& o) {
+                return o.ring_chunks > 0 ? " chunks=" + std::to_string(o.ring_chunks) : std::string();
+              },
+          .label_position = 12,
       },
   };
   return table;

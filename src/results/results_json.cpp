@@ -19,6 +19,7 @@ ColumnKind column_kind(const std::string& column) {
       {"p", ColumnKind::integer},
       {"threads", ColumnKind::integer},
       {"hybrid", ColumnKind::integer},
+      {"ring_chunks", ColumnKind::integer},
       {"recursions", ColumnKind::integer},
       {"nb", ColumnKind::integer},
       {"lb", ColumnKind::integer},

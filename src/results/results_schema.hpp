@@ -82,11 +82,11 @@ inline const std::vector<std::string>& base_results_columns() {
 // the very end, so that every earlier column keeps its place: the memory
 // per rank, predicted beside measured (docs/method.md §7.7); how the local
 // levels' passes store (--local-stores); the ranks x threads hybrid
-// (--hybrid). An algorithm or an option may declare one of these; it stays
-// here, at the end.
+// (--hybrid); ring's chunks a step (--ring-chunks). An algorithm or an
+// option may declare one of these; it stays here, at the end.
 inline const std::vector<std::string>& appended_results_columns() {
   static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
-                                                "mem_rss_mb",  "local_stores",   "hybrid"};
+                                                "mem_rss_mb",  "local_stores",   "hybrid",     "ring_chunks"};
   return cols;
 }
 

@@ -42,13 +42,18 @@ struct Options {
   std::shared_ptr<const Q7SplitTable> q7_splits;
   // 2.5d: layers c (p = q^2 c); 0 = the largest that applies.
   int replicas = 0;
+  // ring: at most this many column chunks a step (space/ring_chunks.hpp),
+  // MPI_Testall between them; 0 = up to 4. --ring-chunks auto sets 1 where
+  // the refined model prices one chunk faster (e.g. the profile's overlap
+  // hides nothing of the shift, so chunks only narrow the multiplies).
+  int ring_chunks = 0;
 };
 
 // Which Options an algorithm reads (so a sweep does not repeat identical
 // configurations for options the algorithm ignores).
 struct Uses {
   bool grid = false, nb = false, lb = false, recursions = false, local_levels = false, q7_split = false,
-       replicas = false;
+       replicas = false, ring_chunks = false;
   // Every algorithm that computes on all its ranks can run as a ranks x
   // threads hybrid; the dgemm peer (one rank with every core) cannot.
   bool hybrid = true;

@@ -40,13 +40,17 @@ const std::map<std::string, Probe>& probes() {
       {"--lb", {"64", "default", "pdgemm", 4, {}}},
       {"--recursions", {"1", "2", "strassen-q8+pdgemm", 64, {}}},
       {"--local-strassen", {"1", "0", "ring", 2, {}}},
-      {"--local-cutoff", {"512", "1024", "ring", 2, {{"--local-strassen", "1"}}}},
+      // tpmm: a cut-off also sets how many chunks ring's steps may take, so
+      // ring's own --ring-chunks search would try 2 values at one and 1 at
+      // the other.
+      {"--local-cutoff", {"512", "1024", "tpmm", 2, {{"--local-strassen", "1"}}}},
       {"--local-gemm", {"packed", "blas", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-fusion", {"none", "all", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-variant", {"strassen", "winograd", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--local-stores", {"streaming", "cached", "ring", 2, {{"--local-strassen", "1"}}}},
       {"--replicas", {"2", "1", "2.5d", 8, {}}},
       {"--q7-split", {"model", "paper", "strassen-q7+ring", 14, {}}},
+      {"--ring-chunks", {"1", "2", "ring", 2, {}}},
   };
   return p;
 }

@@ -191,6 +191,39 @@ TEST(RefinedRing, HidesTheShareMeasuredAtTheShiftsSize) {
   expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).comm_s, 4.503);
 }
 
+// --ring-chunks: a cap of 1 multiplies each step whole, hiding nothing of
+// the shift (no MPI call while it multiplies), and `auto` takes it where
+// the model prices it lower. Same case (p = 4, 512-wide blocks, shift
+// 2.001 s), with a DGEMM profile where 128 columns run at 0.8 of 512's
+// rate: a 4-chunk step costs 1 / 0.8 = 1.25 s, a whole one 1 s.
+//   nothing hidden (overlap 0): 4 chunks 3 * (1.25 + 2.001) + 1 = 10.753 s,
+//     1 chunk 3 * (1 + 2.001) + 1 = 10.003 s -> auto: 1;
+//   all of the shorter hidden (overlap 1): 4 chunks 3 * 2.001 + 1 = 7.003 s
+//     -> auto: up to 4 (0);
+//   no overlap measured -> the model hides all, as with overlap 1: 0.
+TEST(RefinedRing, OneChunkWhereChunksHideNothing) {
+  MachineParams mp = chunked();
+  const double rate = 1.0 / mp.t_op / 1e6;  // MFLOPS: 1 s per 512-wide step (2^30 flops)
+  mp.dgemm_profile = {{512, 512, 2048, rate}, {512, 128, 2048, 0.8 * rate}};
+  mp.shift_overlap = OverlapCurve::flat(0);
+  const Prediction four = refined_ring(2048, 2048, 2048, 4, 1, mp);
+  const Prediction one = refined_ring_chunked(2048, 2048, 2048, 4, 1, mp, {}, 1);
+  expect_rel(four.total(), 10.753);
+  expect_rel(one.total(), 10.003);
+  expect_rel(one.comm_s, 3 * 2.001);
+  EXPECT_EQ(ring_chunks_by_model(2048, 2048, 2048, 4, 1, mp, {}), 1);
+  mp.shift_overlap = OverlapCurve::flat(1);
+  expect_rel(refined_ring(2048, 2048, 2048, 4, 1, mp).total(), 7.003);
+  EXPECT_EQ(ring_chunks_by_model(2048, 2048, 2048, 4, 1, mp, {}), 0);
+  mp.shift_overlap = OverlapCurve();
+  EXPECT_EQ(ring_chunks_by_model(2048, 2048, 2048, 4, 1, mp, {}), 0);
+  EXPECT_EQ(ring_chunks_by_model(2048, 2048, 2048, 1, 1, mp, {}), 0);
+  // The cap itself (space/ring_chunks.hpp).
+  EXPECT_EQ(mmbench::space::ring_chunks(2048, false, 0, 256, 1), 1);
+  EXPECT_EQ(mmbench::space::ring_chunks(2048, false, 0, 256, 2), 2);
+  EXPECT_EQ(mmbench::space::ring_chunks(256, false, 0, 256, 4), 2);
+}
+
 // A step of one chunk (blocks narrower than 256 columns, or a local level
 // whose cutoff exceeds half the block) makes no MPI call while it
 // multiplies, and Open MPI moves a rendezvous message only inside one:

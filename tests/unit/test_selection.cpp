@@ -185,8 +185,9 @@ TEST(Selection, MemoryLimitExcludes) {
   space.max_doubles_per_rank = 1000;  // far below 3 * 1000^2 / 2
   const Ranking rk = rank_candidates({1000, 1000, 1000}, 2, {}, opteron(), ModelKind::refined, space);
   EXPECT_TRUE(rk.ranked.empty());
-  ASSERT_EQ(rk.excluded.size(), 1u);
-  EXPECT_TRUE(rk.excluded[0].memory);
+  // Ring in up to 4 chunks a step and in one (--ring-chunks): both refused.
+  ASSERT_EQ(rk.excluded.size(), 2u);
+  EXPECT_TRUE(rk.excluded[0].memory && rk.excluded[1].memory);
   // The reason names the need, its parts and the limit with its source.
   const std::string& why = rk.excluded[0].reason;
   EXPECT_NE(why.find("per rank, more than the 7.81 KiB of the memory available"), std::string::npos) << why;
