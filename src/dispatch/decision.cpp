@@ -49,11 +49,7 @@ std::string make_member(const std::string& name, int levels, int hybrid, const P
   o.hybrid = hybrid;
   // Ring's chunks as `run --ring-chunks auto` takes them: one where the
   // model prices it faster (the profile's overlap hides nothing of the shift).
-  if (a->uses().ring_chunks && m.has_model) {
-    const space::AsRun in = space::hybrid_inner(o, p);
-    o.ring_chunks = model::ring_chunks_by_model(double(c.m), double(c.n), double(c.k), in.ranks,
-                                                model::threads_of(in.opt), m.params, model::local_of(in.opt.local));
-  }
+  if (a->uses().ring_chunks && m.has_model) o.ring_chunks = model::ring_chunks_auto(o, pb, p, m.params);
   const algos::Applicability ok = a->check(pb, o, p);
   if (!ok.ok()) return ok.reason;
   Member x;

@@ -40,6 +40,12 @@ MachineParams pdgemm_params(const Options& opt, const MachineParams& mp) {
   return out;
 }
 
+int ring_chunks_auto(const space::Options& opt, const space::Problem& pb, int ranks, const MachineParams& mp) {
+  const space::AsRun in = space::hybrid_inner(opt, ranks);
+  return ring_chunks_by_model(double(pb.m), double(pb.n), double(pb.k), in.ranks, threads_of(in.opt), mp,
+                              local_of(in.opt.local));
+}
+
 LocalKernel local_of(const local::LocalKernelSpec& spec) {
   LocalKernel lk;
   lk.levels = std::max(0, spec.levels);

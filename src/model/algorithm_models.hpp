@@ -118,6 +118,9 @@ int threads_of(const space::Options& opt);  // at least 1
 int lb_of(const space::Options& opt, double m, double n, double k, int pr, int pc);
 // The local kernel LocalMultiply builds from this spec, as the model prices it.
 LocalKernel local_of(const local::LocalKernelSpec& spec);
+// --ring-chunks auto for ring with opt on `ranks` ranks (a hybrid on its
+// computing ones): ring_chunks_by_model (refined_model.hpp), 1 or 0.
+int ring_chunks_auto(const space::Options& opt, const space::Problem& pb, int ranks, const MachineParams& mp);
 // pr with its computation multiplied by factor (paper: 1 / threads).
 Prediction scale_comp(Prediction pr, double factor);
 // The thesis priced untuned PDGEMM (lb = 32) with its own flop rate

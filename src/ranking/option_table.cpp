@@ -374,11 +374,6 @@ std::vector<Setting> parse_q7_splits(const std::string& text, const OptionContex
 }
 
 // ---- --ring-chunks ----
-int ring_chunks_for(const Options& o, const Problem& pb, int ranks, const model::MachineParams& mp) {
-  const space::AsRun in = space::hybrid_inner(o, ranks);
-  return model::ring_chunks_by_model(double(pb.m), double(pb.n), double(pb.k), in.ranks, model::threads_of(in.opt), mp,
-                                     model::local_of(in.opt.local));
-}
 
 // auto: one chunk a step where the refined model prices it faster than up
 // to 4 (model/refined_model.hpp ring_chunks_by_model: the profile's
@@ -395,7 +390,7 @@ std::vector<Setting> parse_ring_chunks(const std::string& text, const OptionCont
     std::shared_ptr<const model::MachineParams> mp;
     if (ctx.params) mp = std::make_shared<const model::MachineParams>(*ctx.params);
     out.push_back({w, [ranks = ctx.ranks, mp](Options& o, const Algorithm&, const Problem& pb) {
-                     o.ring_chunks = mp ? ring_chunks_for(o, pb, ranks, *mp) : 0;
+                     o.ring_chunks = mp ? model::ring_chunks_auto(o, pb, ranks, *mp) : 0;
                      return std::string();
                    }});
   }

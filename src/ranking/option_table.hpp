@@ -68,9 +68,6 @@ struct SearchContext {
   // Ranks x threads hybrids to rank: every t up to this dividing p (1:
   // none; CandidateSpace::hybrid_max).
   int hybrid_max = 1;
-  // The machine the ranking prices with (null: none), for a search that
-  // asks the model (--ring-chunks auto).
-  const model::MachineParams* mp = nullptr;
   // The ranks a configuration computes on: p, or p / t for a hybrid.
   int ranks_of(const algos::Options& o) const;
 };
