@@ -107,7 +107,10 @@ std::int64_t lb_cap(std::int64_t k, int pr, int pc, int nb, int panels = kLbPane
 //   w above the largest point    -> l_n * w / s_n (as many panels per
 //                                   share), at most max(l_n, ceiling);
 // an interpolated value is rounded to the nearest multiple of nb where it
-// is at least nb (a panel of whole blocks), else to an integer.
+// is at least nb (a panel of whole blocks), else to an integer. That
+// rounding comes after the ceiling, so it may pass it by up to half a
+// block: one point (1024, 472), ceiling 944, nb 64, k = 4096 on 1 x 2
+// (w 2048) gives 960, the nearest whole blocks to 944.
 // Example, 1 x 2, nb 64, points (256, 128), (512, 256), (1024, 512),
 // ceiling 512: k = 1024 (w 512) -> 256; k = 1536 (w 768) -> 384;
 // k = 256 (w 128) -> 64; k = 4096 (w 2048) -> min(1024, 512) = 512.

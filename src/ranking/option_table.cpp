@@ -401,11 +401,9 @@ std::vector<Setting> parse_ring_chunks(const std::string& text, const OptionCont
 // where none were (predict) both up to 4 and one, where the steps would be
 // cut at all: the ranking then shows which the model prices lower.
 std::vector<Options> search_ring_chunks(const Options& o, const SearchContext& x) {
-  const std::vector<OptionRow>& rows = option_table();
-  for (std::size_t i = 0; i < rows.size() && i < x.given.size(); ++i) {
-    if (std::string(rows[i].flag) != "--ring-chunks" || x.given[i].empty()) continue;
+  if (x.row_given && !x.row_given->empty()) {
     std::vector<Options> out;
-    for (const Setting& s : x.given[i]) {
+    for (const Setting& s : *x.row_given) {
       Options v = o;
       if (s.set(v, x.algo, x.pb).empty()) out.push_back(v);
     }

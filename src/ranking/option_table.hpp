@@ -68,6 +68,9 @@ struct SearchContext {
   // Ranks x threads hybrids to rank: every t up to this dividing p (1:
   // none; CandidateSpace::hybrid_max).
   int hybrid_max = 1;
+  // The values given for the row being searched (given[row]; empty where
+  // none were): a search that ranks the user's values where there are any.
+  const std::vector<Setting>* row_given = nullptr;
   // The ranks a configuration computes on: p, or p / t for a hybrid.
   int ranks_of(const algos::Options& o) const;
 };

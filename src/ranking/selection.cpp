@@ -88,12 +88,14 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
     const AlgorithmModel& m = algo->models();
     // Every row the algorithm reads multiplies the configurations by the
     // values auto tries (option_table.hpp), outermost first.
-    const SearchContext x{*algo, pb, p, space.lbs, space.tuned, space.local_levels, space.given, space.hybrid_max};
+    SearchContext x{*algo, pb, p, space.lbs, space.tuned, space.local_levels, space.given, space.hybrid_max};
+    static const std::vector<Setting> none;
     std::vector<Options> variants{base};
     const std::vector<OptionRow>& rows = option_table();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const OptionRow& row = rows[i];
       if (!(u.*row.used)) continue;
+      x.row_given = i < space.given.size() ? &space.given[i] : &none;
       std::vector<Options> next;
       for (const Options& o : variants) {
         if (row.search) {

@@ -230,6 +230,25 @@ TEST(Decision, ForcedMemberAndTheMemoryCap) {
   EXPECT_NE(d.reason.find("does not apply"), std::string::npos);
 }
 
+// Ring's chunks as `run --ring-chunks auto` takes them: where the
+// profile's overlap hides nothing of the shift, a step's multiply cut in
+// four only runs narrower, so the member runs in one chunk and says so;
+// where the whole shift hides, it keeps the chunks.
+TEST(Decision, RingTakesOneChunkWhereTheOverlapHidesNothing) {
+  MachineFacts m = opteron();
+  const DispatchSettings forced = settings({{"MMBENCH_DISPATCH_FORCE", "ring:2"}});
+  m.params.shift_overlap = model::OverlapCurve::flat(0.0);
+  Decision d = decide(square_call(4096), 1, 2, forced, m);
+  ASSERT_FALSE(d.scalapack()) << d.reason;
+  EXPECT_NE(d.choice.label.find("chunks=1"), std::string::npos) << d.choice.label;
+  EXPECT_EQ(d.choice.opt.ring_chunks, 1);
+  m.params.shift_overlap = model::OverlapCurve::flat(1.0);
+  d = decide(square_call(4096), 1, 2, forced, m);
+  ASSERT_FALSE(d.scalapack()) << d.reason;
+  EXPECT_EQ(d.choice.label.find("chunks="), std::string::npos) << d.choice.label;
+  EXPECT_EQ(d.choice.opt.ring_chunks, 0);
+}
+
 TEST(Decision, TheModelPicksWithItsMarginAndTheSameEveryTime) {
   const MachineFacts m = opteron();
   const PdgemmCall x = square_call(8192);

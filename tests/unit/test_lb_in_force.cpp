@@ -134,6 +134,17 @@ TEST(LbOnCurve, PointsExactlyBetweenInterpolatedOutsideByPanels) {
   EXPECT_EQ(lb_on_curve(odd, 1024, 1, 2, 64), 210);
 }
 
+// The header's example of rounding after the ceiling: the panels per share
+// give 944 at w 2048, the ceiling is 944, and whole blocks of 64 make 960.
+TEST(LbOnCurve, RoundingComesAfterTheCeiling) {
+  LbCurve c;
+  c.points[0] = {1024, 472};
+  c.count = 1;
+  c.ceiling = 944;
+  EXPECT_EQ(lb_on_curve(c, 4096, 1, 2, 64), 960);
+  EXPECT_EQ(lb_on_curve(c, 3072, 1, 2, 64), 704);  // w 1536: 708, the nearest whole blocks
+}
+
 TEST(LbOnCurve, LbInForceFollowsTheCurveForATunedLbOnly) {
   const LbCap measured = LbCap::measured(example_curve());
   // The requested lb (the profile's, at the tuning size) only names it.
