@@ -401,14 +401,7 @@ std::vector<Setting> parse_ring_chunks(const std::string& text, const OptionCont
 // where none were (predict) both up to 4 and one, where the steps would be
 // cut at all: the ranking then shows which the model prices lower.
 std::vector<Options> search_ring_chunks(const Options& o, const SearchContext& x) {
-  if (x.row_given && !x.row_given->empty()) {
-    std::vector<Options> out;
-    for (const Setting& s : *x.row_given) {
-      Options v = o;
-      if (s.set(v, x.algo, x.pb).empty()) out.push_back(v);
-    }
-    return out;
-  }
+  if (x.row_given && !x.row_given->empty()) return with_given(o, *x.row_given, x.algo, x.pb);
   Options cut = o, whole = o;
   cut.ring_chunks = 0;
   whole.ring_chunks = 1;
@@ -680,6 +673,16 @@ const std::vector<OptionRow>& option_table() {
       },
   };
   return table;
+}
+
+std::vector<Options> with_given(const Options& o, const std::vector<Setting>& given, const Algorithm& algo,
+                                const Problem& pb) {
+  std::vector<Options> out;
+  for (const Setting& s : given) {
+    Options v = o;
+    if (s.set(v, algo, pb).empty()) out.push_back(v);
+  }
+  return out;
 }
 
 const OptionRow& option_row(const std::string& flag) {

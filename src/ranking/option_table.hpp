@@ -102,6 +102,11 @@ struct OptionRow {
 
 // Outermost first: the order a sweep's rows and auto's candidates come in.
 const std::vector<OptionRow>& option_table();
+
+// `o` under each of `given` that takes (Setting::set returns ""), in order:
+// what the ranking tries for a row the user gave values of.
+std::vector<algos::Options> with_given(const algos::Options& o, const std::vector<Setting>& given,
+                                       const algos::Algorithm& algo, const algos::Problem& pb);
 // The row of a flag; throws std::invalid_argument for an unknown flag.
 const OptionRow& option_row(const std::string& flag);
 

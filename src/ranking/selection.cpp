@@ -100,11 +100,8 @@ Ranking rank_candidates(const Problem& pb, int p, const Options& base, const Mac
       for (const Options& o : variants) {
         if (row.search) {
           for (const Options& v : row.search(o, x)) next.push_back(v);
-        } else if (i < space.given.size() && !space.given[i].empty() && (!row.applies || row.applies(o))) {
-          for (const Setting& s : space.given[i]) {
-            Options v = o;
-            if (s.set(v, *algo, pb).empty()) next.push_back(v);
-          }
+        } else if (!x.row_given->empty() && (!row.applies || row.applies(o))) {
+          for (const Options& v : with_given(o, *x.row_given, *algo, pb)) next.push_back(v);
         } else {
           next.push_back(o);
         }
