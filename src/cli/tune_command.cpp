@@ -18,6 +18,7 @@
 #include "core/lb_in_force.hpp"
 #include "tuner/blas_kernel_probe.hpp"
 #include "tuner/lb_check.hpp"
+#include "tuner/network_calibration.hpp"
 #include "profile/machine_profile.hpp"
 #include "profile/profile_facts.hpp"
 #include "tuner/tuner.hpp"
@@ -227,6 +228,11 @@ void print_network_summary(const profile::MachineProfile& prof) {
         "  latency {:.3g} us, bandwidth {:.3g} GB/s ping-pong, {:.3g} GB/s per rank all-to-all (model uses {})\n",
         prof.latency_s * 1e6, prof.tau_pingpong * 8 / 1e9, prof.tau_alltoall * 8 / 1e9,
         profile::to_string(prof.tau_model));
+  if (prof.network_measured && prof.network_levels.present) {
+    const std::string both_ways = tuner::both_ways_warning(
+        prof.tau_pingpong, prof.tau_alltoall, prof.network_levels.nodes, prof.network_levels.levels.ranks_per_node);
+    if (!both_ways.empty()) fmt::print("  {}\n", both_ways);
+  }
   if (prof.network_levels.present)
     fmt::print("  two-level network: {}{}\n", profile::describe(prof.network_levels.levels),
                prof.network_levels.levels.two_level() ? ""

@@ -1,5 +1,7 @@
 #include "tuner/network_calibration.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -204,6 +206,18 @@ std::vector<std::int64_t> default_pingpong_sizes() {
   for (int j = 10; j <= 21; ++j) sizes.push_back(3 * (std::int64_t{1} << (j - 1)));
   std::sort(sizes.begin(), sizes.end());
   return sizes;
+}
+
+std::string both_ways_warning(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node) {
+  if (nodes != 2 || ranks_per_node != 1 || !(tau_pingpong > 0) || !(tau_alltoall > 0)) return "";
+  const double ratio = tau_alltoall / tau_pingpong;
+  if (ratio >= kBothWaysShortfall) return "";
+  return fmt::format(
+      "warning: both directions at once (the all-to-all of one rank on each of two nodes) ran at {:.3g} GB/s per "
+      "rank, {:.2f} of one direction's rate ({:.3g} GB/s ping-pong): the two directions shared the link, or the "
+      "measurement met a slow spell. The models price every exchange at the all-to-all rate; `mmbench run "
+      "--validate` shows whether runs see it, and a second tune whether it recurs",
+      tau_alltoall * 8 / 1e9, ratio, tau_pingpong * 8 / 1e9);
 }
 
 NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& options) {

@@ -105,6 +105,23 @@ struct NetworkCalibration {
 // eager limit and the fit have points between the powers), sorted.
 std::vector<std::int64_t> default_pingpong_sizes();
 
+// Why tune checks both directions against one: with two nodes of one rank
+// each, the all-to-all is a single exchange over the link between them,
+// both directions at once. A full-duplex link carries each direction at the
+// one-way (ping-pong) rate, and the models price every exchange at the
+// all-to-all rate, so an all-to-all well short of the ping-pong means either
+// a link whose directions share it (half duplex, a shared segment) or a
+// measurement that met a slow spell of the host or the network; runs then
+// differ from the prices by the same factor. The warning names both rates
+// and the ratio so the user can tell which (`run --validate` shows what the
+// runs got). Below kBothWaysShortfall of the ping-pong rate it warns; ""
+// otherwise, for any other layout, or where either rate is missing.
+// Example: 2 nodes x 1 rank, ping-pong 60 MB/s, all-to-all 30 MB/s per
+// rank -> a warning naming 0.50; 2 nodes x 2 ranks -> "" (four ranks share
+// the link, so a lower all-to-all rate is what the layout gives).
+inline constexpr double kBothWaysShortfall = 0.75;
+std::string both_ways_warning(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node);
+
 // Collective over comm; every rank returns the same result (rank 0's
 // timings are broadcast and fitted everywhere). Throws std::invalid_argument
 // for a size < 1 or reps < 1, MpiError on an MPI failure.
