@@ -64,7 +64,9 @@ if [ "$MODE" != --smoke ] && [ -z "${OPENBLAS_CORETYPE:-}" ]; then
     echo "== OpenBLAS's own choice of core is slower here: this make run pins OPENBLAS_CORETYPE=$faster, the fastest it verified (set OPENBLAS_CORETYPE yourself to choose)"
   fi
 fi
-if "$MM" --help 2>/dev/null | grep -q '^ *tune'; then
+# A here-string, not a pipe: under pipefail grep -q's early exit could
+# fail the writer with SIGPIPE and so the test.
+if grep -q '^ *tune' <<<"$("$MM" --help 2>/dev/null)"; then
   if [ ! -f "$profile" ]; then
     echo "== tuning this machine (no $profile yet): mmbench tune at p = $P"
     mpirun -q -n "$P" "$MM" tune "${tune_args[@]}" --profile "$profile" --csv "${csv%.csv}-dgemm-profile.csv"

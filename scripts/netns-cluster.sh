@@ -158,7 +158,9 @@ for tool in ip tc unshare taskset; do command -v $tool >/dev/null || refuse "no 
 probe=$prefix-probe$$
 ip netns add "$probe" 2>/dev/null || refuse "cannot make a network namespace here (ip netns add failed: no CAP_SYS_ADMIN?)"
 ip netns del "$probe"
-if ip netns list | awk '{print $1}' | grep -q "^$prefix-n"; then refuse "a $prefix cluster is up already ($0 down first)"; fi
+# Read whole before matching: under pipefail grep -q's early exit can fail
+# the pipe (SIGPIPE to awk) and hide a cluster that is up.
+if grep -q "^$prefix-n" <<<"$(ip netns list | awk '{print $1}')"; then refuse "a $prefix cluster is up already ($0 down first)"; fi
 
 trap 'echo "netns-cluster: a step failed; undoing" >&2; down' ERR
 mkdir -p "$dir"
