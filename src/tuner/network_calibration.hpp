@@ -122,6 +122,27 @@ std::vector<std::int64_t> default_pingpong_sizes();
 inline constexpr double kBothWaysShortfall = 0.75;
 std::string both_ways_warning(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node);
 
+// Where the check above trips, tune measures the all-to-all again, up to
+// kBothWaysRetries times, each after kBothWaysPauseSeconds with the link
+// idle, and keeps the faster sweep. Why: on the namespace cluster the slow
+// spell was a state of tune's connection that could last the whole network
+// step and then end, while runs in fresh jobs crossed at the full rate
+// (docs/method.md, "Both directions against one"); a link whose directions
+// really share it gives the same rate every time, and that rate is kept.
+// The pause lets the link's queues drain and TCP restart its window after
+// idle, as between an algorithm's exchanges.
+inline constexpr int kBothWaysRetries = 2;
+inline constexpr double kBothWaysPauseSeconds = 1.0;
+
+// The rate tau_alltoall takes from a sweep: its largest block's (doubles
+// per second and rank; 0 for an empty sweep).
+double alltoall_tau(const std::vector<AlltoallPoint>& sweep);
+
+// The faster of two sweeps by alltoall_tau; the first where they tie.
+// Example: a sweep at 29.8 MB/s per rank and one at 58.1 -> the second.
+const std::vector<AlltoallPoint>& faster_alltoall(const std::vector<AlltoallPoint>& a,
+                                                  const std::vector<AlltoallPoint>& b);
+
 // Collective over comm; every rank returns the same result (rank 0's
 // timings are broadcast and fitted everywhere). Throws std::invalid_argument
 // for a size < 1 or reps < 1, MpiError on an MPI failure.

@@ -1,9 +1,11 @@
 // Tests of tune's check of both directions at once against one direction
 // (tuner/network_calibration.hpp, both_ways_warning): which layouts it
-// judges, where it warns, and what the line names.
+// judges, where it warns, and what the line names; and of the sweep tune
+// keeps when it measures the all-to-all again (faster_alltoall).
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "profile/machine_profile.hpp"
 #include "tuner/network_calibration.hpp"
@@ -56,6 +58,33 @@ TEST(BothWays, RecordedTunesAcrossTwoNodes) {
   };
   EXPECT_NE(warning_of("2x1-500mbit-profile.json").find("0.50 of one direction's rate"), std::string::npos);
   EXPECT_EQ(warning_of("2x1-1gbit-profile.json"), "");
+}
+
+// A sweep of two blocks whose largest crossed at `mb` MB/s per rank.
+std::vector<AlltoallPoint> sweep(double small_mb, double mb) {
+  return {{1 << 20, 0, mb_per_s(small_mb)}, {4 << 20, 0, mb_per_s(mb)}};
+}
+
+TEST(BothWaysAgain, TheRateComesFromTheLargestBlock) {
+  EXPECT_DOUBLE_EQ(alltoall_tau(sweep(50, 29.8)), mb_per_s(29.8));
+  // Order does not matter: the largest block, not the last.
+  EXPECT_DOUBLE_EQ(alltoall_tau({{4 << 20, 0, mb_per_s(58.1)}, {1 << 20, 0, mb_per_s(40)}}), mb_per_s(58.1));
+  EXPECT_EQ(alltoall_tau({}), 0.0);
+}
+
+TEST(BothWaysAgain, KeepsTheFasterSweep) {
+  // The recorded 500 Mbit/s case: a slow spell at 29.8, then 58.1 again.
+  const auto slow = sweep(52, 29.8), full = sweep(40, 58.1);
+  EXPECT_EQ(&faster_alltoall(slow, full), &full);
+  EXPECT_EQ(&faster_alltoall(full, slow), &full);
+  // A link whose directions share it gives half every time: the first kept,
+  // and the check still warns on it.
+  const auto again = sweep(30, 29.8);
+  EXPECT_EQ(&faster_alltoall(slow, again), &slow);
+  EXPECT_FALSE(both_ways_warning(mb_per_s(59.2), alltoall_tau(faster_alltoall(slow, again)), 2, 1).empty());
+  // Judged at the largest block: a faster small block does not win.
+  const auto small_fast = sweep(80, 29.0);
+  EXPECT_EQ(&faster_alltoall(slow, small_fast), &slow);
 }
 
 }  // namespace
