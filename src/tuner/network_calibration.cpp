@@ -210,10 +210,14 @@ std::vector<std::int64_t> default_pingpong_sizes() {
   return sizes;
 }
 
+bool both_ways_short(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node) {
+  if (nodes != 2 || ranks_per_node != 1 || !(tau_pingpong > 0) || !(tau_alltoall > 0)) return false;
+  return tau_alltoall / tau_pingpong < kBothWaysShortfall;
+}
+
 std::string both_ways_warning(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node) {
-  if (nodes != 2 || ranks_per_node != 1 || !(tau_pingpong > 0) || !(tau_alltoall > 0)) return "";
+  if (!both_ways_short(tau_pingpong, tau_alltoall, nodes, ranks_per_node)) return "";
   const double ratio = tau_alltoall / tau_pingpong;
-  if (ratio >= kBothWaysShortfall) return "";
   return fmt::format(
       "warning: both directions at once (the all-to-all of one rank on each of two nodes) ran at {:.3g} GB/s per "
       "rank, {:.2f} of one direction's rate ({:.3g} GB/s ping-pong), also when measured again after a pause: the two "
@@ -364,8 +368,8 @@ NetworkCalibration calibrate_network(MPI_Comm comm, const NetworkOptions& option
   // together.
   const double first = cal.tau_alltoall;
   std::string again;
-  for (int retry = 0; retry < kBothWaysRetries &&
-                      !both_ways_warning(cal.tau_pingpong, cal.tau_alltoall, cal.nodes, cal.ranks_per_node).empty();
+  for (int retry = 0;
+       retry < kBothWaysRetries && both_ways_short(cal.tau_pingpong, cal.tau_alltoall, cal.nodes, cal.ranks_per_node);
        ++retry) {
     MMBENCH_MPI(MPI_Barrier(comm));
     std::this_thread::sleep_for(std::chrono::duration<double>(kBothWaysPauseSeconds));

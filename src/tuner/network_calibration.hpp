@@ -114,15 +114,17 @@ std::vector<std::int64_t> default_pingpong_sizes();
 // measurement that met a slow spell of the host or the network; runs then
 // differ from the prices by the same factor. The warning names both rates
 // and the ratio so the user can tell which (`run --validate` shows what the
-// runs got). Below kBothWaysShortfall of the ping-pong rate it warns; ""
-// otherwise, for any other layout, or where either rate is missing.
+// runs got). both_ways_short: below kBothWaysShortfall of the ping-pong
+// rate; false for any other layout or where either rate is missing. The
+// warning is "" wherever that is false.
 // Example: 2 nodes x 1 rank, ping-pong 60 MB/s, all-to-all 30 MB/s per
 // rank -> a warning naming 0.50; 2 nodes x 2 ranks -> "" (four ranks share
 // the link, so a lower all-to-all rate is what the layout gives).
 inline constexpr double kBothWaysShortfall = 0.75;
+bool both_ways_short(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node);
 std::string both_ways_warning(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node);
 
-// Where the check above trips, tune measures the all-to-all again, up to
+// Where both_ways_short holds, tune measures the all-to-all again, up to
 // kBothWaysRetries times, each after kBothWaysPauseSeconds with the link
 // idle, and keeps the faster sweep. Why: on the namespace cluster the slow
 // spell was a state of tune's connection that could last the whole network
