@@ -47,6 +47,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,10 @@ struct NetworkCalibration {
   double node_link_tau = 0, backbone_tau = 0;
   int link_flows = 0, backbone_flows = 0;   // the flows of each measurement
   double link_sum_tau = 0, backbone_sum_tau = 0;  // what they carried, limited or not
+  // What was measured again because it came out short, and what each
+  // measurement gave ("" where nothing was): tune prints it and keeps it in
+  // the profile's notes.
+  std::string remeasured;
 };
 
 // Powers of two 8 B .. 4 MiB plus 1.5 * 2^j from 1.5 KiB to 3 MiB (so the
@@ -124,17 +129,39 @@ inline constexpr double kBothWaysShortfall = 0.75;
 bool both_ways_short(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node);
 std::string both_ways_warning(double tau_pingpong, double tau_alltoall, int nodes, int ranks_per_node);
 
-// Where both_ways_short holds, tune measures the all-to-all again, up to
-// kBothWaysRetries times, each after kBothWaysPauseSeconds with the link
-// idle, and keeps the faster sweep. Why: on the namespace cluster the slow
-// spell was a state of tune's connection that could last the whole network
-// step and then end, while runs in fresh jobs crossed at the full rate
-// (docs/method.md, "Both directions against one"); a link whose directions
-// really share it gives the same rate every time, and that rate is kept.
-// The pause lets the link's queues drain and TCP restart its window after
-// idle, as between an algorithm's exchanges.
-inline constexpr int kBothWaysRetries = 2;
-inline constexpr double kBothWaysPauseSeconds = 1.0;
+// Where a measurement came out short of what the link gives one way (the
+// all-to-all by both_ways_short, a capacity by capacity_short), tune
+// measures it again, up to kRemeasureRetries times, each after
+// kRemeasurePauseSeconds with the link idle, and keeps the fastest. Why: on
+// the namespace cluster the slow spell was a state of tune's connection
+// that could last the whole network step and then end, while runs in fresh
+// jobs crossed at the full rate (docs/method.md, "Both directions against
+// one"); a link whose directions really share it, or a node link or
+// backbone really narrower than its flows, gives the same rate every time,
+// and that rate is kept. The pause lets the link's queues drain and TCP
+// restart its window after idle, as between an algorithm's exchanges.
+inline constexpr int kRemeasureRetries = 2;
+inline constexpr double kRemeasurePauseSeconds = 1.0;
+
+// A capacity (the node link, the backbone) counts where its flows together
+// carried less than kCapacityShortfall of what they would alone (`alone`:
+// the flows times one flow's rate, or what the links before it allow);
+// 10 % is about what repeated measurements of one flow differ by on the
+// namespace cluster. False where `alone` is unknown (0).
+// Example: 2 flows of 59 MB/s alone carried 60 MB/s -> short (the link's
+// capacity, 60); they carried 112 -> not (unlimited).
+inline constexpr double kCapacityShortfall = 0.9;
+bool capacity_short(double carried, double alone);
+
+// The loop of that rule: while still_short(), up to kRemeasureRetries
+// times, pause() then measure(); returns what each measure() gave, in
+// order (empty where the first measurement was not short). measure() must
+// keep the fastest, so that still_short() asks about the kept value. In
+// tune, pause() is a barrier, kRemeasurePauseSeconds asleep and a barrier,
+// and every rank holds the same rates, so all ranks loop together.
+// Example: 29.8 MB/s short; again 58.1 -> [58.1], no longer short, stop.
+std::vector<double> measure_again_while(const std::function<bool()>& still_short, const std::function<void()>& pause,
+                                        const std::function<double()>& measure);
 
 // The rate tau_alltoall takes from a sweep: its largest block's (doubles
 // per second and rank; 0 for an empty sweep).

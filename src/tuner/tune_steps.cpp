@@ -201,6 +201,7 @@ Timed<NetworkCalibration> calibrate(Session& s) {
     s.say("network: " + net.note);
   }
   if (!net.note.empty()) s.note("network: " + net.note);
+  if (!net.remeasured.empty()) s.say_and_note("network: " + net.remeasured);
   // Into the profile's notes; tune's summary prints it from the profile.
   const std::string both_ways = both_ways_warning(net.tau_pingpong, net.tau_alltoall, net.nodes, net.ranks_per_node);
   if (!both_ways.empty()) s.note("network: " + both_ways);

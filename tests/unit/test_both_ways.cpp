@@ -1,9 +1,12 @@
 // Tests of tune's check of both directions at once against one direction
 // (tuner/network_calibration.hpp, both_ways_warning): which layouts it
 // judges, where it warns, and what the line names; and of the sweep tune
-// keeps when it measures the all-to-all again (faster_alltoall).
+// keeps when it measures the all-to-all again (faster_alltoall); of when a
+// node link or backbone counts as a capacity (capacity_short); and of the
+// loop that measures a short value again (measure_again_while).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -85,6 +88,60 @@ TEST(BothWaysAgain, KeepsTheFasterSweep) {
   // Judged at the largest block: a faster small block does not win.
   const auto small_fast = sweep(80, 29.0);
   EXPECT_EQ(&faster_alltoall(slow, small_fast), &slow);
+}
+
+TEST(Capacity, ShortWhereTheFlowsTogetherCarriedLessThanAlone) {
+  // 2 x 1 at 500 Mbit/s: the backbone's two flows (both directions) alone
+  // would carry 2 x 59 MB/s.
+  EXPECT_FALSE(capacity_short(mb_per_s(112), mb_per_s(118)));  // within 10 %: unlimited
+  EXPECT_TRUE(capacity_short(mb_per_s(60), mb_per_s(118)));    // half: a capacity of 60
+  // The threshold itself is not short.
+  EXPECT_FALSE(capacity_short(mb_per_s(118) * kCapacityShortfall, mb_per_s(118)));
+  EXPECT_TRUE(capacity_short(mb_per_s(118) * kCapacityShortfall * 0.99, mb_per_s(118)));
+  // Nothing to compare with: never a capacity.
+  EXPECT_FALSE(capacity_short(mb_per_s(60), 0));
+}
+
+// The loop over rates a fake link gives one after the other; measure()
+// keeps the fastest, as tune's does.
+struct FakeLink {
+  std::vector<double> rates;  // what each measurement gives, in order
+  double kept;                // the first measurement's
+  int pauses = 0;
+  std::vector<double> again(double short_below) {
+    std::size_t next = 0;
+    return measure_again_while([&] { return kept < short_below; }, [&] { ++pauses; },
+                               [&] {
+                                 const double r = rates.at(next++);
+                                 kept = std::max(kept, r);
+                                 return r;
+                               });
+  }
+};
+
+TEST(MeasureAgain, NotShortMeasuresNothingAgain) {
+  FakeLink link{{}, mb_per_s(58.3)};
+  EXPECT_TRUE(link.again(mb_per_s(44)).empty());
+  EXPECT_EQ(link.pauses, 0);
+}
+
+TEST(MeasureAgain, StopsOnceTheKeptValueIsNoLongerShort) {
+  // The busy-loop tune of docs/results.md: 34.3, then 52.3 after a pause.
+  FakeLink link{{mb_per_s(52.3), mb_per_s(20)}, mb_per_s(34.3)};
+  EXPECT_EQ(link.again(mb_per_s(44)), std::vector<double>{mb_per_s(52.3)});
+  EXPECT_EQ(link.pauses, 1);
+  EXPECT_DOUBLE_EQ(link.kept, mb_per_s(52.3));
+}
+
+TEST(MeasureAgain, AtMostTheRetriesWhereItStaysShort) {
+  // A link whose directions share it: half every time, kept, and the
+  // caller's check still finds it short.
+  FakeLink link{{mb_per_s(29.1), mb_per_s(28.0), mb_per_s(60)}, mb_per_s(29.5)};
+  const std::vector<double> again = link.again(mb_per_s(44));
+  ASSERT_EQ(again.size(), static_cast<std::size_t>(kRemeasureRetries));
+  EXPECT_EQ(again, (std::vector<double>{mb_per_s(29.1), mb_per_s(28.0)}));
+  EXPECT_EQ(link.pauses, kRemeasureRetries);  // a pause before every measurement
+  EXPECT_DOUBLE_EQ(link.kept, mb_per_s(29.5));
 }
 
 }  // namespace
