@@ -208,7 +208,7 @@ void idle_pause(MPI_Comm comm) {
 }
 
 // One entry of NetworkCalibration::remeasured; rates in doubles per second.
-// Example: "the all-to-all ran at 29.8 MB/s per rank, below 0.75 of one
+// Example: "the all-to-all ran at (per rank) 29.8 MB/s, below 0.75 of one
 // direction's 59.2; measured again after 1 s idle: 58.1 MB/s; the fastest
 // kept (58.1 MB/s)".
 std::string remeasured_text(const std::string& what, double first, const std::string& below,
