@@ -6,7 +6,8 @@
 # namespaces, so ranks on different nodes talk TCP over the bridge and ranks
 # on one node share memory, as on a real cluster.
 #
-#   scripts/netns-cluster.sh up N [--ranks-per-node R] [--rate 10gbit] [--burst 256kb] [--dir DIR] [--prefix mmb]
+#   scripts/netns-cluster.sh up N [--ranks-per-node R] [--rate 10gbit] [--burst 256kb] [--shared-link]
+#                               [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh burst SIZE [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh down [--dir DIR] [--prefix mmb]
 #   scripts/netns-cluster.sh status [--prefix mmb]
@@ -22,6 +23,7 @@
 #   nodes         the nodes: address, namespace, host name, cores, cpuset
 #                 cgroup folder ("-": none could be made)
 #   rate          the links' --rate, where they are limited
+#   shared-link   with --shared-link: the one rate all nodes' traffic shares
 # burst sets another --burst on every limited link of a cluster that is up
 # (scripts/bench/netns_burst.sh interleaves sizes so).
 # and prints the launcher line, e.g.
@@ -39,18 +41,29 @@
 # oversubscribed: such times are for correctness and communication-bound
 # cases, and say so.
 #
+# --shared-link (with --rate) makes one link that every node's traffic to
+# the others crosses, both directions through one queue, as on a half-duplex
+# or shared segment: node-to-node traffic is routed through this machine's
+# end of the bridge (a /32 route to each other node via .254) and limited by
+# one tbf there; the nodes' own links are left unlimited. This machine must
+# forward for the while: up sets net.ipv4.ip_forward = 1 and turns ICMP
+# redirects off (a redirect would send the nodes straight to each other
+# again), and down puts both back as they were. One such cluster at a time
+# (the settings are this machine's): the saved values and the prefix are in
+# /run/netns-cluster-shared-link.
+#
 # Needs root, iproute2 (ip netns, veth, bridge), tc with tbf, unshare. Where
 # it cannot run, it says why in one line and exits 2; up undoes what it made
 # if a step fails; down removes everything of the prefix (and kills what
 # still runs in the nodes).
 set -euo pipefail
 
-usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--burst SIZE] [--dir DIR] [--prefix P] | burst SIZE | down | status" >&2; exit 2; }
+usage() { echo "usage: $0 up N [--ranks-per-node R] [--rate RATE] [--burst SIZE] [--shared-link] [--dir DIR] [--prefix P] | burst SIZE | down | status" >&2; exit 2; }
 refuse() { echo "netns-cluster: $*" >&2; exit 2; }
 
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
 nodes=0
-rpn=1 rate="" burst=256kb prefix=mmb dir=""
+rpn=1 rate="" burst=256kb prefix=mmb dir="" shared=0
 if [ "$cmd" = up ]; then nodes=${1:-}; shift || true; fi
 if [ "$cmd" = burst ]; then burst=${1:-}; shift || true; fi
 while [ $# -gt 0 ]; do
@@ -58,6 +71,7 @@ while [ $# -gt 0 ]; do
     --ranks-per-node) rpn=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
     --burst) burst=$2; shift 2 ;;
+    --shared-link) shared=1; shift ;;
     --prefix) prefix=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     *) usage ;;
@@ -71,6 +85,9 @@ sub=$(( $(printf '%s' "$prefix" | cksum | cut -d' ' -f1) % 200 + 20 ))
 [ "$prefix" = mmb ] && sub=77
 net=10.$sub.0
 br=$prefix-br
+# The host's forwarding settings before a --shared-link cluster changed
+# them: "PREFIX IP_FORWARD SEND_REDIRECTS", one line, kept until its down.
+host_saved=/run/netns-cluster-shared-link
 
 down() {
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-n[0-9]*$" || true); do
@@ -81,12 +98,47 @@ down() {
     ip link del "$link" 2>/dev/null || true
   done
   ip link del "$br" 2>/dev/null || true
+  restore_forwarding
   for cg in /sys/fs/cgroup/cpuset/"$prefix"-n* /sys/fs/cgroup/"$prefix"-n*; do
     [ -d "$cg" ] || continue
     for pid in $(cat "$cg/cgroup.procs" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
     for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cg" 2>/dev/null && break; sleep 0.2; done
   done
   rm -rf "$dir"
+}
+
+# Put back the forwarding settings this prefix's --shared-link changed.
+restore_forwarding() {
+  local owner fwd redir
+  [ -f "$host_saved" ] || return 0
+  read -r owner fwd redir <"$host_saved" || return 0
+  [ "$owner" = "$prefix" ] || return 0
+  sysctl -qw net.ipv4.ip_forward="$fwd" net.ipv4.conf.all.send_redirects="$redir" || true
+  rm -f "$host_saved"
+}
+
+# The shared link (--shared-link): every node reaches every other through
+# .254, this machine's end of the bridge, where one tbf limits what leaves
+# toward the nodes. Node 1's packet to node 2 enters this machine from the
+# bridge, is forwarded and leaves through the bridge device again, and so
+# does node 2's answer: both directions wait in that one queue.
+share_link() {
+  local owner fwd redir i j
+  # A cluster whose bridge is gone without its down left the values it
+  # saved: they are still the host's own (up refused a live one earlier).
+  if [ -f "$host_saved" ]; then
+    read -r owner fwd redir <"$host_saved"
+  else
+    fwd=$(sysctl -n net.ipv4.ip_forward) redir=$(sysctl -n net.ipv4.conf.all.send_redirects)
+  fi
+  echo "$prefix $fwd $redir" >"$host_saved"
+  sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.send_redirects=0 "net.ipv4.conf.$br.send_redirects=0"
+  for i in $(seq 1 "$nodes"); do
+    for j in $(seq 1 "$nodes"); do
+      [ "$i" = "$j" ] || ip -n "$prefix-n$i" route add "$net.$j/32" via "$net.254"
+    done
+  done
+  limit_bridge add
 }
 
 # A node's cores as a cpuset cgroup (v1 or v2), so that a process in the node
@@ -133,12 +185,22 @@ limit_link() {  # VERB NS I
   tc qdisc "$1" dev "$prefix-v$3" root tbf rate "$rate" burst "$burst" latency 50ms
 }
 
+limit_bridge() {  # VERB: the shared link's one tbf, on the bridge device
+  ip link set dev "$br" gso_max_size "$(gso_bytes)"
+  tc qdisc "$1" dev "$br" root tbf rate "$rate" burst "$burst" latency 50ms
+}
+
 [[ $burst =~ ^[0-9]+(kb|mb)$ ]] || refuse "--burst '$burst': a tc size such as 64kb or 1mb"
 case $cmd in
   burst)
     [ "$(id -u)" = 0 ] || refuse "needs root (tc)"
     [ -f "$dir/rate" ] || refuse "no $prefix cluster with limited links in $dir (up N --rate RATE first)"
     rate=$(cat "$dir/rate") i=0
+    if [ -f "$dir/shared-link" ]; then
+      limit_bridge change
+      echo "netns-cluster: the shared link at $rate, burst $burst"
+      exit 0
+    fi
     while read -r _ ns _; do i=$((i + 1)); limit_link change "$ns" "$i"; done <"$dir/nodes"
     echo "netns-cluster: $i link(s) at $rate, burst $burst"
     exit 0 ;;
@@ -153,8 +215,17 @@ esac
 [[ $nodes =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 200 ] || refuse "N '$nodes': a node count from 1 to 200"
 [[ $rpn =~ ^[0-9]+$ ]] && [ "$rpn" -ge 1 ] || refuse "--ranks-per-node '$rpn': an integer >= 1"
 [ -z "$rate" ] || [[ $rate =~ ^[0-9]+(\.[0-9]+)?(kbit|mbit|gbit)$ ]] || refuse "--rate '$rate': a tc rate such as 500mbit or 10gbit"
+[ "$shared" = 0 ] || [ -n "$rate" ] || refuse "--shared-link needs --rate (the one rate the nodes' traffic shares)"
+[ "$shared" = 0 ] || [ "$nodes" -ge 2 ] || refuse "--shared-link needs N >= 2 nodes (N '$nodes': no traffic between nodes)"
 [ "$(id -u)" = 0 ] || refuse "needs root (ip netns, veth links, a bridge)"
-for tool in ip tc unshare taskset; do command -v $tool >/dev/null || refuse "no '$tool' (Debian: iproute2, util-linux)"; done
+if [ "$shared" = 1 ] && [ -f "$host_saved" ]; then
+  read -r owner _ <"$host_saved" || owner=""
+  if [ -n "$owner" ] && [ "$owner" != "$prefix" ] && ip link show "$owner-br" >/dev/null 2>&1; then
+    refuse "--shared-link: the $owner cluster shares a link already (one at a time: $0 down --prefix $owner first)"
+  fi
+fi
+tools="ip tc unshare taskset"; [ "$shared" = 0 ] || tools+=" sysctl"
+for tool in $tools; do command -v $tool >/dev/null || refuse "no '$tool' (Debian: iproute2, util-linux)"; done
 probe=$prefix-probe$$
 ip netns add "$probe" 2>/dev/null || refuse "cannot make a network namespace here (ip netns add failed: no CAP_SYS_ADMIN?)"
 ip netns del "$probe"
@@ -170,6 +241,7 @@ ip link set "$br" up
 : >"$dir/hostfile"
 : >"$dir/nodes"
 [ -z "$rate" ] || echo "$rate" >"$dir/rate"
+[ "$shared" = 0 ] || echo "$rate" >"$dir/shared-link"
 cpus=$(nproc)
 per=$(( cpus / nodes )); [ "$per" -ge 1 ] || per=1
 for i in $(seq 1 "$nodes"); do
@@ -182,10 +254,11 @@ for i in $(seq 1 "$nodes"); do
   ip -n "$ns" addr add "$net.$i/24" dev eth0
   ip -n "$ns" link set eth0 up
   ip -n "$ns" link set lo up
-  [ -z "$rate" ] || limit_link add "$ns" "$i"
+  [ -z "$rate" ] || [ "$shared" = 1 ] || limit_link add "$ns" "$i"
   echo "$net.$i slots=$rpn" >>"$dir/hostfile"
   echo "$net.$i $ns $prefix-node$i $cores $(node_cpuset "$ns" "$cores")" >>"$dir/nodes"
 done
+[ "$shared" = 0 ] || share_link
 trap - ERR
 
 # The rsh agent: Open MPI calls it as ssh would be called, `agent HOST
@@ -234,6 +307,8 @@ mapfile -t args <"$dir/mpirun.args"
 exec "\${MPIRUN:-mpirun}" "\${args[@]}" "\${x[@]}" "\$@"
 EOF
 chmod +x "$dir/mpirun"
-echo "netns-cluster: $nodes node(s) of $rpn rank(s) on $net.0/24${rate:+, each link $rate (burst $burst)}, $per core(s) a node; $dir"
+links=${rate:+, each link $rate (burst $burst)}
+[ "$shared" = 0 ] || links=", one link of $rate (burst $burst) shared by all traffic between nodes, both ways (this machine forwards until down)"
+echo "netns-cluster: $nodes node(s) of $rpn rank(s) on $net.0/24$links, $per core(s) a node; $dir"
 echo "  mpirun \$(cat $dir/mpirun.args) -n $((nodes * rpn)) PROGRAM ..."
 echo "  (or: $dir/mpirun -n $((nodes * rpn)) PROGRAM ...)"

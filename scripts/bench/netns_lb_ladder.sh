@@ -8,7 +8,11 @@
 # scripts/bench/lb_ladder_summary.py: per n the tuned lb's time over the
 # best lb's. Needs root.
 #   NODES=2 RATE=1gbit TUNE_N=2048 NS="1024 2048 4096" LBS=32,64,128,256,512 ROUNDS=5 \
-#   OUT=results/netns-lb-ladder-... scripts/bench/netns_lb_ladder.sh
+#   [BURST=256kb] [PROFILE=p.json] OUT=results/netns-lb-ladder-... scripts/bench/netns_lb_ladder.sh
+# BURST: the limited links' tbf bucket (scripts/netns-cluster.sh --burst;
+# 16kb is the NIC-like link). PROFILE: a profile tuned before on the same
+# kind of cluster, copied to OUT and used instead of tuning again (a second
+# look at the lb one validation run chose).
 # Writes OUT/profile.json, OUT/tune.txt, OUT/lb-ladder.csv (+ sidecar) and
 # OUT/lb-ladder-summary.md.
 source "$(dirname "$0")/common.sh"
@@ -18,6 +22,11 @@ TUNE_N=${TUNE_N:-2048}
 NS=${NS:-1024 2048 4096}
 LBS=${LBS:-32,64,128,256,512}
 ROUNDS=${ROUNDS:-5}
+BURST=${BURST:-256kb}
+PROFILE=${PROFILE:-}
+# An OPENBLAS_CORETYPE of the environment reaches every rank (the nodes'
+# daemons start through the rsh agent and see only what -x passes).
+pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
 TUNE_ARGS=${TUNE_ARGS:---no-blas-probe --no-packed-tune --no-local --no-kernel-model}
 OUT=${OUT:-results/netns-lb-ladder-$host-$stamp}
 [ "$(id -u)" = 0 ] || { echo "netns_lb_ladder.sh: needs root (network namespaces)" >&2; exit 2; }
@@ -25,18 +34,23 @@ mkdir -p "$OUT"
 cluster=scripts/netns-cluster.sh
 prefix=mml
 trap '$cluster down --prefix $prefix >/dev/null 2>&1' EXIT
-rate_arg=(); [ "$RATE" = unlimited ] || rate_arg=(--rate "$RATE")
+rate_arg=(); [ "$RATE" = unlimited ] || rate_arg=(--rate "$RATE" --burst "$BURST")
 $cluster down --prefix $prefix >/dev/null 2>&1 || true
 $cluster up "$NODES" --ranks-per-node 1 --prefix $prefix "${rate_arg[@]}"
 args=$(cat /tmp/$prefix-cluster/mpirun.args)
-echo "== ${NODES} x 1, $RATE: tune --n $TUNE_N"
-# shellcheck disable=SC2086
-mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/profile.json" \
-  --csv "$OUT/dgemm-profile.csv" >"$OUT/tune.txt" 2>&1 || { cat "$OUT/tune.txt"; exit 1; }
-grep -E "written|lb per size|lb = " "$OUT/tune.txt"
+if [ -n "$PROFILE" ]; then
+  echo "== ${NODES} x 1, $RATE: the profile $PROFILE (not tuned again)"
+  [ "$(realpath "$PROFILE")" = "$(realpath -m "$OUT/profile.json")" ] || cp "$PROFILE" "$OUT/profile.json"
+else
+  echo "== ${NODES} x 1, $RATE: tune --n $TUNE_N"
+  # shellcheck disable=SC2086
+  mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/profile.json" \
+    --csv "$OUT/dgemm-profile.csv" >"$OUT/tune.txt" 2>&1 || { cat "$OUT/tune.txt"; exit 1; }
+  grep -E "written|lb per size|lb = " "$OUT/tune.txt"
+fi
 echo "== ladder: n = $NS, lb $LBS and auto, $ROUNDS rounds"
 # shellcheck disable=SC2086
-mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "$MM" run --algo pdgemm --n "$(echo $NS | tr ' ' ,)" \
+mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo pdgemm --n "$(echo $NS | tr ' ' ,)" \
   --lb "$LBS,auto" --profile "$OUT/profile.json" --reps "$ROUNDS" --csv "$OUT/lb-ladder.csv" --quiet \
   >"$OUT/run.txt" 2>&1 || { cat "$OUT/run.txt"; exit 1; }
 $cluster down --prefix $prefix >/dev/null

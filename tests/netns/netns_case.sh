@@ -26,16 +26,9 @@ out=$work/netns
 if [ "$(id -u)" != 0 ]; then echo "SKIP: not root (network namespaces need it)"; exit 77; fi
 "$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1
 trap '"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1' EXIT
-up() {
-  local msg
-  msg=$("$cluster" up 2 --ranks-per-node "$1" --prefix $prefix --dir "$dir" 2>&1)
-  local rc=$?
-  echo "$msg"
-  if [ $rc = 2 ] && grep -q "cannot make a network namespace\|needs root\|no '" <<<"$msg"; then
-    echo "SKIP: $msg"; exit 77
-  fi
-  [ $rc = 0 ] || { echo "FAIL: cluster up"; exit 1; }
-}
+# shellcheck source=cluster_up.sh
+source "$(dirname "$0")/cluster_up.sh"
+up() { cluster_up 2 --ranks-per-node "$1" --prefix $prefix --dir "$dir"; }
 fast=(--n 256 --kmin 8 --kmax 64 --reps 1 --passes 1 --warmup 0 --no-lb-check --no-blas-probe --no-kernel-model
       --no-packed-tune --no-local --quiet)
 check_profile() {  # PROFILE WANT_INTRA

@@ -31,14 +31,13 @@ cleanup
 # started); checked after down below.
 munge_before=$(pgrep -x munged >/dev/null && echo running || echo stopped)
 trap cleanup EXIT
-msg=$("$cluster" up 2 --ranks-per-node 1 --prefix $prefix --dir "$dir" 2>&1); rc=$?
-echo "$msg"
-if [ $rc = 2 ] && grep -q "cannot make a network namespace\|needs root\|no '" <<<"$msg"; then echo "SKIP: $msg"; exit 77; fi
-[ $rc = 0 ] || { echo "FAIL: cluster up"; exit 1; }
+# shellcheck source=cluster_up.sh
+source "$(dirname "$0")/cluster_up.sh"
+cluster_up 2 --ranks-per-node 1 --prefix $prefix --dir "$dir"
 timeout 120 "$slurm" up --prefix $prefix --dir "$dir" || { echo "FAIL: Slurm up on the namespace nodes"; exit 1; }
 # shellcheck disable=SC1091
 source "$dir/slurm/env"
-cd "$out"
+cd "$out" || exit 1
 PROFILE=$out/profile.json OUT=$out/run.csv NS=256 MMBENCH=$mm TUNE_N=256 \
   TUNE_ARGS="--kmin 8 --kmax 64 --reps 1 --passes 1 --warmup 0 --no-lb-check --no-blas-probe --no-kernel-model --no-packed-tune --no-local --quiet" \
   timeout 400 sbatch -N 2 --ntasks-per-node 1 --wait -o "$out/job.out" "$src/examples/slurm/mmbench-job.sh"
