@@ -23,7 +23,7 @@
 #   nodes         the nodes: address, namespace, host name, cores, cpuset
 #                 cgroup folder ("-": none could be made)
 #   rate          the links' --rate, where they are limited
-#   shared-link   with --shared-link: the one rate all nodes' traffic shares
+#   shared-link   with --shared-link: an empty marker (the rate is in rate)
 # burst sets another --burst on every limited link of a cluster that is up
 # (scripts/bench/netns_burst.sh interleaves sizes so).
 # and prints the launcher line, e.g.
@@ -89,6 +89,13 @@ br=$prefix-br
 # them: "PREFIX IP_FORWARD SEND_REDIRECTS", one line, kept until its down.
 host_saved=/run/netns-cluster-shared-link
 
+# Sets owner, fwd and redir from $host_saved; all empty where it is absent.
+saved_forwarding() {
+  owner="" fwd="" redir=""
+  [ -f "$host_saved" ] || return 0
+  read -r owner fwd redir <"$host_saved" || true
+}
+
 down() {
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-n[0-9]*$" || true); do
     for pid in $(ip netns pids "$ns" 2>/dev/null || true); do kill -9 "$pid" 2>/dev/null || true; done
@@ -110,9 +117,8 @@ down() {
 # Put back the forwarding settings this prefix's --shared-link changed.
 restore_forwarding() {
   local owner fwd redir
-  [ -f "$host_saved" ] || return 0
-  read -r owner fwd redir <"$host_saved" || return 0
-  [ "$owner" = "$prefix" ] || return 0
+  saved_forwarding
+  [ -n "$owner" ] && [ "$owner" = "$prefix" ] || return 0
   sysctl -qw net.ipv4.ip_forward="$fwd" net.ipv4.conf.all.send_redirects="$redir" || true
   rm -f "$host_saved"
 }
@@ -126,9 +132,8 @@ share_link() {
   local owner fwd redir i j
   # A cluster whose bridge is gone without its down left the values it
   # saved: they are still the host's own (up refused a live one earlier).
-  if [ -f "$host_saved" ]; then
-    read -r owner fwd redir <"$host_saved"
-  else
+  saved_forwarding
+  if [ -z "$fwd" ] || [ -z "$redir" ]; then
     fwd=$(sysctl -n net.ipv4.ip_forward) redir=$(sysctl -n net.ipv4.conf.all.send_redirects)
   fi
   echo "$prefix $fwd $redir" >"$host_saved"
@@ -218,8 +223,8 @@ esac
 [ "$shared" = 0 ] || [ -n "$rate" ] || refuse "--shared-link needs --rate (the one rate the nodes' traffic shares)"
 [ "$shared" = 0 ] || [ "$nodes" -ge 2 ] || refuse "--shared-link needs N >= 2 nodes (N '$nodes': no traffic between nodes)"
 [ "$(id -u)" = 0 ] || refuse "needs root (ip netns, veth links, a bridge)"
-if [ "$shared" = 1 ] && [ -f "$host_saved" ]; then
-  read -r owner _ <"$host_saved" || owner=""
+if [ "$shared" = 1 ]; then
+  saved_forwarding
   if [ -n "$owner" ] && [ "$owner" != "$prefix" ] && ip link show "$owner-br" >/dev/null 2>&1; then
     refuse "--shared-link: the $owner cluster shares a link already (one at a time: $0 down --prefix $owner first)"
   fi
@@ -241,7 +246,7 @@ ip link set "$br" up
 : >"$dir/hostfile"
 : >"$dir/nodes"
 [ -z "$rate" ] || echo "$rate" >"$dir/rate"
-[ "$shared" = 0 ] || echo "$rate" >"$dir/shared-link"
+[ "$shared" = 0 ] || : >"$dir/shared-link"
 cpus=$(nproc)
 per=$(( cpus / nodes )); [ "$per" -ge 1 ] || per=1
 for i in $(seq 1 "$nodes"); do

@@ -23,11 +23,11 @@ prefix=mmt  # a subnet of its own: never meets a cluster someone left up
 dir=$work/netns-cluster
 rm -rf "$work/netns"; mkdir -p "$work/netns"
 out=$work/netns
-if [ "$(id -u)" != 0 ]; then echo "SKIP: not root (network namespaces need it)"; exit 77; fi
-"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1
-trap '"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1' EXIT
 # shellcheck source=cluster_up.sh
 source "$(dirname "$0")/cluster_up.sh"
+require_root_or_skip
+"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1
+trap '"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1' EXIT
 up() { cluster_up 2 --ranks-per-node "$1" --prefix $prefix --dir "$dir"; }
 fast=(--n 256 --kmin 8 --kmax 64 --reps 1 --passes 1 --warmup 0 --no-lb-check --no-blas-probe --no-kernel-model
       --no-packed-tune --no-local --quiet)

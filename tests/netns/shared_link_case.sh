@@ -20,13 +20,13 @@ cluster=$src/scripts/netns-cluster.sh
 prefix=mmh  # a subnet of its own
 dir=$work/netns-shared-cluster out=$work/netns-shared
 rm -rf "$out"; mkdir -p "$out"
-if [ "$(id -u)" != 0 ]; then echo "SKIP: not root (network namespaces need it)"; exit 77; fi
+# shellcheck source=cluster_up.sh
+source "$(dirname "$0")/cluster_up.sh"
+require_root_or_skip
 host() { echo "ip_forward $(sysctl -n net.ipv4.ip_forward), send_redirects $(sysctl -n net.ipv4.conf.all.send_redirects)"; }
 before=$(host)
 "$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1
 trap '"$cluster" down --prefix $prefix --dir "$dir" >/dev/null 2>&1' EXIT
-# shellcheck source=cluster_up.sh
-source "$(dirname "$0")/cluster_up.sh"
 link=(--shared-link); [ "${SHARED:-1}" != 0 ] || link=()
 cluster_up 2 --ranks-per-node 1 --prefix $prefix --dir "$dir" --rate 2gbit --burst 64kb "${link[@]}"
 "$dir/mpirun" -n 2 "$mm" tune --n 256 --kmin 8 --kmax 64 --reps 1 --passes 1 --warmup 0 --no-lb-check \

@@ -17,7 +17,9 @@ prefix=mmj  # a subnet of its own
 dir=$work/slurm-cluster
 out=$work/slurm
 rm -rf "$out"; mkdir -p "$out"
-if [ "$(id -u)" != 0 ]; then echo "SKIP: not root (network namespaces need it)"; exit 77; fi
+# shellcheck source=cluster_up.sh
+source "$(dirname "$0")/cluster_up.sh"
+require_root_or_skip
 for tool in slurmctld slurmd sbatch munge; do
   command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] ||
     { echo "SKIP: no $tool (Debian: slurmctld slurmd slurm-client munge; scripts/install-deps.sh installs them)"; exit 77; }
@@ -31,8 +33,6 @@ cleanup
 # started); checked after down below.
 munge_before=$(pgrep -x munged >/dev/null && echo running || echo stopped)
 trap cleanup EXIT
-# shellcheck source=cluster_up.sh
-source "$(dirname "$0")/cluster_up.sh"
 cluster_up 2 --ranks-per-node 1 --prefix $prefix --dir "$dir"
 timeout 120 "$slurm" up --prefix $prefix --dir "$dir" || { echo "FAIL: Slurm up on the namespace nodes"; exit 1; }
 # shellcheck disable=SC1091
