@@ -137,15 +137,17 @@ def main():
         if sim_counted is not None:
             line += f"; the simulation within 10 % at {sim_within} of {sim_counted}"
         print(line)
-    print("\n| cluster | n | auto's pick | best | regret [interval] |")
-    print("|---|---|---|---|---|")
+    # The runner-up's price over the pick's (files from before it: "–").
+    print("\n| cluster | n | auto's pick | best | regret [interval] | runner-up's price / pick's |")
+    print("|---|---|---|---|---|---|")
     for tag in tags:
         path = os.path.join(a.dir, tag + "-validate.csv")
         if not os.path.exists(path):
             continue
         for r in read_validate(path).text_rows:
+            gap = f"{float(r['runner_up_ratio']):.3f}" if r.get("runner_up_ratio") else "–"
             print(f"| {tag} | {r['n']} | {r['pick']} | {r['best']} | {float(r['regret']):.3f} "
-                  f"[{float(r['regret_ci_lo']):.3f}, {float(r['regret_ci_hi']):.3f}] |")
+                  f"[{float(r['regret_ci_lo']):.3f}, {float(r['regret_ci_hi']):.3f}] | {gap} |")
     print("\n| cluster | n | tuned lb | its time / the best lb's | best lb |")
     print("|---|---|---|---|---|")
     for tag in tags:

@@ -22,7 +22,7 @@ RESULTS_COLUMNS = (
     "runner_up", "residual", "residual_limit", "verified", "peak_mem_mb", "exchanges_total",
     "exchanges_node_local", "status", "reason", "t_rounds", "peak_fraction", "local_gemm", "packed_isa",
     "packed_blocking", "local_fusion", "lb_asked", "mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
-    "mem_rss_mb", "local_stores")
+    "mem_rss_mb", "local_stores", "hybrid", "ring_chunks", "runner_up_ratio")
 
 # Columns that hold words or lists, not one number (local_levels may be
 # `auto`, reps_asked `auto`, t_rounds and the *_by_level columns are

@@ -6,7 +6,8 @@ from .table import Kind, read_table
 VALIDATE_COLUMNS = (
     "p", "cores", "m", "n", "k", "candidates", "measured", "rounds", "best", "t_best", "pick", "t_pick",
     "regret", "regret_ci_lo", "regret_ci_hi", "model", "median_abs_err_paper", "p90_abs_err_paper",
-    "median_abs_err_refined", "p90_abs_err_refined", "mem_pred_pick_mb", "mem_hwm_pick_mb", "max_abs_mem_err")
+    "median_abs_err_refined", "p90_abs_err_refined", "mem_pred_pick_mb", "mem_hwm_pick_mb", "max_abs_mem_err",
+    "runner_up_ratio")
 
 VALIDATE = Kind("validate", "a validation CSV (run --validate)", "docs/csv-columns.md",
                 key=("p", "m", "n", "k", "pick", "best", "regret"),

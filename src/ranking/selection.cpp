@@ -43,6 +43,21 @@ bool differs_from_paper(const algos::Q7SplitTable& t) {
 
 }  // namespace
 
+const Candidate* runner_up(const Ranking& rk) {
+  if (rk.ranked.empty()) return nullptr;
+  // The label names every option a candidate's algorithm reads; with the
+  // tuned lb's mark dropped, equal labels run the same.
+  const auto as_run = [](const Candidate& c) {
+    Candidate plain = c;
+    plain.opt.lb_tuned = false;
+    return plain.label();
+  };
+  const std::string pick = as_run(rk.ranked.front());
+  for (std::size_t i = 1; i < rk.ranked.size(); ++i)
+    if (as_run(rk.ranked[i]) != pick) return &rk.ranked[i];
+  return nullptr;
+}
+
 bool fits_memory(const algos::MemoryEstimate& need, double limit_bytes, int ranks) {
   return need.bytes() <= (need.holders == 1 ? limit_bytes * ranks : limit_bytes);
 }

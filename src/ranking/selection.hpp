@@ -94,6 +94,12 @@ struct Ranking {
   std::vector<Excluded> excluded;
 };
 
+// The candidate ranked after the first that runs something else, or nullptr
+// where there is none: a tuned lb that comes out at a ladder's lb runs the
+// same PDGEMM (pdgemm lb=512(auto) beside lb=512), so it is no runner-up.
+// Candidates priced equal that run differently (ring and tpmm at p = 2) are.
+const Candidate* runner_up(const Ranking& rk);
+
 // base supplies threads, nb and the local kernel; grid, lb, recursions, L
 // and the Q7 split are enumerated: every grid pr x pc = p with pr <= pc,
 // every lb and L of the space, r = 1 .. floor(log4 p) + 1 for Strassen

@@ -56,6 +56,7 @@ ResultRow identity_row(const Config& c, int warmup, const std::string& reps_aske
   if (c.algo->uses().local_levels) row.local_gemm = std::string(local::to_string(c.opt.local.gemm));
   row.selected_by = c.selected_by;
   row.runner_up = c.runner_up;
+  row.runner_up_ratio = c.runner_up_ratio;
   if (c.algo->check(c.pb, c.opt, p).ok()) row.memory = c.algo->memory(c.pb, c.opt, p);
   return row;
 }
@@ -138,6 +139,7 @@ std::map<std::string, std::string> ResultRow::cells() const {
   if (!local_gemm.empty()) c["local_gemm"] = local_gemm;
   c["selected_by"] = selected_by;
   c["runner_up"] = runner_up;
+  if (!runner_up.empty() && runner_up_ratio > 0) c["runner_up_ratio"] = fixed(runner_up_ratio, 4);
   c["status"] = status_name(status);
   c["reason"] = reason;
   if (reps) c["reps"] = std::to_string(*reps);

@@ -49,6 +49,7 @@ struct ResultRow {
   std::string local_levels;  // as asked (a number, or the expansion's label)
   std::string local_gemm;    // as asked; empty for an algorithm without local levels
   std::string selected_by, runner_up;
+  double runner_up_ratio = 0;  // Config::runner_up_ratio; 0: none (column left empty)
   // The plan's own columns (Plan::describe(): grid, nb, lb, schema, ...).
   std::map<std::string, std::string> described;
 

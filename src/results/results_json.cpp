@@ -58,6 +58,7 @@ ColumnKind column_kind(const std::string& column) {
       {"local_passes_by_level", ColumnKind::number_list},
       {"t_rounds", ColumnKind::number_list},
       {"peak_fraction", ColumnKind::number},
+      {"runner_up_ratio", ColumnKind::number},
       {"mem_pred_mb", ColumnKind::number},
       {"mem_hwm_mb", ColumnKind::number},
       {"mem_err", ColumnKind::number},

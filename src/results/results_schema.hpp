@@ -82,11 +82,13 @@ inline const std::vector<std::string>& base_results_columns() {
 // the very end, so that every earlier column keeps its place: the memory
 // per rank, predicted beside measured (docs/method.md §7.7); how the local
 // levels' passes store (--local-stores); the ranks x threads hybrid
-// (--hybrid); ring's chunks a step (--ring-chunks). An algorithm or an
-// option may declare one of these; it stays here, at the end.
+// (--hybrid); ring's chunks a step (--ring-chunks); how close auto's pick
+// was (runner_up_ratio). An algorithm or an option may declare one of
+// these; it stays here, at the end.
 inline const std::vector<std::string>& appended_results_columns() {
-  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err",
-                                                "mem_rss_mb",  "local_stores",   "hybrid",     "ring_chunks"};
+  static const std::vector<std::string> cols = {"mem_pred_mb", "mem_pred_parts", "mem_hwm_mb",
+                                                "mem_err",     "mem_rss_mb",     "local_stores",
+                                                "hybrid",      "ring_chunks",    "runner_up_ratio"};
   return cols;
 }
 
@@ -136,7 +138,8 @@ inline const std::vector<std::string>& validation_columns() {
                                                 "p90_abs_err_refined",
                                                 "mem_pred_pick_mb",
                                                 "mem_hwm_pick_mb",
-                                                "max_abs_mem_err"};
+                                                "max_abs_mem_err",
+                                                "runner_up_ratio"};
   return cols;
 }
 

@@ -122,6 +122,7 @@ void write_validation(CsvFile& out, const std::string& stem, const std::vector<C
     std::string memory = "-";
     if (pick >= 0) {
       const Config& c = configs[static_cast<std::size_t>(pick)];
+      if (c.runner_up_ratio > 0) r["runner_up_ratio"] = fmt::format("{:.4f}", c.runner_up_ratio);
       const double pred = c.algo->memory(c.pb, c.opt, ranks).bytes();
       r["mem_pred_pick_mb"] = fmt::format("{:.4g}", pred / (1 << 20));
       memory = "predicted " + format_bytes(pred);

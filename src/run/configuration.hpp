@@ -18,6 +18,12 @@ struct Config {
   algos::Options opt;
   std::string selected_by = "user";
   std::string runner_up;
+  // The runner-up's predicted time over the pick's, by the model that ranked
+  // them (>= 1; 0 = no runner-up): on auto's row, and on the model's pick of
+  // a --validate sweep (its -validate.csv). Near 1 the pick is a close call:
+  // within the model's error either may run faster. Example: pick priced
+  // 0.0325 s, runner-up 0.0333 s -> 1.025.
+  double runner_up_ratio = 0;
   // Each swept option's value as asked, by CSV column ("local_levels" ->
   // "auto"); absent where the algorithm does not read the option.
   std::map<std::string, std::string> asked;

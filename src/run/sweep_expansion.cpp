@@ -75,6 +75,8 @@ std::vector<Config> validation_candidates(const RunSpec& spec, int ranks, const 
       Config c{rk.ranked[i].algo, spec.problems[g], rk.ranked[i].opt};
       c.group = static_cast<int>(g);
       c.model_pick = i == 0;
+      if (const ranking::Candidate* second = i == 0 ? ranking::runner_up(rk) : nullptr)
+        c.runner_up_ratio = second->time(rk.model) / rk.ranked[0].time(rk.model);
       out.push_back(c);
     }
   }
@@ -89,7 +91,10 @@ void add_auto_picks(const RunSpec& spec, int ranks, const Selection& sel, std::v
     if (rk.ranked.empty()) throw UsageError("--algo auto: no applicable candidate for n = " + std::to_string(pb.n));
     Config c{rk.ranked[0].algo, pb, rk.ranked[0].opt};
     c.selected_by = "auto-" + model::to_string(sel.kind);
-    if (rk.ranked.size() > 1) c.runner_up = rk.ranked[1].label();
+    if (const ranking::Candidate* second = ranking::runner_up(rk)) {
+      c.runner_up = second->label();
+      c.runner_up_ratio = second->time(rk.model) / rk.ranked[0].time(rk.model);
+    }
     c.group = static_cast<int>(g);
     c.model_pick = true;
     out.push_back(c);

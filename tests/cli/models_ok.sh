@@ -4,10 +4,11 @@
 # - predict with the thesis' Opteron profile reads it (lb 668 is a candidate);
 # - the Opteron profile reproduces the shape of Abb. 2.14;
 # - explain lists excluded candidates with a reason;
-# - run --algo auto runs predict's first candidate and records selected_by, runner_up and both predictions with
+# - run --algo auto runs predict's first candidate and records selected_by, runner_up, runner_up_ratio (the
+#   runner-up's price over the pick's, as predict prices them) and both predictions with
 #   their errors; --model paper records auto-paper;
 # - a Strassen row is priced at the r its plan used;
-# - run --validate writes <stem>-validate.csv and .txt with a regret.
+# - run --validate writes <stem>-validate.csv and .txt with a regret and the pick's runner_up_ratio.
 set -eu
 mpirun=$1; mm=$2; dir=$3; opteron=$4
 net="--lambda 4e-6 --tau 5000 --flops 40000"
@@ -62,6 +63,7 @@ assert [r["selected_by"] for r in rows] == ["auto-refined", "auto-refined", "aut
 for r in rows:
     assert r["status"] == "ok", r
     assert r["runner_up"], "no runner-up"
+    assert float(r["runner_up_ratio"]) >= 1, ("runner_up_ratio below 1", r["runner_up_ratio"])
     for c in ("pred_paper", "pred_refined", "err_paper", "err_refined"):
         assert r[c], c + " empty"
     t, pr = float(r["t_median"]), float(r["pred_refined"])
@@ -78,6 +80,8 @@ for r in runs:
     ranked = [q for q in pred if q["n"] == r["n"]]
     assert ranked[0]["algo"] == r["algo"], (ranked[0]["label"], r["algo"])
     assert ranked[1]["label"] == r["runner_up"], (ranked[1]["label"], r["runner_up"])
+    gap = float(ranked[1]["pred_refined"]) / float(ranked[0]["pred_refined"])
+    assert abs(float(r["runner_up_ratio"]) - gap) < 1e-3 * gap, ("runner_up_ratio", r["runner_up_ratio"], gap)
 PY
 
 # A user-chosen run with a machine also gets the predictions.
@@ -98,7 +102,7 @@ for c in ("pred_paper", "pred_refined"):
 PY
 
 "$mpirun" -n 2 "$mm" run --algo all --validate --n 64 --reps 1 $net --csv "$dir/models-val.csv" --quiet >/dev/null
-python3 - "$dir/models-val.csv" "$dir/models-val-validate.csv" <<'PY' || fail "validation"
+python3 - "$dir/models-val.csv" "$dir/models-val-validate.csv" "$dir/models-auto-pred.csv" <<'PY' || fail "validation"
 import csv, sys
 runs = list(csv.DictReader(open(sys.argv[1])))
 val = list(csv.DictReader(open(sys.argv[2])))
@@ -109,6 +113,10 @@ assert float(v["regret"]) >= 1.0
 assert v["median_abs_err_refined"] and v["p90_abs_err_paper"]
 best = min(float(r["t_median"]) for r in runs)
 assert abs(float(v["t_best"]) - best) <= 1e-6 * best + 1e-12, (v["t_best"], best)
+# How close a call the pick was: predict's second price over its first.
+ranked = [q for q in csv.DictReader(open(sys.argv[3])) if q["n"] == "64"]
+gap = float(ranked[1]["pred_refined"]) / float(ranked[0]["pred_refined"])
+assert abs(float(v["runner_up_ratio"]) - gap) < 1e-3 * gap, ("runner_up_ratio", v["runner_up_ratio"], gap)
 PY
 grep -q 'regret' "$dir/models-val-validate.txt" || fail "no text summary"
 echo "models_ok passed"

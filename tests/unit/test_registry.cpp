@@ -105,7 +105,8 @@ TEST(Registry, NamesInListOrder) {
 // Appended so far: LocalMultiply's local_gemm (--local-gemm), packed_isa and
 // packed_blocking (the packed GEMM's kernel and block sizes that ran), and at
 // the very end the memory per rank, predicted and measured, local_stores and
-// hybrid (--hybrid), ring_chunks (--ring-chunks); another new
+// hybrid (--hybrid), ring_chunks (--ring-chunks), runner_up_ratio (how
+// close auto's pick was); another new
 // column must be deliberate: it changes the header again.
 TEST(Registry, DeclaredColumnsAreResultsColumns) {
   const auto& base = results::base_results_columns();
@@ -115,7 +116,7 @@ TEST(Registry, DeclaredColumnsAreResultsColumns) {
   EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(base.size()), all.end()),
             (std::vector<std::string>{"local_gemm", "packed_isa", "packed_blocking", "local_fusion", "lb_asked",
                                       "mem_pred_mb", "mem_pred_parts", "mem_hwm_mb", "mem_err", "mem_rss_mb",
-                                      "local_stores", "hybrid", "ring_chunks"}))
+                                      "local_stores", "hybrid", "ring_chunks", "runner_up_ratio"}))
       << "the columns appended after the base ones";
   for (const Algorithm* a : all_algorithms()) {
     const std::vector<std::string> cols = a->columns();

@@ -401,3 +401,27 @@ TEST(Selection, DistributedEstimatesCountTheLocalWorkspace) {
   ASSERT_NE(q7pd, nullptr);
   EXPECT_DOUBLE_EQ(q7pd->estimate_doubles_per_rank(pb, fast, 7), q7pd->estimate_doubles_per_rank(pb, plain, 7));
 }
+
+TEST(Selection, RunnerUpRunsSomethingElse) {
+  const algos::Algorithm* pdgemm = algos::find_algorithm("pdgemm");
+  const algos::Algorithm* ring = algos::find_algorithm("ring");
+  ASSERT_TRUE(pdgemm && ring);
+  algos::Options o;
+  o.pr = 1, o.pc = 2, o.lb = 512;
+  algos::Options tuned = o;
+  tuned.lb_tuned = true;  // the profile's lb, capped here at the ladder's 512
+  Ranking rk;
+  EXPECT_EQ(runner_up(rk), nullptr);
+  rk.ranked.push_back(Candidate{pdgemm, o, {}, {0.0, 1.0}, {}});
+  EXPECT_EQ(runner_up(rk), nullptr) << "one candidate has no runner-up";
+  rk.ranked.push_back(Candidate{pdgemm, tuned, {}, {0.0, 1.0}, {}});
+  EXPECT_EQ(runner_up(rk), nullptr) << rk.ranked[1].label() << " runs the same as " << rk.ranked[0].label();
+  rk.ranked.push_back(Candidate{ring, {}, {}, {0.0, 1.025}, {}});
+  ASSERT_NE(runner_up(rk), nullptr);
+  EXPECT_EQ(runner_up(rk)->label(), "ring");
+  // Priced equal but another run: a runner-up all the same.
+  algos::Options other = o;
+  other.lb = 256;
+  rk.ranked.insert(rk.ranked.begin() + 1, Candidate{pdgemm, other, {}, {0.0, 1.0}, {}});
+  EXPECT_EQ(runner_up(rk)->label(), "pdgemm grid=1x2 nb=64 lb=256");
+}
