@@ -28,15 +28,16 @@ trap '$cluster down --prefix $prefix >/dev/null 2>&1' EXIT
 $cluster down --prefix $prefix >/dev/null 2>&1
 first=${BURSTS%% *}
 $cluster up "$NODES" --prefix $prefix --rate "$RATE" --burst "$first"
-args=$(cat /tmp/$prefix-cluster/mpirun.args)
-# The core OpenBLAS runs, where the environment pins one, on every rank.
-pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
+# The fixture's launcher passes OPENBLAS_NUM_THREADS and a pinned
+# OPENBLAS_CORETYPE on to every rank.
+launch=/tmp/$prefix-cluster/mpirun
+export OPENBLAS_NUM_THREADS=1
 for round in $(seq 1 "$ROUNDS"); do
   for b in $BURSTS; do
     $cluster burst "$b" --prefix $prefix >/dev/null
     echo "== round $round, burst $b"
     # shellcheck disable=SC2086
-    mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo "$ALGOS" --grid "1x$NODES" \
+    "$launch" -n "$NODES" "$MM" run --algo "$ALGOS" --grid "1x$NODES" \
       --lb "$LBS" --n "$(echo $NS | tr ' ' ,)" --reps "$REPS" --csv "$OUT/burst-$b.csv" --quiet \
       >"$OUT/run-$b-$round.txt" 2>&1 || { cat "$OUT/run-$b-$round.txt"; exit 1; }
   done

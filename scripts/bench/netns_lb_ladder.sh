@@ -24,9 +24,10 @@ LBS=${LBS:-32,64,128,256,512}
 ROUNDS=${ROUNDS:-5}
 BURST=${BURST:-256kb}
 PROFILE=${PROFILE:-}
-# An OPENBLAS_CORETYPE of the environment reaches every rank (the nodes'
-# daemons start through the rsh agent and see only what -x passes).
-pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
+# The fixture's launcher (DIR/mpirun) passes OPENBLAS_NUM_THREADS and a
+# pinned OPENBLAS_CORETYPE on to every rank (the nodes' daemons start
+# through the rsh agent and see only what -x passes).
+export OPENBLAS_NUM_THREADS=1
 TUNE_ARGS=${TUNE_ARGS:---no-blas-probe --no-packed-tune --no-local --no-kernel-model}
 OUT=${OUT:-results/netns-lb-ladder-$host-$stamp}
 [ "$(id -u)" = 0 ] || { echo "netns_lb_ladder.sh: needs root (network namespaces)" >&2; exit 2; }
@@ -37,20 +38,20 @@ trap '$cluster down --prefix $prefix >/dev/null 2>&1' EXIT
 rate_arg=(); [ "$RATE" = unlimited ] || rate_arg=(--rate "$RATE" --burst "$BURST")
 $cluster down --prefix $prefix >/dev/null 2>&1 || true
 $cluster up "$NODES" --ranks-per-node 1 --prefix $prefix "${rate_arg[@]}"
-args=$(cat /tmp/$prefix-cluster/mpirun.args)
+launch=/tmp/$prefix-cluster/mpirun
 if [ -n "$PROFILE" ]; then
   echo "== ${NODES} x 1, $RATE: the profile $PROFILE (not tuned again)"
   [ "$(realpath "$PROFILE")" = "$(realpath -m "$OUT/profile.json")" ] || cp "$PROFILE" "$OUT/profile.json"
 else
   echo "== ${NODES} x 1, $RATE: tune --n $TUNE_N"
   # shellcheck disable=SC2086
-  mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/profile.json" \
+  "$launch" -n "$NODES" "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/profile.json" \
     --csv "$OUT/dgemm-profile.csv" >"$OUT/tune.txt" 2>&1 || { cat "$OUT/tune.txt"; exit 1; }
   grep -E "written|lb per size|lb = " "$OUT/tune.txt"
 fi
 echo "== ladder: n = $NS, lb $LBS and auto, $ROUNDS rounds"
 # shellcheck disable=SC2086
-mpirun $args -n "$NODES" -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo pdgemm --n "$(echo $NS | tr ' ' ,)" \
+"$launch" -n "$NODES" "$MM" run --algo pdgemm --n "$(echo $NS | tr ' ' ,)" \
   --lb "$LBS,auto" --profile "$OUT/profile.json" --reps "$ROUNDS" --csv "$OUT/lb-ladder.csv" --quiet \
   >"$OUT/run.txt" 2>&1 || { cat "$OUT/run.txt"; exit 1; }
 $cluster down --prefix $prefix >/dev/null

@@ -25,7 +25,9 @@ REPS=${REPS:-3}
 OUT=${OUT:-results/netns-validation-$host-$stamp}
 TUNE_N=${TUNE_N:-2048}
 BURST=${BURST:-256kb}
-pin=(); [ -z "${OPENBLAS_CORETYPE:-}" ] || pin=(-x OPENBLAS_CORETYPE)
+# The fixture's launcher (DIR/mpirun) passes OPENBLAS_NUM_THREADS and a
+# pinned OPENBLAS_CORETYPE on to every rank.
+export OPENBLAS_NUM_THREADS=1
 # tune's options on each cluster: by default the fast ones (no BLAS probe,
 # packed ladder, local Strassen step or kernel model). Without the local
 # step the profile holds no square DGEMM points, and local Strassen's small
@@ -44,16 +46,16 @@ for layout in $LAYOUTS; do
     rate_arg=(); [ "$rate" = unlimited ] || rate_arg=(--rate "$rate" --burst "$BURST")
     $cluster down --prefix $prefix >/dev/null 2>&1
     $cluster up "$nodes" --ranks-per-node "$rpn" --prefix $prefix "${rate_arg[@]}"
-    args=$(cat /tmp/$prefix-cluster/mpirun.args)
+    launch=/tmp/$prefix-cluster/mpirun
     p=$((nodes * rpn))
     echo "== $tag: tune at p = $p"
     # shellcheck disable=SC2086
-    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/$tag-profile.json" --csv "$OUT/$tag-dgemm-profile.csv" >"$OUT/$tag-tune.txt" 2>&1 ||
+    "$launch" -n $p "$MM" tune --n "$TUNE_N" $TUNE_ARGS --profile "$OUT/$tag-profile.json" --csv "$OUT/$tag-dgemm-profile.csv" >"$OUT/$tag-tune.txt" 2>&1 ||
       { cat "$OUT/$tag-tune.txt"; echo "netns_validation.sh: tune failed on $tag" >&2; exit 1; }
     grep -E "written|network|lb =" "$OUT/$tag-tune.txt" | head -8
     echo "== $tag: run at p = $p, n = $NS"
     # shellcheck disable=SC2086
-    mpirun $args -n $p -x OPENBLAS_NUM_THREADS=1 "${pin[@]}" "$MM" run --algo ring,tpmm,pdgemm,2.5d,dgemm,auto \
+    "$launch" -n $p "$MM" run --algo ring,tpmm,pdgemm,2.5d,dgemm,auto \
       --lb 32,128,auto --n "$(echo $NS | tr ' ' ,)" --reps "$REPS" --validate --profile "$OUT/$tag-profile.json" \
       --csv "$OUT/$tag.csv" --quiet >"$OUT/$tag-run.txt" 2>&1 ||
       { cat "$OUT/$tag-run.txt"; echo "netns_validation.sh: run failed on $tag" >&2; exit 1; }
